@@ -1,0 +1,75 @@
+#pragma once
+// Shared helpers for the GPU tests: the Hopper skip, CUDA error checks, device
+// buffers, random data and poison. Random data uses a fresh seed per test, printed on
+// failure through SCOPED_TRACE so a failing case can be replayed.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "warpspec/device.hpp"
+
+// Skip (counted by ctest as skipped) unless the current device is a Hopper GPU.
+#define WARPSPEC_REQUIRE_HOPPER()                                              \
+  do {                                                                         \
+    ::warpspec::Status s_ = ::warpspec::check_device();                        \
+    if (!s_.ok()) GTEST_SKIP() << "needs a Hopper GPU: " << s_.message();      \
+  } while (0)
+
+#define CUDA_ASSERT(expr)                                                                      \
+  do {                                                                                         \
+    cudaError_t e_ = (expr);                                                                   \
+    ASSERT_EQ(e_, cudaSuccess) << #expr << ": " << cudaGetErrorName(e_) << " " << cudaGetErrorString(e_); \
+  } while (0)
+
+namespace warpspec::test {
+
+// A fresh seed per call, so every run draws new data; report it in SCOPED_TRACE.
+inline uint64_t fresh_seed() {
+  static std::random_device rd;
+  return (uint64_t(rd()) << 32) ^ rd();
+}
+
+// Device buffer that frees itself. Bytes only; typed access goes through copies.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t bytes) : bytes_(bytes) {
+    if (bytes && cudaMalloc(&ptr_, bytes) != cudaSuccess) ptr_ = nullptr;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) { o.ptr_ = nullptr; o.bytes_ = 0; }
+  ~DeviceBuffer() { if (ptr_) cudaFree(ptr_); }
+  void* get() const { return ptr_; }
+  template <class T> T* as() const { return static_cast<T*>(ptr_); }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+template <class T>
+DeviceBuffer to_device(const std::vector<T>& host) {
+  DeviceBuffer d(host.size() * sizeof(T));
+  if (d.get()) cudaMemcpy(d.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return d;
+}
+
+template <class T>
+std::vector<T> to_host(const DeviceBuffer& d, size_t count) {
+  std::vector<T> h(count);
+  cudaMemcpy(h.data(), d.get(), count * sizeof(T), cudaMemcpyDeviceToHost);
+  return h;
+}
+
+// Fill device memory with a byte pattern that decodes to NaN in every float format we
+// use (0xFF.. is NaN in bf16, fp16, fp32 and e4m3; e5m2 0xFF is NaN too).
+inline cudaError_t poison(const DeviceBuffer& d) { return cudaMemset(d.get(), 0xFF, d.bytes()); }
+
+}  // namespace warpspec::test

@@ -1,0 +1,16 @@
+#pragma once
+// Subcommands of the warpspec program. Each returns the process exit code.
+#include <CLI/CLI.hpp>
+
+namespace warpspec::tools {
+
+// Exit 0 when at least one device can run warpspec; 1 (with one clear line) otherwise.
+int run_info();
+
+// `warpspec demo`: the main job. Registers itself; sets exit_code when run.
+void register_demo(CLI::App& app, int& exit_code);
+
+// One clear line on stderr and exit code 2 when no Hopper GPU is usable; 0 otherwise.
+int require_hopper();
+
+}  // namespace warpspec::tools
