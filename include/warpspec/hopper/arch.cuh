@@ -32,6 +32,7 @@ inline constexpr uint32_t kWaitSpinLimit = 1u << 26;
 // host sees as a launch failure instead of a stuck process.
 #if defined(WARPSPEC_BOUNDED_WAITS)
 #include <cstdio>
+#define WARPSPEC_HANG_COUNTER(counter) uint32_t counter = 0
 #define WARPSPEC_HANG_CHECK(counter, what)                                                       \
   do {                                                                                           \
     if (++(counter) == ::warpspec::hopper::kWaitSpinLimit) {                                     \
@@ -41,8 +42,10 @@ inline constexpr uint32_t kWaitSpinLimit = 1u << 26;
     }                                                                                            \
   } while (0)
 #else
+#define WARPSPEC_HANG_COUNTER(counter) \
+  do {                                 \
+  } while (0)
 #define WARPSPEC_HANG_CHECK(counter, what) \
   do {                                     \
-    (void)(counter);                       \
   } while (0)
 #endif

@@ -63,14 +63,14 @@ WARPSPEC_DEVICE bool mbarrier_try_wait_cluster(uint64_t* bar, uint32_t parity) {
 
 // Block until the phase with parity `parity` has completed.
 WARPSPEC_DEVICE void mbarrier_wait(uint64_t* bar, uint32_t parity) {
-  uint32_t spins = 0;
+  WARPSPEC_HANG_COUNTER(spins);
   while (!mbarrier_try_wait(bar, parity)) {
     WARPSPEC_HANG_CHECK(spins, "mbarrier_wait");
   }
 }
 
 WARPSPEC_DEVICE void mbarrier_wait_cluster(uint64_t* bar, uint32_t parity) {
-  uint32_t spins = 0;
+  WARPSPEC_HANG_COUNTER(spins);
   while (!mbarrier_try_wait_cluster(bar, parity)) {
     WARPSPEC_HANG_CHECK(spins, "mbarrier_wait_cluster");
   }
