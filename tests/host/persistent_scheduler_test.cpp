@@ -266,7 +266,9 @@ void check_case(const Case& c) {
       ASSERT_LT(t.n_block, units_n * c.cluster_n);
       const bool in_range = t.m_block < c.tm && t.n_block < c.tn;
       ASSERT_EQ(t.in_bounds, in_range) << c.str();
-      if (csize == 1) ASSERT_TRUE(t.in_bounds) << c.str();
+      if (csize == 1) {
+        ASSERT_TRUE(t.in_bounds) << c.str();
+      }
       // The CTA's position inside its cluster follows the documented rank convention.
       ASSERT_EQ(t.m_block % c.cluster_m, s.cta_rank_m(rank));
       ASSERT_EQ(t.n_block % c.cluster_n, s.cta_rank_n(rank));
@@ -424,7 +426,9 @@ TEST(SchedulerValidation, LargestProblemMapsEndToEnd) {
     ASSERT_LT(t.n_block, args.tiles_n);
     ASSERT_TRUE(tiles.insert({t.m_block, t.n_block}).second);
     const WorkTile after = s.next(t);
-    if (i + 132 >= total) ASSERT_FALSE(after.valid);
+    if (i + 132 >= total) {
+      ASSERT_FALSE(after.valid);
+    }
   }
 }
 
