@@ -6,3 +6,4 @@
 #include "warpspec/device.hpp"
 #include "warpspec/status.hpp"
 #include "warpspec/tensor.hpp"
+#include "warpspec/gemm_api.hpp"

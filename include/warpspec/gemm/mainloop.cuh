@@ -1,0 +1,115 @@
+#pragma once
+// GEMM mainloop: the TMA producer that streams A and B tiles into the staged ring, and
+// the wgmma consumer that multiplies them into registers.
+//
+// Shared-memory tiles are SW128, one 128-byte swizzle row per TMA box row:
+//   A K-major:  one box {64 K, 128 M};   A M-major: two boxes {64 M, 64 K}, 8 KB apart.
+//   B K-major:  one box {64 K, BN N};    B N-major: BN/64 boxes {64 N, 64 K}.
+// hopper::WgmmaOperandLayout names the same layouts for the descriptors, so the
+// loads and the wgmma reads agree by construction.
+#include "warpspec/gemm/config.hpp"
+#include "warpspec/gemm/params.hpp"
+#include "warpspec/hopper/tma.cuh"
+#include "warpspec/hopper/wgmma.cuh"
+#include "warpspec/hopper/wgmma_desc.hpp"
+#include "warpspec/pipeline.cuh"
+
+namespace warpspec::gemm_impl {
+
+template <int kBlockM, int kBlockN, int kBlockK, int kStages, class TIn, bool kAKMajor, bool kBKMajor>
+struct Mainloop {
+  static_assert(sizeof(TIn) == 2, "the GEMM mainloop is written for 16-bit inputs");
+  static_assert(kBlockK * sizeof(TIn) == 128, "one stage's K must be one SW128 row (64 x 16-bit)");
+  static_assert(kBlockM == 64 * kConsumerWarpgroups, "each consumer warpgroup owns 64 rows of the tile");
+  static_assert(kBlockN % 64 == 0 && kBlockN <= 256, "wgmma N is at most 256; N-major B loads 64-wide boxes");
+
+  static constexpr int kBoxMN = 64;  // 128 bytes of 16-bit elements: the SW128 span
+  // Functions, not static members: a static constexpr object is not addressable from
+  // device code, and the layouts' member functions take `this`.
+  static constexpr hopper::WgmmaOperandLayout layout_a() {
+    return {kAKMajor ? hopper::Major::kK : hopper::Major::kMN, hopper::WgmmaSwizzle::k128B, 2, kBlockM, kBlockK};
+  }
+  static constexpr hopper::WgmmaOperandLayout layout_b() {
+    return {kBKMajor ? hopper::Major::kK : hopper::Major::kMN, hopper::WgmmaSwizzle::k128B, 2, kBlockN, kBlockK};
+  }
+  static constexpr int kBytesA = kBlockM * kBlockK * 2;
+  static constexpr int kBytesB = kBlockN * kBlockK * 2;
+  static_assert(layout_a().bytes() == kBytesA && layout_b().bytes() == kBytesB, "operand layouts must be dense");
+  static constexpr uint32_t kStageTxBytes = kBytesA + kBytesB;  // full boxes, in bounds or not
+  static constexpr int kKSteps = layout_a().k_steps();
+
+  struct Storage {
+    alignas(1024) TIn a[kStages][kBlockM * kBlockK];
+    alignas(1024) TIn b[kStages][kBlockN * kBlockK];
+  };
+
+  using Pipe = Pipeline<kStages>;
+  using State = PipelineState<kStages>;
+
+  // Producer (one thread): fill stages for one tile.
+  __device__ __forceinline__ static void load(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int m_block,
+                                              int n_block, int l) {
+    const int m0 = m_block * kBlockM;
+    const int n0 = n_block * kBlockN;
+    const int la = l * p.a_l_mul;
+    const int lb = l * p.b_l_mul;
+#pragma unroll 1
+    for (int kt = 0; kt < p.k_tiles; ++kt) {
+      const int k0 = kt * kBlockK;
+      pipe.producer_acquire(st);
+      uint64_t* bar = pipe.full_barrier(st);
+      pipe.producer_expect_tx(st, kStageTxBytes);
+      TIn* a = s.a[st.index];
+      TIn* b = s.b[st.index];
+      if constexpr (kAKMajor) {
+        hopper::tma_load(a, &p.map_a, bar, k0, m0, la);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kBlockM / kBoxMN; ++i)
+          hopper::tma_load(a + i * kBoxMN * kBlockK, &p.map_a, bar, m0 + i * kBoxMN, k0, la);
+      }
+      if constexpr (kBKMajor) {
+        hopper::tma_load(b, &p.map_b, bar, k0, n0, lb);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kBlockN / kBoxMN; ++i)
+          hopper::tma_load(b + i * kBoxMN * kBlockK, &p.map_b, bar, n0 + i * kBoxMN, k0, lb);
+      }
+      st.advance();
+    }
+  }
+
+  // Consumer warpgroup `wg` (0 or 1): acc = A[rows 64wg..] · B over all K tiles.
+  // One wgmma group stays in flight: after committing stage k, wait until only it is
+  // pending, then release stage k-1 (its reads are done). Releasing earlier would let
+  // TMA overwrite operands under a running wgmma.
+  __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
+                                             float (&acc)[kBlockN / 2]) {
+    constexpr hopper::WgmmaOperandLayout la = layout_a(), lb = layout_b();
+    const bool releaser = (threadIdx.x % 32) == 0;  // one arrival per consumer warp
+    State prev = st;
+#pragma unroll 1
+    for (int kt = 0; kt < p.k_tiles; ++kt) {
+      pipe.consumer_wait(st);
+      const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
+      const uint32_t b_base = hopper::smem_u32(s.b[st.index]);
+      hopper::wgmma_fence();
+#pragma unroll
+      for (int j = 0; j < kKSteps; ++j) {
+        const uint64_t da = la.desc(a_base, j, 64 * wg);
+        const uint64_t db = lb.desc(b_base, j);
+        hopper::mma_async<kBlockN, TIn, kAKMajor ? hopper::Major::kK : hopper::Major::kMN,
+                         kBKMajor ? hopper::Major::kK : hopper::Major::kMN>(acc, da, db, kt > 0 || j > 0);
+      }
+      hopper::wgmma_commit_group();
+      hopper::wgmma_wait_group<1>();
+      if (kt > 0 && releaser) pipe.consumer_release(prev);
+      prev = st;
+      st.advance();
+    }
+    hopper::wgmma_wait_group<0>();
+    if (releaser) pipe.consumer_release(prev);
+  }
+};
+
+}  // namespace warpspec::gemm_impl

@@ -1,0 +1,27 @@
+#pragma once
+// Kernel parameters of the GEMM, built on the host (src/gemm/gemm.cpp) and passed to
+// the kernel by value as a __grid_constant__ parameter (the tensor maps must live in
+// parameter, constant or global memory for TMA).
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "warpspec/schedule/persistent.hpp"
+
+namespace warpspec::gemm_impl {
+
+struct GemmParams {
+  CUtensorMap map_a;  // A tiles: K-major {K, M, L} or M-major {M, K, L}
+  CUtensorMap map_b;  // B tiles: K-major {K, N, L} or N-major {N, K, L}
+  CUtensorMap map_c;  // C chunks, {N, M, L}, box {epi cols, block_m}; unused if beta == 0
+  CUtensorMap map_d;  // D chunks, {N, M, L}, box {epi cols, 64}: one consumer's rows
+  schedule::PersistentScheduler sched;
+  int32_t k_tiles;     // ceil(K / block_k); TMA zero-fills the K tail
+  // 1 when the operand has a batch dimension, 0 when one matrix is broadcast over L:
+  // its tensor map has L = 1 and the kernel loads batch coordinate l * mul.
+  int32_t a_l_mul, b_l_mul, c_l_mul;
+  float alpha;
+  float beta;          // 0: C is never loaded
+};
+
+}  // namespace warpspec::gemm_impl

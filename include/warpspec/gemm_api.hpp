@@ -1,0 +1,35 @@
+#pragma once
+// GEMM: D = alpha · (A·B) + beta · C, batched. Part of the public API (warpspec.hpp).
+#include <cuda_runtime_api.h>
+
+#include "warpspec/status.hpp"
+#include "warpspec/tensor.hpp"
+
+namespace warpspec {
+
+// Order in which the persistent grid walks output tiles.
+enum class GemmRaster : int { kHeuristic = 0, kAlongM = 1, kAlongN = 2 };
+
+struct GemmArgs {
+  // A: (M, K) or (L, M, K). B: (K, N) or (L, K, N). C, D: (M, N) or (L, M, N).
+  // Each matrix is row- or column-major (a unit stride in one of its last two dims)
+  // with a leading dimension whose byte size is a multiple of 16; data 16-byte
+  // aligned. The batch L is D's; an operand of rank 2, or with batch stride 0,
+  // broadcasts across it. A and B: bf16 or fp16, the same. D: A's dtype or fp32; C:
+  // D's dtype and D's majorness. C may be D itself. With beta == 0, C is never read
+  // and may be left empty.
+  TensorView a, b, c, d;
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  GemmRaster raster = GemmRaster::kHeuristic;
+  int swizzle = 0;  // L2 grouping of tiles: 1, 2, 4 or 8; 0 picks one
+};
+
+// Can this run? Checks every argument and the device without launching anything.
+Status check(const GemmArgs& args);
+
+// Run on `stream` (graph-capturable; no allocation, no synchronisation). Refusals are
+// the same as gemm_check's and nothing is launched or written when refused.
+Status gemm(const GemmArgs& args, cudaStream_t stream = nullptr);
+
+}  // namespace warpspec

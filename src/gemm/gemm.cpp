@@ -1,0 +1,287 @@
+// GEMM host side: argument validation, layout normalisation, tensor maps, tile and
+// schedule choice, dispatch. Nothing is launched or written unless every check passes.
+#include <cuda_runtime_api.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "launch.hpp"
+#include "warpspec/device.hpp"
+#include "warpspec/gemm/config.hpp"
+#include "warpspec/gemm_api.hpp"
+#include "warpspec/hopper/tma_map.hpp"
+#include "warpspec/schedule/persistent.hpp"
+
+namespace warpspec {
+namespace {
+
+using gemm_impl::GemmParams;
+using gemm_impl::GemmVariant;
+using gemm_impl::TileChoice;
+
+std::string fmt(const char* f, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, f, args...);
+  return buf;
+}
+
+// One operand after normalisation: a batch of rows x cols matrices, contiguous along
+// columns (row-major) or rows, `ld` elements between the other dimension's indices.
+struct Mat {
+  void* data = nullptr;
+  DType dtype = DType::kBF16;
+  int64_t batch = 1;         // 1: one matrix (broadcast when the problem's L > 1)
+  int64_t batch_stride = 0;  // elements
+  int64_t rows = 0, cols = 0;
+  bool row_major = true;
+  int64_t ld = 0;
+};
+
+constexpr int64_t kMaxExtent = INT32_MAX;  // TMA coordinates are signed 32-bit
+
+int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+// Shape/stride/alignment checks and normalisation of one matrix operand. `L` is the
+// problem's batch (D's), or -1 while reading D itself. `prefer_row_major` breaks the
+// tie for matrices with a unit dimension, where both readings are valid.
+Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer_row_major, Mat* out) {
+  if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
+  if (v.rank != 2 && v.rank != 3)
+    return invalid_argument(fmt("%s.rank: must be 2 (rows, cols) or 3 (batch, rows, cols), got %d", name, v.rank));
+  if (!dtype_valid(v.dtype)) return invalid_argument(fmt("%s.dtype: unknown dtype %d", name, int(v.dtype)));
+  const int64_t e = int64_t(dtype_size(v.dtype));
+  if (reinterpret_cast<uintptr_t>(v.data) % 16 != 0)
+    return misaligned(fmt("%s.data: must be 16-byte aligned for TMA (got %p)", name, v.data));
+  const int r = v.rank - 2, c = v.rank - 1;  // indices of the matrix dims
+  for (int i = 0; i < v.rank; ++i) {
+    if (v.shape[i] < 1) return invalid_argument(fmt("%s.shape[%d]: must be >= 1, got %" PRId64, name, i, v.shape[i]));
+    if (v.stride[i] < 0)
+      return invalid_argument(fmt("%s.stride[%d]: negative strides are not supported, got %" PRId64, name, i, v.stride[i]));
+  }
+  for (int i = r; i <= c; ++i)
+    if (v.shape[i] > kMaxExtent)
+      return invalid_argument(fmt("%s.shape[%d]: at most 2^31-1 (TMA coordinates), got %" PRId64, name, i, v.shape[i]));
+  Mat m;
+  m.data = v.data;
+  m.dtype = v.dtype;
+  m.rows = v.shape[r];
+  m.cols = v.shape[c];
+  if (v.rank == 3) {
+    const int64_t b = v.shape[0];
+    if (L < 0) {  // D defines L
+      m.batch = b;
+      m.batch_stride = v.stride[0];
+      if (b > 1 && m.batch_stride == 0)
+        return invalid_argument(fmt("%s.stride[0]: the output cannot broadcast over the batch (stride 0 with batch %" PRId64 ")", name, b));
+    } else if (b == L && v.stride[0] != 0) {
+      m.batch = b;
+      m.batch_stride = v.stride[0];
+    } else if (b != 1 && b != L) {
+      return invalid_argument(fmt("%s.shape[0]: batch must be 1 or the output's %" PRId64 ", got %" PRId64, name, L, b));
+    }
+    if (m.batch > 1 && (m.batch_stride * e) % 16 != 0)
+      return misaligned(fmt("%s.stride[0]: the batch stride (%" PRId64 " elements = %" PRId64 " bytes) must be a multiple of 16 bytes", name, m.batch_stride, m.batch_stride * e));
+  }
+  // Unit dimensions have no meaningful stride: either reading may be used.
+  const int64_t sr = v.stride[r], sc = v.stride[c];
+  const bool can_row = (sc == 1 || m.cols == 1);
+  const bool can_col = (sr == 1 || m.rows == 1);
+  const int64_t ld_row = m.rows == 1 ? round_up(m.cols, 16 / e) : sr;
+  const int64_t ld_col = m.cols == 1 ? round_up(m.rows, 16 / e) : sc;
+  const bool ok_row = can_row && ld_row >= 1 && (ld_row * e) % 16 == 0;
+  const bool ok_col = can_col && ld_col >= 1 && (ld_col * e) % 16 == 0;
+  if (!can_row && !can_col)
+    return invalid_argument(fmt("%s.stride: one of the last two dimensions must be contiguous (stride 1); got strides (%" PRId64 ", %" PRId64 ")", name, sr, sc));
+  if (!ok_row && !ok_col) {
+    const int64_t ld = can_row ? ld_row : ld_col;
+    const int dim = can_row ? r : c;
+    if (ld == 0)
+      return invalid_argument(fmt("%s.stride[%d]: 0 (broadcast rows/columns) is not supported; pass a materialised matrix", name, dim));
+    return misaligned(fmt("%s.stride[%d]: the leading dimension (%" PRId64 " elements = %" PRId64 " bytes) must be a multiple of 16 bytes for TMA", name, dim, ld, ld * e));
+  }
+  m.row_major = ok_row && (prefer_row_major || !ok_col);
+  m.ld = m.row_major ? ld_row : ld_col;
+  *out = m;
+  return Status::Ok();
+}
+
+// Everything the launch needs, derived from validated arguments.
+struct Plan {
+  GemmVariant variant;
+  int64_t m = 0, n = 0, k = 0, l = 1;  // the kernel's problem (after a possible swap)
+  Mat a, b, c, d;                       // the kernel's operands: a is M x K, b is K x N
+  bool swapped = false;
+  float alpha = 1, beta = 0;
+};
+
+Status make_plan(const GemmArgs& args, Plan* plan) {
+  Mat a, b, c, d;
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.d, "d", -1, true, &d));
+  const int64_t L = d.batch;
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.a, "a", L, true, &a));
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, true, &b));
+  if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16)
+    return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16 or fp16", dtype_name(a.dtype)));
+  if (b.dtype != a.dtype)
+    return invalid_argument(fmt("b.dtype: must equal a.dtype (%s), got %s", dtype_name(a.dtype), dtype_name(b.dtype)));
+  if (d.dtype != a.dtype && d.dtype != DType::kFP32)
+    return unsupported(fmt("d.dtype: must be a.dtype (%s) or fp32, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
+  const int64_t M = a.rows, K = a.cols, N = b.cols;
+  if (b.rows != K)
+    return invalid_argument(fmt("b.shape: B must be K x N with K = a's columns = %" PRId64 ", got %" PRId64 " rows", K, b.rows));
+  if (d.rows != M || d.cols != N)
+    return invalid_argument(fmt("d.shape: D must be M x N = %" PRId64 " x %" PRId64 ", got %" PRId64 " x %" PRId64, M, N, d.rows, d.cols));
+  // Rows (or columns) of D must not overlap: two tiles would write the same element.
+  if (d.ld < (d.row_major ? N : M))
+    return invalid_argument(fmt("d.stride: the leading dimension %" PRId64 " is smaller than the %s %" PRId64 ": rows would overlap", d.ld, d.row_major ? "column count" : "row count", d.row_major ? N : M));
+  if (!std::isfinite(args.alpha) || !std::isfinite(args.beta))
+    return invalid_argument(fmt("alpha/beta: must be finite (got %g, %g)", args.alpha, args.beta));
+  if (args.beta != 0.0f) {
+    WARPSPEC_RETURN_IF_ERROR(read_matrix(args.c, "c", L, d.row_major, &c));
+    if (c.dtype != d.dtype)
+      return invalid_argument(fmt("c.dtype: must equal d.dtype (%s), got %s", dtype_name(d.dtype), dtype_name(c.dtype)));
+    if (c.rows != M || c.cols != N)
+      return invalid_argument(fmt("c.shape: C must be M x N = %" PRId64 " x %" PRId64 ", got %" PRId64 " x %" PRId64, M, N, c.rows, c.cols));
+    if (c.row_major != d.row_major)
+      return unsupported(fmt("c.stride: C must have D's layout (%s-major); mixed C/D layouts are not supported", d.row_major ? "row" : "column"));
+  }
+  if (args.raster != GemmRaster::kHeuristic && args.raster != GemmRaster::kAlongM && args.raster != GemmRaster::kAlongN)
+    return invalid_argument(fmt("raster: unknown value %d", int(args.raster)));
+  if (args.swizzle != 0 && args.swizzle != 1 && args.swizzle != 2 && args.swizzle != 4 && args.swizzle != 8)
+    return invalid_argument(fmt("swizzle: must be 0 (automatic), 1, 2, 4 or 8, got %d", args.swizzle));
+
+  // The kernel writes D row-major. A column-major D is the row-major D^T = B^T A^T:
+  // swap the operands; transposing a view only swaps which dimension is contiguous.
+  Plan p;
+  p.swapped = !d.row_major;
+  auto transpose = [](Mat x) {
+    std::swap(x.rows, x.cols);
+    x.row_major = !x.row_major;
+    return x;
+  };
+  if (p.swapped) {
+    p.a = transpose(b);
+    p.b = transpose(a);
+    p.c = args.beta != 0.0f ? transpose(c) : c;
+    p.d = transpose(d);
+  } else {
+    p.a = a, p.b = b, p.c = c, p.d = d;
+  }
+  p.m = p.a.rows, p.k = p.a.cols, p.n = p.b.cols, p.l = L;
+  p.alpha = args.alpha, p.beta = args.beta;
+  p.variant.in = a.dtype;
+  p.variant.out = d.dtype;
+  p.variant.a_k_major = p.a.row_major;   // A (M x K) row-major: K contiguous
+  p.variant.b_k_major = !p.b.row_major;  // B (K x N) column-major: K contiguous
+  p.variant.tile = TileChoice::kLarge;
+  *plan = p;
+  return Status::Ok();
+}
+
+// Tensor map of a mainloop operand: the contiguous dimension first.
+Status operand_map(CUtensorMap* map, const Mat& x, bool k_major, int64_t mn_extent, int64_t k_extent,
+                   uint32_t box_mn, uint32_t box_k, const char* name) {
+  const uint64_t e = dtype_size(x.dtype);
+  const uint64_t inner = k_major ? k_extent : mn_extent, outer = k_major ? mn_extent : k_extent;
+  const uint64_t dims[3] = {inner, outer, uint64_t(x.batch)};
+  const uint64_t batch_bytes = x.batch > 1 ? uint64_t(x.batch_stride) * e : uint64_t(x.ld) * e * outer;
+  const uint64_t strides[2] = {uint64_t(x.ld) * e, batch_bytes};
+  const uint32_t box[3] = {k_major ? box_k : box_mn, k_major ? box_mn : box_k, 1};
+  Status s = hopper::make_tma_map(map, x.dtype, x.data, dims, strides, box, hopper::TmaSwizzle::k128B);
+  if (!s.ok()) return Status(s.code(), std::string(name) + ": " + s.message());
+  return s;
+}
+
+// Tensor map of C or D: row-major {N, M, L}, boxes of 128 bytes x box_rows.
+Status output_map(CUtensorMap* map, const Mat& x, int64_t m, int64_t n, uint32_t box_rows, const char* name) {
+  const uint64_t e = dtype_size(x.dtype);
+  const uint64_t dims[3] = {uint64_t(n), uint64_t(m), uint64_t(x.batch)};
+  const uint64_t batch_bytes = x.batch > 1 ? uint64_t(x.batch_stride) * e : uint64_t(x.ld) * e * uint64_t(m);
+  const uint64_t strides[2] = {uint64_t(x.ld) * e, batch_bytes};
+  const uint32_t box[3] = {uint32_t(gemm_impl::kEpiRowBytes / e), box_rows, 1};
+  Status s = hopper::make_tma_map(map, x.dtype, x.data, dims, strides, box, hopper::TmaSwizzle::k128B);
+  if (!s.ok()) return Status(s.code(), std::string(name) + ": " + s.message());
+  return s;
+}
+
+int pick_swizzle(int requested, int minor_tiles) {
+  if (requested != 0) return requested;
+  int s = 8;
+  while (s > 1 && s > minor_tiles) s /= 2;
+  return s;
+}
+
+}  // namespace
+
+namespace gemm_impl {
+int tile_block_m(TileChoice t) { return t == TileChoice::kLarge ? kTileLarge.block_m : kTileNarrow.block_m; }
+int tile_block_n(TileChoice t) { return t == TileChoice::kLarge ? kTileLarge.block_n : kTileNarrow.block_n; }
+int tile_block_k(TileChoice t) { return t == TileChoice::kLarge ? kTileLarge.block_k : kTileNarrow.block_k; }
+}  // namespace gemm_impl
+
+// Validation plus everything that can fail before launch, shared by check and run.
+static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, int* grid) {
+  WARPSPEC_RETURN_IF_ERROR(make_plan(args, plan));
+  WARPSPEC_RETURN_IF_ERROR(check_device());
+  int device = 0, sms = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err != cudaSuccess) return cuda_error("reading the SM count", err);
+
+  const Plan& p = *plan;
+  const TileChoice tile = p.variant.tile;
+  const int bm = gemm_impl::tile_block_m(tile), bn = gemm_impl::tile_block_n(tile), bk = gemm_impl::tile_block_k(tile);
+  GemmParams& q = *params;
+  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.variant.a_k_major, p.m, p.k, uint32_t(p.variant.a_k_major ? bm : 64), uint32_t(bk), "a"));
+  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.variant.b_k_major, p.n, p.k, uint32_t(p.variant.b_k_major ? bn : 64), uint32_t(bk), "b"));
+  WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.m, p.n, 64, "d"));
+  if (p.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));
+  else q.map_c = q.map_d;  // never read
+
+  const int64_t tiles_m = (p.m + bm - 1) / bm, tiles_n = (p.n + bn - 1) / bn;
+  if (tiles_m * tiles_n * p.l >= (int64_t(1) << 30))
+    return invalid_argument(fmt("shape: %" PRId64 " output tiles is too many for one launch", tiles_m * tiles_n * p.l));
+  schedule::PersistentArguments sa;
+  sa.tiles_m = int(tiles_m);
+  sa.tiles_n = int(tiles_n);
+  sa.batch = int(p.l);
+  GemmRaster raster = args.raster;
+  if (p.swapped && raster != GemmRaster::kHeuristic)  // the user's M is the kernel's N
+    raster = raster == GemmRaster::kAlongM ? GemmRaster::kAlongN : GemmRaster::kAlongM;
+  sa.raster = raster == GemmRaster::kAlongM   ? schedule::RasterOrder::kAlongM
+              : raster == GemmRaster::kAlongN ? schedule::RasterOrder::kAlongN
+                                              : schedule::RasterOrder::kHeuristic;
+  const schedule::RasterOrder resolved = schedule::resolve_raster(sa.raster, sa.tiles_m, sa.tiles_n);
+  sa.swizzle = pick_swizzle(args.swizzle, resolved == schedule::RasterOrder::kAlongM ? sa.tiles_n : sa.tiles_m);
+  sa.grid_size = schedule::persistent_grid_size(sa.tiles_m, sa.tiles_n, sa.batch, sms);
+  if (const char* why = schedule::PersistentScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
+  q.sched = schedule::PersistentScheduler(sa);
+  q.k_tiles = int((p.k + bk - 1) / bk);
+  q.a_l_mul = p.a.batch > 1 ? 1 : 0;
+  q.b_l_mul = p.b.batch > 1 ? 1 : 0;
+  q.c_l_mul = p.c.batch > 1 ? 1 : 0;
+  q.alpha = p.alpha;
+  q.beta = p.beta;
+  *grid = sa.grid_size;
+  return Status::Ok();
+}
+
+Status check(const GemmArgs& args) {
+  Plan plan;
+  GemmParams params{};
+  int grid = 0;
+  return prepare(args, &plan, &params, &grid);
+}
+
+Status gemm(const GemmArgs& args, cudaStream_t stream) {
+  Plan plan;
+  GemmParams params{};
+  int grid = 0;
+  WARPSPEC_RETURN_IF_ERROR(prepare(args, &plan, &params, &grid));
+  if (plan.variant.in == DType::kBF16) return gemm_impl::launch_gemm_bf16(plan.variant, params, grid, stream);
+  return gemm_impl::launch_gemm_fp16(plan.variant, params, grid, stream);
+}
+
+}  // namespace warpspec

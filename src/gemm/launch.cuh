@@ -1,0 +1,51 @@
+#pragma once
+// Runtime -> template dispatch for one input dtype: output dtype x operand majors x
+// tile. Included by exactly one .cu per input dtype, so instantiations build in
+// parallel.
+#include <array>
+#include <atomic>
+
+#include "launch.hpp"
+#include "warpspec/gemm/kernel.cuh"
+
+namespace warpspec::gemm_impl {
+
+template <class Kernel>
+Status launch_kernel(const GemmParams& p, int grid, cudaStream_t stream) {
+  // Opt in to > 48 KB of dynamic shared memory, once per device.
+  static std::array<std::atomic<bool>, 64> opted{};
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return cuda_error("cudaGetDevice", err);
+  if (device >= 64 || !opted[device].load(std::memory_order_acquire)) {
+    err = cudaFuncSetAttribute(gemm_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::kSmemBytes);
+    if (err != cudaSuccess) return cuda_error("cudaFuncSetAttribute(gemm smem)", err);
+    if (device < 64) opted[device].store(true, std::memory_order_release);
+  }
+  gemm_kernel<Kernel><<<grid, kThreads, Kernel::kSmemBytes, stream>>>(p);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) return cuda_error("gemm kernel launch", err);
+  return Status::Ok();
+}
+
+template <TileConfig kTile, class TIn, class TOut>
+Status launch_majors(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream) {
+  constexpr int M = kTile.block_m, N = kTile.block_n, K = kTile.block_k, S = kTile.stages;
+  if (v.a_k_major && v.b_k_major) return launch_kernel<GemmKernel<M, N, K, S, TIn, TOut, true, true>>(p, grid, stream);
+  if (v.a_k_major) return launch_kernel<GemmKernel<M, N, K, S, TIn, TOut, true, false>>(p, grid, stream);
+  if (v.b_k_major) return launch_kernel<GemmKernel<M, N, K, S, TIn, TOut, false, true>>(p, grid, stream);
+  return launch_kernel<GemmKernel<M, N, K, S, TIn, TOut, false, false>>(p, grid, stream);
+}
+
+template <class TIn>
+Status launch_for_input(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream) {
+  const bool out_fp32 = v.out == DType::kFP32;
+  if (v.tile == TileChoice::kLarge) {
+    return out_fp32 ? launch_majors<kTileLarge, TIn, float>(v, p, grid, stream)
+                    : launch_majors<kTileLarge, TIn, TIn>(v, p, grid, stream);
+  }
+  return out_fp32 ? launch_majors<kTileNarrow, TIn, float>(v, p, grid, stream)
+                  : launch_majors<kTileNarrow, TIn, TIn>(v, p, grid, stream);
+}
+
+}  // namespace warpspec::gemm_impl

@@ -1,0 +1,277 @@
+// GEMM against cuBLAS (fp32 output, fp32 compute) and, for small problems, a float64
+// CPU loop. In the manner of CUTLASS's testbed: sizes off the tile edges, every
+// layout, alpha/beta (beta = 0 with C poisoned with NaN, C aliasing D), batches with
+// strides and broadcast operands, both raster orders, every swizzle. Outputs are
+// poisoned first; every element of D is checked, and D's padding must stay poisoned.
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/gpu_test.hpp"
+#include "warpspec/warpspec.hpp"
+
+namespace {
+
+using warpspec::DType;
+using warpspec::GemmArgs;
+using warpspec::GemmRaster;
+using warpspec::TensorView;
+namespace test = warpspec::test;
+
+struct Case {
+  int64_t m, n, k, l = 1;
+  bool a_row = true, b_row = true, d_row = true;
+  DType in = DType::kBF16, out = DType::kBF16;
+  float alpha = 1.0f, beta = 0.0f;
+  bool c_is_d = false;
+  bool a_broadcast = false, b_broadcast = false;  // batch stride 0
+  GemmRaster raster = GemmRaster::kHeuristic;
+  int swizzle = 0;
+};
+
+std::string describe(const Case& c) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld L=%ld %c%c->%c %s->%s alpha=%g beta=%g%s%s%s raster=%d swizzle=%d",
+                long(c.m), long(c.n), long(c.k), long(c.l), c.a_row ? 'r' : 'c', c.b_row ? 'r' : 'c',
+                c.d_row ? 'r' : 'c', warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), c.alpha, c.beta,
+                c.c_is_d ? " C=D" : "", c.a_broadcast ? " bcastA" : "", c.b_broadcast ? " bcastB" : "",
+                int(c.raster), c.swizzle);
+  return buf;
+}
+
+// Host image of one batched matrix in device layout, with its float values.
+struct HostMat {
+  DType dtype;
+  int64_t batch, rows, cols, ld, batch_stride;
+  bool row_major;
+  std::vector<uint8_t> bytes;  // device image
+  size_t elems() const { return bytes.size() / warpspec::dtype_size(dtype); }
+  size_t index(int64_t b, int64_t r, int64_t c) const {
+    return size_t(b * batch_stride + (row_major ? r * ld + c : c * ld + r));
+  }
+  float get(int64_t b, int64_t r, int64_t c) const {
+    const size_t i = index(b, r, c);
+    switch (dtype) {
+      case DType::kBF16: { __nv_bfloat16 v; std::memcpy(&v, &bytes[2 * i], 2); return __bfloat162float(v); }
+      case DType::kFP16: { __half v; std::memcpy(&v, &bytes[2 * i], 2); return __half2float(v); }
+      default: { float v; std::memcpy(&v, &bytes[4 * i], 4); return v; }
+    }
+  }
+  void set(int64_t b, int64_t r, int64_t c, float f) {
+    const size_t i = index(b, r, c);
+    switch (dtype) {
+      case DType::kBF16: { __nv_bfloat16 v = __float2bfloat16(f); std::memcpy(&bytes[2 * i], &v, 2); break; }
+      case DType::kFP16: { __half v = __float2half(f); std::memcpy(&bytes[2 * i], &v, 2); break; }
+      default: std::memcpy(&bytes[4 * i], &f, 4);
+    }
+  }
+};
+
+// Leading dimension: the contiguous extent rounded to 16 bytes, plus a pad of 16 bytes
+// so the padding columns exist and can be checked for stray writes.
+HostMat make_mat(DType t, int64_t batch, int64_t rows, int64_t cols, bool row_major, bool pad) {
+  const int64_t per16 = 16 / int64_t(warpspec::dtype_size(t));
+  const int64_t inner = row_major ? cols : rows, outer = row_major ? rows : cols;
+  HostMat m{t, batch, rows, cols, (inner + per16 - 1) / per16 * per16 + (pad ? per16 : 0), 0, row_major, {}};
+  m.batch_stride = m.ld * outer + (batch > 1 ? per16 : 0);  // a gap between batches too
+  m.bytes.assign(size_t(m.batch_stride * (batch - 1) + m.ld * outer) * warpspec::dtype_size(t), 0xFF);
+  return m;
+}
+
+void fill_random(HostMat& m, std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (int64_t b = 0; b < m.batch; ++b)
+    for (int64_t r = 0; r < m.rows; ++r)
+      for (int64_t c = 0; c < m.cols; ++c) m.set(b, r, c, u(rng));
+}
+
+TensorView view_of(const HostMat& m, void* dev, bool batched_view) {
+  TensorView v = batched_view ? TensorView::batched_matrix(dev, m.dtype, m.batch, m.rows, m.cols, m.ld, m.batch_stride, m.row_major)
+                              : TensorView::matrix(dev, m.dtype, m.rows, m.cols, m.ld, m.row_major);
+  return v;
+}
+
+cudaDataType cuda_type(DType t) {
+  return t == DType::kBF16 ? CUDA_R_16BF : t == DType::kFP16 ? CUDA_R_16F : CUDA_R_32F;
+}
+
+void run_case(const Case& c) {
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(testing::Message() << describe(c) << " seed " << seed);
+  std::mt19937_64 rng(seed);
+  const int64_t la = c.a_broadcast ? 1 : c.l, lb = c.b_broadcast ? 1 : c.l;
+  HostMat a = make_mat(c.in, la, c.m, c.k, c.a_row, false);
+  HostMat b = make_mat(c.in, lb, c.k, c.n, c.b_row, false);
+  HostMat d = make_mat(c.out, c.l, c.m, c.n, c.d_row, true);
+  fill_random(a, rng);
+  fill_random(b, rng);
+  HostMat cm = d;  // C: same layout as D; random when read, NaN-poisoned when not
+  if (c.beta != 0.0f) fill_random(cm, rng);
+
+  test::DeviceBuffer da = test::to_device(a.bytes), db = test::to_device(b.bytes);
+  test::DeviceBuffer dd = test::to_device(c.c_is_d ? cm.bytes : d.bytes);  // poisoned unless C aliases D
+  test::DeviceBuffer dc = test::to_device(cm.bytes);
+  ASSERT_TRUE(da.get() && db.get() && dd.get() && dc.get());
+
+  GemmArgs args;
+  args.a = view_of(a, da.get(), c.l > 1 && !c.a_broadcast);  // rank 2 broadcasts over L
+  args.b = view_of(b, db.get(), c.l > 1);
+  if (c.b_broadcast && c.l > 1) {  // rank 3 with batch stride 0
+    args.b = TensorView::batched_matrix(db.get(), b.dtype, c.l, b.rows, b.cols, b.ld, 0, b.row_major);
+  }
+  args.d = view_of(d, dd.get(), c.l > 1);
+  args.c = c.c_is_d ? args.d : view_of(cm, dc.get(), c.l > 1);
+  if (c.beta == 0.0f) args.c = TensorView{};  // never read
+  args.alpha = c.alpha;
+  args.beta = c.beta;
+  args.raster = c.raster;
+  args.swizzle = c.swizzle;
+  ASSERT_TRUE(warpspec::check(args).ok()) << warpspec::check(args).to_string();
+  warpspec::Status s = warpspec::gemm(args, nullptr);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  HostMat got = d;
+  CUDA_ASSERT(cudaMemcpy(got.bytes.data(), dd.get(), got.bytes.size(), cudaMemcpyDeviceToHost));
+
+  // Reference A·B in fp32 by cuBLAS: column-major C(N x M) = op(B) op(A), which is
+  // the row-major M x N product.
+  test::DeviceBuffer ref(size_t(c.l * c.m * c.n) * sizeof(float));
+  {
+    cublasHandle_t h;
+    ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+    const float one = 1.0f, zero = 0.0f;
+    cublasStatus_t st = cublasGemmStridedBatchedEx(
+        h, b.row_major ? CUBLAS_OP_N : CUBLAS_OP_T, a.row_major ? CUBLAS_OP_N : CUBLAS_OP_T, int(c.n), int(c.m),
+        int(c.k), &one, db.get(), cuda_type(c.in), int(b.ld), c.b_broadcast ? 0 : b.batch_stride, da.get(),
+        cuda_type(c.in), int(a.ld), c.a_broadcast ? 0 : a.batch_stride, &zero, ref.get(), CUDA_R_32F, int(c.n),
+        c.m * c.n, int(c.l), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    cublasDestroy(h);
+    ASSERT_EQ(st, CUBLAS_STATUS_SUCCESS);
+  }
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  std::vector<float> prod = test::to_host<float>(ref, size_t(c.l * c.m * c.n));
+
+  // Small problems: the product again in float64 on the CPU, checked against cuBLAS
+  // so the reference itself is verified.
+  const bool small = c.m * c.n * c.k * c.l <= (int64_t(1) << 22);
+  const double eps_out = c.out == DType::kBF16 ? 1.0 / 256 : c.out == DType::kFP16 ? 1.0 / 2048 : 1.0 / (1 << 20);
+  // Rounding of the output, plus fp32 accumulation over K in a different order.
+  const double scale = std::sqrt(double(c.k)) / 3.0 * std::fabs(c.alpha) + std::fabs(c.beta);
+  int64_t bad = 0, shown = 0;
+  double worst = 0;
+  for (int64_t l = 0; l < c.l; ++l)
+    for (int64_t i = 0; i < c.m; ++i)
+      for (int64_t j = 0; j < c.n; ++j) {
+        double p = prod[size_t((l * c.m + i) * c.n + j)];
+        if (small) {
+          double exact = 0;
+          for (int64_t k = 0; k < c.k; ++k)
+            exact += double(a.get(c.a_broadcast ? 0 : l, i, k)) * double(b.get(c.b_broadcast ? 0 : l, k, j));
+          if (std::fabs(exact - p) > 1e-5 * (std::fabs(exact) + std::sqrt(double(c.k)))) {
+            ADD_FAILURE() << "cuBLAS reference disagrees with float64 at " << l << "," << i << "," << j;
+            return;
+          }
+          p = exact;
+        }
+        const double cval = c.beta != 0.0f ? double(cm.get(l, i, j)) : 0.0;
+        const double expect = double(c.alpha) * p + double(c.beta) * cval;
+        const double v = got.get(l, i, j);
+        const double err = std::fabs(v - expect);
+        const double tol = 2 * eps_out * std::fabs(expect) + scale / 4096 + 1e-6;
+        if (!(err <= tol)) {
+          if (shown++ < 5)
+            ADD_FAILURE() << "D[" << l << "," << i << "," << j << "] = " << v << ", expected " << expect << " (tol " << tol << ")";
+          ++bad;
+        }
+        worst = std::max(worst, std::isnan(err) ? INFINITY : err);
+      }
+  EXPECT_EQ(bad, 0) << "of " << c.l * c.m * c.n << " elements; worst error " << worst;
+
+  // Nothing outside D's view was written: padding keeps the poison (0xFF bytes).
+  if (!c.c_is_d) {
+    std::vector<uint8_t> inside(got.bytes.size(), 0);
+    const size_t e = warpspec::dtype_size(c.out);
+    for (int64_t l = 0; l < c.l; ++l)
+      for (int64_t i = 0; i < c.m; ++i)
+        for (int64_t j = 0; j < c.n; ++j) std::memset(&inside[got.index(l, i, j) * e], 1, e);
+    int64_t stray = 0;
+    for (size_t i = 0; i < got.bytes.size(); ++i)
+      if (!inside[i] && got.bytes[i] != 0xFF) ++stray;
+    EXPECT_EQ(stray, 0) << "bytes written outside D's view";
+  }
+}
+
+class GemmSweep : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GemmSweep, MatchesReference) {
+  WARPSPEC_REQUIRE_HOPPER();
+  run_case(GetParam());
+}
+
+std::vector<Case> shape_cases() {
+  std::vector<Case> v;
+  // Sizes around the 128 x 256 x 64 tile and odd ones, each layout of A and B.
+  const int64_t sizes[][3] = {{1, 1, 1},       {8, 8, 8},       {120, 248, 56},  {136, 264, 72},
+                              {128, 256, 64},  {1, 4096, 1024}, {1000, 1337, 4104}, {257, 17, 300},
+                              {33, 520, 8},    {640, 8, 200}};
+  int i = 0;
+  for (const auto& s : sizes)
+    for (int lay = 0; lay < 4; ++lay) {
+      Case c{s[0], s[1], s[2]};
+      c.a_row = lay & 1;
+      c.b_row = lay & 2;
+      c.d_row = (i++ % 3) != 2;  // a third of them column-major D
+      v.push_back(c);
+    }
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Shapes, GemmSweep, ::testing::ValuesIn(shape_cases()));
+
+std::vector<Case> epilogue_cases() {
+  std::vector<Case> v;
+  for (DType in : {DType::kBF16, DType::kFP16})
+    for (DType out : {in, DType::kFP32})
+      for (bool d_row : {true, false}) {
+        Case c{300, 520, 192};
+        c.in = in, c.out = out, c.d_row = d_row;
+        c.alpha = 1.0f, c.beta = 0.0f;
+        v.push_back(c);
+        c.alpha = 0.5f, c.beta = 0.0f;  // C poisoned with NaN, must not be read
+        v.push_back(c);
+        c.alpha = 1.5f, c.beta = -0.75f;
+        v.push_back(c);
+        c.c_is_d = true;  // in place
+        v.push_back(c);
+      }
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Epilogue, GemmSweep, ::testing::ValuesIn(epilogue_cases()));
+
+std::vector<Case> batch_and_schedule_cases() {
+  std::vector<Case> v;
+  Case c{200, 300, 136, 3};
+  v.push_back(c);
+  c.b_broadcast = true;
+  v.push_back(c);
+  c.b_broadcast = false, c.a_broadcast = true, c.d_row = false;
+  v.push_back(c);
+  c = Case{200, 300, 136, 3};
+  c.beta = 0.25f, c.out = DType::kFP32;
+  v.push_back(c);
+  for (GemmRaster r : {GemmRaster::kAlongM, GemmRaster::kAlongN})
+    for (int sw : {1, 2, 4, 8}) {
+      Case s{1500, 2100, 128};
+      s.raster = r, s.swizzle = sw;
+      v.push_back(s);
+    }
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(BatchAndSchedule, GemmSweep, ::testing::ValuesIn(batch_and_schedule_cases()));
+
+}  // namespace
