@@ -79,8 +79,9 @@ WARPSPEC_SWIZZLE_FN uint32_t swizzle_offset(TmaSwizzle s, uint32_t offset) {
 
 // Where element (row, column byte `col_byte`) of a 2-D box with `row_bytes` per row
 // lands: the box is dense in shared memory (row r starts at r * row_bytes), then
-// swizzled. For swizzled modes use row_bytes == the span (the layout TMA produces when
-// the box's inner extent fills the span).
+// swizzled. For swizzled modes use row_bytes == the span, i.e. boxes whose inner
+// extent fills the span: that is the layout the GPU tests verify. Where TMA puts rows
+// of a narrower box under a swizzle (dense, or padded to the span) is not verified.
 WARPSPEC_SWIZZLE_FN uint32_t swizzle_offset_2d(TmaSwizzle s, uint32_t row, uint32_t col_byte, uint32_t row_bytes) {
   return swizzle_offset(s, row * row_bytes + col_byte);
 }

@@ -1,0 +1,506 @@
+// TMA on the GPU, end to end: maps encoded by make_tma_map, boxes moved by the
+// tma.cuh wrappers, shared memory read and written through swizzle_offset. Every
+// element is checked against a host model: in-bounds elements equal the tensor,
+// out-of-bounds elements are the fill (loads) or untouched poison (stores).
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/gpu_test.hpp"
+#include "warpspec/hopper/cluster.cuh"
+#include "warpspec/hopper/mbarrier.cuh"
+#include "warpspec/hopper/swizzle.hpp"
+#include "warpspec/hopper/tma.cuh"
+#include "warpspec/hopper/tma_map.hpp"
+
+namespace {
+
+using warpspec::DType;
+using warpspec::dtype_name;
+using warpspec::dtype_size;
+using warpspec::hopper::TmaOobFill;
+using warpspec::hopper::TmaSwizzle;
+namespace hw = warpspec::hopper;
+
+constexpr int kThreads = 128;
+// Swizzled tiles sit on 1024-B boundaries so swizzle_offset (anchored to address bits
+// up to 9) is exact for every mode; the dynamic-smem base is rounded up at run time
+// and 1 KB extra requested (HOPPER-FACTS §10.13).
+constexpr uint32_t kTileAlign = 1024;
+
+struct Coords {
+  int32_t v[5];
+};
+
+__device__ uint8_t* align_tile(uint8_t* raw) {
+  const uint32_t addr = hw::smem_u32(raw);
+  return raw + ((kTileAlign - addr % kTileAlign) % kTileAlign);
+}
+
+template <int kRank>
+__device__ void issue_load(void* dst, const CUtensorMap* map, uint64_t* bar, const Coords& c) {
+  if constexpr (kRank == 1) hw::tma_load(dst, map, bar, c.v[0]);
+  if constexpr (kRank == 2) hw::tma_load(dst, map, bar, c.v[0], c.v[1]);
+  if constexpr (kRank == 3) hw::tma_load(dst, map, bar, c.v[0], c.v[1], c.v[2]);
+  if constexpr (kRank == 4) hw::tma_load(dst, map, bar, c.v[0], c.v[1], c.v[2], c.v[3]);
+  if constexpr (kRank == 5) hw::tma_load(dst, map, bar, c.v[0], c.v[1], c.v[2], c.v[3], c.v[4]);
+}
+
+// One box into shared memory, then plain threads copy `read_bytes` of it out, logical
+// byte i read from swizzle_offset(read_swizzle, i). The barrier expects the FULL box
+// (`box_bytes`) whatever part of it is out of bounds.
+template <int kRank>
+__global__ void __launch_bounds__(kThreads) load_box_kernel(const __grid_constant__ CUtensorMap map, Coords coords,
+                                                            uint32_t box_bytes, uint32_t read_bytes,
+                                                            TmaSwizzle read_swizzle, uint8_t* out) {
+  extern __shared__ uint8_t smem_raw[];
+  __shared__ uint64_t full;
+  uint8_t* tile = align_tile(smem_raw);
+  // Poison the tile so a fill TMA failed to write cannot pass as stale zeros. These
+  // generic-proxy writes must be ordered before TMA's async-proxy writes: proxy fence,
+  // then the barrier below.
+  for (uint32_t i = threadIdx.x; i < read_bytes; i += blockDim.x) tile[i] = 0xA5;
+  hw::fence_proxy_async_smem();
+  if (threadIdx.x == 0) {
+    hw::mbarrier_init(&full, 1);
+    hw::fence_barrier_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    hw::mbarrier_arrive_expect_tx(&full, box_bytes);
+    issue_load<kRank>(tile, &map, &full, coords);
+  }
+  hw::mbarrier_wait(&full, 0);
+  for (uint32_t i = threadIdx.x; i < read_bytes; i += blockDim.x) out[i] = tile[hw::swizzle_offset(read_swizzle, i)];
+}
+
+// A dense box (logical layout) written into shared memory in the swizzled layout, then
+// stored by one thread. Every writer fences its generic writes for the async proxy
+// before the barrier that hands the tile to the issuer.
+__global__ void __launch_bounds__(kThreads) store_box_kernel(const __grid_constant__ CUtensorMap map, int32_t c0,
+                                                             int32_t c1, uint32_t box_bytes, TmaSwizzle swizzle,
+                                                             const uint8_t* box_in) {
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* tile = align_tile(smem_raw);
+  for (uint32_t i = threadIdx.x; i < box_bytes; i += blockDim.x) tile[hw::swizzle_offset(swizzle, i)] = box_in[i];
+  hw::fence_proxy_async_smem();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    hw::tma_store(&map, tile, c0, c1);
+    hw::tma_store_commit();
+    // Full completion (not just .read): the writes must be done before the CTA exits
+    // and the host reads them.
+    hw::tma_store_wait<0>();
+  }
+}
+
+// A 2-CTA cluster; each CTA multicasts one half (rows [rank*half_rows, +half_rows)) of
+// its cluster's tile into both CTAs, so each CTA's barrier receives the whole tile's
+// bytes: half from itself, half from its peer.
+__global__ void __launch_bounds__(kThreads) multicast_kernel(const __grid_constant__ CUtensorMap map,
+                                                             uint32_t half_rows, uint32_t row_bytes,
+                                                             TmaSwizzle swizzle, uint8_t* out) {
+  extern __shared__ uint8_t smem_raw[];
+  __shared__ uint64_t full;
+  uint8_t* tile = align_tile(smem_raw);
+  const uint32_t rank = hw::cluster_cta_rank();
+  const uint32_t half_bytes = half_rows * row_bytes;
+  const uint32_t tile_bytes = 2 * half_bytes;
+  for (uint32_t i = threadIdx.x; i < tile_bytes; i += blockDim.x) tile[i] = 0xA5;
+  hw::fence_proxy_async_smem();
+  if (threadIdx.x == 0) {
+    hw::mbarrier_init(&full, 1);
+    hw::fence_barrier_init();
+  }
+  // Both barriers initialised (and the poison ordered) before any CTA multicasts into
+  // its peer: a release/acquire cluster barrier.
+  hw::cluster_sync();
+  // Grid is 1-D with cluster {2,1,1}: clusters are consecutive pairs of blocks.
+  const uint32_t cluster = blockIdx.x / 2;
+  if (threadIdx.x == 0) {
+    hw::mbarrier_arrive_expect_tx(&full, tile_bytes);
+    hw::tma_load_multicast(tile + rank * half_bytes, &map, &full, static_cast<uint16_t>(0x3), 0,
+                           static_cast<int32_t>((2 * cluster + rank) * half_rows));
+  }
+  hw::mbarrier_wait(&full, 0);
+  for (uint32_t i = threadIdx.x; i < tile_bytes; i += blockDim.x)
+    out[blockIdx.x * tile_bytes + i] = tile[hw::swizzle_offset(swizzle, i)];
+  // No CTA leaves while its peer may still be writing into it.
+  hw::cluster_sync();
+}
+
+// ------------------------------------------------------------------ host model
+
+// Random element bits: a random sign, mantissa and a moderate exponent, so never zero,
+// never NaN or Inf, and never the all-ones poison byte pattern.
+uint32_t random_element(DType t, std::mt19937_64& rng) {
+  auto bits = [&](int n) { return static_cast<uint32_t>(rng()) & ((1u << n) - 1u); };
+  auto range = [&](uint32_t lo, uint32_t hi) { return lo + static_cast<uint32_t>(rng() % (hi - lo + 1)); };
+  switch (t) {
+    case DType::kBF16: return bits(1) << 15 | range(120, 134) << 7 | bits(7);
+    case DType::kFP16: return bits(1) << 15 | range(10, 20) << 10 | bits(10);
+    case DType::kFP32: return bits(1) << 31 | range(120, 134) << 23 | bits(23);
+    case DType::kE4M3: return bits(1) << 7 | range(1, 14) << 3 | bits(3);
+    case DType::kE5M2: return bits(1) << 7 | range(1, 29) << 2 | bits(2);
+  }
+  return 1;
+}
+
+bool is_nan_bits(DType t, uint32_t b) {
+  switch (t) {
+    case DType::kBF16: return (b & 0x7F80u) == 0x7F80u && (b & 0x7Fu) != 0;
+    case DType::kFP16: return (b & 0x7C00u) == 0x7C00u && (b & 0x3FFu) != 0;
+    case DType::kFP32: return (b & 0x7F800000u) == 0x7F800000u && (b & 0x7FFFFFu) != 0;
+    default: return false;
+  }
+}
+
+// A strided host tensor. Rows and higher dimensions are padded (strides larger than
+// dense) so a map that ignored the strides would read the wrong bytes.
+struct Tensor {
+  DType dtype = DType::kBF16;
+  int rank = 0;
+  uint64_t dims[5] = {};
+  uint64_t strides[5] = {};  // bytes; strides[0] = element size
+  std::vector<uint8_t> bytes;
+
+  Tensor(DType t, std::vector<uint64_t> d) : dtype(t), rank(static_cast<int>(d.size())) {
+    const uint64_t es = dtype_size(t);
+    for (int i = 0; i < rank; ++i) dims[i] = d[i];
+    strides[0] = es;
+    for (int i = 1; i < rank; ++i) {
+      const uint64_t dense = strides[i - 1] * dims[i - 1];
+      strides[i] = (dense + 15) / 16 * 16 + 16 * i;  // a multiple of 16, never dense
+    }
+    bytes.resize(strides[rank - 1] * dims[rank - 1] + 16);
+  }
+
+  // Random data everywhere, padding included (the padding must never be read).
+  void fill_random(std::mt19937_64& rng) {
+    const size_t es = dtype_size(dtype);
+    for (size_t off = 0; off + es <= bytes.size(); off += es) {
+      const uint32_t v = random_element(dtype, rng);
+      std::memcpy(&bytes[off], &v, es);
+    }
+  }
+
+  std::vector<uint64_t> map_strides() const { return {strides + 1, strides + rank}; }
+};
+
+uint32_t element_bits(const uint8_t* p, size_t es) {
+  uint32_t v = 0;
+  std::memcpy(&v, p, es);
+  return v;
+}
+
+std::string describe(const char* what, DType t, TmaSwizzle sw, const std::vector<int32_t>& coords, uint64_t seed) {
+  std::string s = std::string(what) + " " + dtype_name(t) + " swizzle " +
+                  std::to_string(hw::swizzle_span_bytes(sw)) + "B coords {";
+  for (size_t i = 0; i < coords.size(); ++i) s += (i ? ", " : "") + std::to_string(coords[i]);
+  return s + "} seed " + std::to_string(seed);
+}
+
+cudaError_t launch_load(int rank, const CUtensorMap& map, const Coords& c, uint32_t box_bytes, uint32_t read_bytes,
+                        TmaSwizzle read_swizzle, uint8_t* out) {
+  const uint32_t smem = std::max(box_bytes, read_bytes) + kTileAlign;
+  auto go = [&](auto kernel) {
+    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (e != cudaSuccess) return e;
+    kernel<<<1, kThreads, smem>>>(map, c, box_bytes, read_bytes, read_swizzle, out);
+    return cudaGetLastError();
+  };
+  switch (rank) {
+    case 1: return go(load_box_kernel<1>);
+    case 2: return go(load_box_kernel<2>);
+    case 3: return go(load_box_kernel<3>);
+    case 4: return go(load_box_kernel<4>);
+    default: return go(load_box_kernel<5>);
+  }
+}
+
+// Load one box of `t` at `coords` and compare every element: in bounds, the tensor's
+// bits; out of bounds, zero (kZero) or a NaN (kNaN).
+void check_load(const Tensor& t, const std::vector<uint32_t>& box, const std::vector<int32_t>& coords,
+                TmaSwizzle sw, TmaOobFill fill) {
+  const size_t es = dtype_size(t.dtype);
+  const uint32_t box_bytes = hw::tma_box_bytes(t.dtype, box);
+  warpspec::test::DeviceBuffer in = warpspec::test::to_device(t.bytes);
+  ASSERT_NE(in.get(), nullptr);
+  CUtensorMap map;
+  warpspec::Status s = hw::make_tma_map(&map, t.dtype, in.get(), std::span<const uint64_t>(t.dims, t.rank),
+                                        t.map_strides(), box, sw, hw::TmaL2Promotion::k256B, fill);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  warpspec::test::DeviceBuffer out(box_bytes);
+  ASSERT_NE(out.get(), nullptr);
+  CUDA_ASSERT(warpspec::test::poison(out));
+  Coords c{};
+  for (int i = 0; i < t.rank; ++i) c.v[i] = coords[i];
+  CUDA_ASSERT(launch_load(t.rank, map, c, box_bytes, box_bytes, sw, out.as<uint8_t>()));
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<uint8_t> got = warpspec::test::to_host<uint8_t>(out, box_bytes);
+
+  int failures = 0;
+  const size_t elements = box_bytes / es;
+  for (size_t e = 0; e < elements && failures < 10; ++e) {
+    size_t rest = e;
+    bool inside = true;
+    uint64_t offset = 0;
+    std::string where;
+    for (int k = 0; k < t.rank; ++k) {
+      const int64_t g = coords[k] + static_cast<int64_t>(rest % box[k]);
+      rest /= box[k];
+      where += (k ? "," : "") + std::to_string(g);
+      if (g < 0 || g >= static_cast<int64_t>(t.dims[k])) inside = false;
+      else offset += static_cast<uint64_t>(g) * t.strides[k];
+    }
+    const uint32_t v = element_bits(&got[e * es], es);
+    if (inside) {
+      const uint32_t want = element_bits(&t.bytes[offset], es);
+      if (v != want) {
+        ADD_FAILURE() << "box element " << e << " (tensor {" << where << "}): got 0x" << std::hex << v
+                      << ", want 0x" << want << std::dec;
+        ++failures;
+      }
+    } else if (fill == TmaOobFill::kZero ? v != 0 : !is_nan_bits(t.dtype, v)) {
+      ADD_FAILURE() << "box element " << e << " (out of bounds at {" << where << "}): got 0x" << std::hex << v
+                    << std::dec << ", want " << (fill == TmaOobFill::kZero ? "0" : "NaN");
+      ++failures;
+    }
+  }
+}
+
+// ------------------------------------------------------------------ loads
+
+constexpr TmaSwizzle kModes[] = {TmaSwizzle::kNone, TmaSwizzle::k32B, TmaSwizzle::k64B, TmaSwizzle::k128B};
+
+// The inner box extent used for each mode: the full span when swizzled (the layout
+// swizzle_offset_2d describes); 48 B (three chunks, not a power of two) unswizzled.
+uint32_t inner_bytes_for(TmaSwizzle sw) { return sw == TmaSwizzle::kNone ? 48 : hw::swizzle_span_bytes(sw); }
+
+TEST(TmaLoad, RoundTrip2dEverySwizzleAndDtype) {
+  WARPSPEC_REQUIRE_HOPPER();
+  for (TmaSwizzle sw : kModes) {
+    for (DType dt : {DType::kBF16, DType::kFP16, DType::kFP32, DType::kE4M3}) {
+      const uint32_t box_cols = inner_bytes_for(sw) / static_cast<uint32_t>(dtype_size(dt));
+      const uint32_t box_rows = 40;  // 5 SW128 repeats: crosses repeat boundaries
+      // Columns not a multiple of 16 B, so the right edge cuts through a chunk.
+      const uint64_t cols = 3 * box_cols + 5, rows = 97;
+      const int32_t ic = static_cast<int32_t>(cols), ir = static_cast<int32_t>(rows);
+      const int32_t bc = static_cast<int32_t>(box_cols);
+      const std::vector<std::vector<int32_t>> placements = {
+          {3, 5},                      // inside, at an odd element offset
+          {ic - bc + 7, ir - 13},      // hangs off the right and bottom edges
+          {-3, -17},                   // negative coordinates: hangs off top and left
+          {ic + 10, ir + 50},          // wholly outside: all fill, full bytes still counted
+      };
+      for (const auto& at : placements) {
+        const uint64_t seed = warpspec::test::fresh_seed();
+        SCOPED_TRACE(describe("2-D load", dt, sw, at, seed));
+        std::mt19937_64 rng(seed);
+        Tensor t(dt, {cols, rows});
+        t.fill_random(rng);
+        check_load(t, {box_cols, box_rows}, at, sw, TmaOobFill::kZero);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(TmaLoad, NanFillOutOfBounds) {
+  WARPSPEC_REQUIRE_HOPPER();
+  struct Case {
+    DType dt;
+    TmaSwizzle sw;
+  };
+  for (Case k : {Case{DType::kBF16, TmaSwizzle::k128B}, Case{DType::kFP32, TmaSwizzle::k64B},
+                 Case{DType::kFP16, TmaSwizzle::kNone}}) {
+    const uint32_t box_cols = inner_bytes_for(k.sw) / static_cast<uint32_t>(dtype_size(k.dt));
+    const std::vector<int32_t> at = {static_cast<int32_t>(2 * box_cols) - 5, -7};
+    const uint64_t seed = warpspec::test::fresh_seed();
+    SCOPED_TRACE(describe("NaN-fill load", k.dt, k.sw, at, seed));
+    std::mt19937_64 rng(seed);
+    Tensor t(k.dt, {2 * box_cols + 3, 50});
+    t.fill_random(rng);
+    check_load(t, {box_cols, 24}, at, k.sw, TmaOobFill::kNaN);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(TmaLoad, RoundTrip3d) {
+  WARPSPEC_REQUIRE_HOPPER();
+  // bf16 SW64: 32-element (64 B) rows; hangs off dimension 0 at the low end and
+  // dimensions 1 and 2 at the high end.
+  const std::vector<int32_t> at = {-5, 7, 4};
+  const uint64_t seed = warpspec::test::fresh_seed();
+  SCOPED_TRACE(describe("3-D load", DType::kBF16, TmaSwizzle::k64B, at, seed));
+  std::mt19937_64 rng(seed);
+  Tensor t(DType::kBF16, {45, 11, 7});
+  t.fill_random(rng);
+  check_load(t, {32, 6, 5}, at, TmaSwizzle::k64B, TmaOobFill::kZero);
+}
+
+TEST(TmaLoad, RoundTrip5d) {
+  WARPSPEC_REQUIRE_HOPPER();
+  // fp32 SW128: 32-element (128 B) rows; every dimension but 0 crosses an edge, one at
+  // a negative coordinate.
+  const std::vector<int32_t> at = {20, -1, 2, 2, 2};
+  const uint64_t seed = warpspec::test::fresh_seed();
+  SCOPED_TRACE(describe("5-D load", DType::kFP32, TmaSwizzle::k128B, at, seed));
+  std::mt19937_64 rng(seed);
+  Tensor t(DType::kFP32, {40, 5, 3, 4, 3});
+  t.fill_random(rng);
+  check_load(t, {32, 3, 2, 3, 2}, at, TmaSwizzle::k128B, TmaOobFill::kZero);
+}
+
+TEST(TmaLoad, LargeBoxNeedsSmemOptIn) {
+  WARPSPEC_REQUIRE_HOPPER();
+  // 128 × 256 bf16 = 64 KB: above the 48 KB default, so launch_load's
+  // cudaFuncSetAttribute must take effect or the launch fails.
+  const std::vector<int32_t> at = {100, 60};
+  const uint64_t seed = warpspec::test::fresh_seed();
+  SCOPED_TRACE(describe("64 KB load", DType::kBF16, TmaSwizzle::kNone, at, seed));
+  std::mt19937_64 rng(seed);
+  Tensor t(DType::kBF16, {300, 300});
+  t.fill_random(rng);
+  check_load(t, {128, 256}, at, TmaSwizzle::kNone, TmaOobFill::kZero);
+}
+
+TEST(TmaLoad, BoxLargerThanTensor) {
+  WARPSPEC_REQUIRE_HOPPER();
+  // The encoder does not refuse box > dim; this checks the driver and hardware agree:
+  // a 32 × 16 box over a 20 × 5 tensor, starting above and left of it.
+  const std::vector<int32_t> at = {-3, -2};
+  const uint64_t seed = warpspec::test::fresh_seed();
+  SCOPED_TRACE(describe("box > tensor load", DType::kBF16, TmaSwizzle::kNone, at, seed));
+  std::mt19937_64 rng(seed);
+  Tensor t(DType::kBF16, {20, 5});
+  t.fill_random(rng);
+  check_load(t, {32, 16}, at, TmaSwizzle::kNone, TmaOobFill::kZero);
+}
+
+// ------------------------------------------------------------------ stores
+
+TEST(TmaStore, ClipsAtTheEdgeEverySwizzle) {
+  WARPSPEC_REQUIRE_HOPPER();
+  for (TmaSwizzle sw : kModes) {
+    for (DType dt : {DType::kBF16, DType::kFP32}) {
+      const uint32_t box_cols = inner_bytes_for(sw) / static_cast<uint32_t>(dtype_size(dt));
+      const uint32_t box_rows = 40;
+      const uint64_t cols = 2 * box_cols + 3, rows = 70;
+      const std::vector<std::vector<int32_t>> placements = {
+          {1, 2},                                                                        // inside
+          {static_cast<int32_t>(cols - box_cols + 5), static_cast<int32_t>(rows - 17)},  // hangs off both edges
+      };
+      for (const auto& at : placements) {
+        const uint64_t seed = warpspec::test::fresh_seed();
+        SCOPED_TRACE(describe("2-D store", dt, sw, at, seed));
+        std::mt19937_64 rng(seed);
+        const size_t es = dtype_size(dt);
+        Tensor t(dt, {cols, rows});  // only its shape and strides: the output is poison
+        std::vector<uint8_t> box(box_cols * box_rows * es);
+        for (size_t off = 0; off < box.size(); off += es) {
+          const uint32_t v = random_element(dt, rng);
+          std::memcpy(&box[off], &v, es);
+        }
+        warpspec::test::DeviceBuffer dst(t.bytes.size());
+        ASSERT_NE(dst.get(), nullptr);
+        CUDA_ASSERT(warpspec::test::poison(dst));
+        warpspec::test::DeviceBuffer src = warpspec::test::to_device(box);
+        CUtensorMap map;
+        warpspec::Status s = hw::make_tma_map_2d(&map, dt, dst.get(), rows, cols, t.strides[1] / es, box_rows,
+                                                 box_cols, sw);
+        ASSERT_TRUE(s.ok()) << s.to_string();
+        const uint32_t smem = static_cast<uint32_t>(box.size()) + kTileAlign;
+        CUDA_ASSERT(cudaFuncSetAttribute(store_box_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        store_box_kernel<<<1, kThreads, smem>>>(map, at[0], at[1], static_cast<uint32_t>(box.size()), sw,
+                                                src.as<uint8_t>());
+        CUDA_ASSERT(cudaGetLastError());
+        CUDA_ASSERT(cudaDeviceSynchronize());
+        const std::vector<uint8_t> got = warpspec::test::to_host<uint8_t>(dst, t.bytes.size());
+
+        // Expected: poison everywhere, the box's values on its in-bounds cells.
+        std::vector<uint8_t> want(t.bytes.size(), 0xFF);
+        size_t written = 0;
+        for (uint32_t r = 0; r < box_rows; ++r)
+          for (uint32_t col = 0; col < box_cols; ++col) {
+            const uint64_t gr = at[1] + r, gc = at[0] + col;
+            if (gr >= rows || gc >= cols) continue;
+            std::memcpy(&want[gr * t.strides[1] + gc * es], &box[(r * box_cols + col) * es], es);
+            ++written;
+          }
+        ASSERT_GT(written, 0u);
+        int failures = 0;
+        for (size_t i = 0; i < got.size() && failures < 10; ++i) {
+          if (got[i] != want[i]) {
+            ADD_FAILURE() << "output byte " << i << " (row " << i / t.strides[1] << ", byte " << i % t.strides[1]
+                          << "): got 0x" << std::hex << int(got[i]) << ", want 0x" << int(want[i]) << std::dec
+                          << (want[i] == 0xFF ? " (poison: outside the box or the tensor)" : "");
+            ++failures;
+          }
+        }
+        if (failures) return;
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------ multicast
+
+TEST(TmaMulticast, TwoCtaClusterBothReceiveWholeTile) {
+  WARPSPEC_REQUIRE_HOPPER();
+  // bf16 SW128: tiles of 64 rows × 64 columns (128-B rows), each half 32 rows = 4 KB,
+  // a multiple of the 1024-B repeat so the halves' swizzle phases line up.
+  constexpr uint32_t kCols = 64, kHalfRows = 32, kRowBytes = kCols * 2, kClusters = 2;
+  constexpr uint32_t kTileBytes = 2 * kHalfRows * kRowBytes;
+  const uint64_t seed = warpspec::test::fresh_seed();
+  SCOPED_TRACE("multicast seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  Tensor t(DType::kBF16, {kCols, 2 * kHalfRows * kClusters});
+  t.fill_random(rng);
+  warpspec::test::DeviceBuffer in = warpspec::test::to_device(t.bytes);
+  CUtensorMap map;
+  warpspec::Status s = hw::make_tma_map_2d(&map, DType::kBF16, in.get(), t.dims[1], kCols, t.strides[1] / 2,
+                                           kHalfRows, kCols, TmaSwizzle::k128B);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  const uint32_t blocks = 2 * kClusters;
+  warpspec::test::DeviceBuffer out(blocks * kTileBytes);
+  CUDA_ASSERT(warpspec::test::poison(out));
+
+  const uint32_t smem = kTileBytes + kTileAlign;
+  CUDA_ASSERT(cudaFuncSetAttribute(multicast_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(blocks);
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = smem;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = 2;
+  attr[0].val.clusterDim.y = 1;
+  attr[0].val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  uint8_t* out_ptr = out.as<uint8_t>();
+  CUDA_ASSERT(cudaLaunchKernelEx(&cfg, multicast_kernel, map, kHalfRows, kRowBytes, TmaSwizzle::k128B, out_ptr));
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<uint8_t> got = warpspec::test::to_host<uint8_t>(out, blocks * kTileBytes);
+
+  int failures = 0;
+  for (uint32_t b = 0; b < blocks && failures < 10; ++b) {
+    const uint32_t first_row = (b / 2) * 2 * kHalfRows;  // this block's cluster's tile
+    for (uint32_t i = 0; i < kTileBytes && failures < 10; ++i) {
+      const uint32_t r = i / kRowBytes, byte = i % kRowBytes;
+      const uint8_t want = t.bytes[(first_row + r) * t.strides[1] + byte];
+      if (got[b * kTileBytes + i] != want) {
+        ADD_FAILURE() << "block " << b << " (cluster rank " << b % 2 << ") tile row " << r << " byte " << byte
+                      << ": got 0x" << std::hex << int(got[b * kTileBytes + i]) << ", want 0x" << int(want)
+                      << std::dec << (r / kHalfRows == b % 2 ? " (its own half)" : " (the peer's half)");
+        ++failures;
+      }
+    }
+  }
+}
+
+}  // namespace
