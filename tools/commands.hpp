@@ -10,6 +10,10 @@ int run_info();
 // `warpspec demo`: the main job. Registers itself; sets exit_code when run.
 void register_demo(CLI::App& app, int& exit_code);
 
+// `warpspec gemm` and `warpspec bench ...`.
+void register_gemm(CLI::App& app, int& exit_code);
+void register_bench(CLI::App& app, int& exit_code);
+
 // One clear line on stderr and exit code 2 when no Hopper GPU is usable; 0 otherwise.
 int require_hopper();
 

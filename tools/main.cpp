@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   info->callback([&] { exit_code = warpspec::tools::run_info(); });
 
   warpspec::tools::register_demo(app, exit_code);
+  warpspec::tools::register_gemm(app, exit_code);
+  warpspec::tools::register_bench(app, exit_code);
 
   CLI11_PARSE(app, argc, argv);
   return exit_code;

@@ -264,6 +264,12 @@ static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, int*
   q.c_l_mul = p.c.batch > 1 ? 1 : 0;
   q.alpha = p.alpha;
   q.beta = p.beta;
+  q.d_ragged = (uint64_t(p.n) * dtype_size(p.d.dtype)) % 16 != 0;
+  q.m = int32_t(p.m);
+  q.n = int32_t(p.n);
+  q.d = p.d.data;
+  q.ldd = p.d.ld;
+  q.d_batch_stride = p.d.batch > 1 ? p.d.batch_stride : 0;
   *grid = sa.grid_size;
   return Status::Ok();
 }

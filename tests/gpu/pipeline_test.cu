@@ -33,9 +33,9 @@ thread_pipeline_kernel(uint64_t seed, int items, uint32_t* out, int* count) {
   __shared__ Smem smem;
   Pipeline<kStages> pipe(smem.barriers);
   if (threadIdx.x == 0) {
-    // Producer: every lane of the producer warp arrives (32). Consumers: one elected
-    // lane per warp of both consumer warpgroups (8).
-    pipe.init(32, 8);
+    // Producer: every lane of the producer warp arrives (32), after its own stores.
+    // Consumers: every thread of both consumer warpgroups (256), after its own read.
+    pipe.init(32, 256);
     fence_barrier_init();
   }
   __syncthreads();
@@ -64,8 +64,7 @@ thread_pipeline_kernel(uint64_t seed, int items, uint32_t* out, int* count) {
     for (int item = 0; item < items; ++item) {
       pipe.consumer_wait(st);
       const uint32_t v = smem.data[st.index][t % kWords];
-      __syncwarp();
-      if (lane_index() == 0) pipe.consumer_release(st);
+      pipe.consumer_release(st);
       if (t < kWords) out[(size_t(consumer) * items + item) * kWords + t] = v;
       if (t == 0) atomicAdd(&count[consumer * items + item], 1);
       st.advance();

@@ -125,18 +125,46 @@ struct Epilogue {
           }
         }
       }
-      hopper::fence_proxy_async_smem();
-      hopper::named_barrier_sync(barrier, 128);
-      if (storer) {
-        hopper::tma_store(&p.map_d, buf, n0 + j * kEpiCols, m0, l);
-        hopper::tma_store_commit();
-        if (load_c) {
-          // The C producer refills this buffer next: its reads must be done.
-          hopper::tma_store_wait_read<0>();
-          pipe.consumer_release(st);
+      const int chunk_n0 = n0 + j * kEpiCols;
+      if (p.d_ragged && chunk_n0 + kEpiCols > p.n) {
+        // The chunk holding the ragged row end: copy the in-bounds part from shared
+        // memory with plain stores (a TMA store would spill up to 16 bytes past it).
+        hopper::named_barrier_sync(barrier, 128);
+        store_ragged(p, buf, m0, chunk_n0, l, t);
+        hopper::named_barrier_sync(barrier, 128);  // all reads of `buf` done before it is reused
+        if (storer && load_c) pipe.consumer_release(st);
+      } else {
+        hopper::fence_proxy_async_smem();
+        hopper::named_barrier_sync(barrier, 128);
+        if (storer) {
+          hopper::tma_store(&p.map_d, buf, chunk_n0, m0, l);
+          hopper::tma_store_commit();
+          if (load_c) {
+            // The C producer refills this buffer next: its reads must be done.
+            hopper::tma_store_wait_read<0>();
+            pipe.consumer_release(st);
+          }
         }
       }
       st.advance();
+    }
+  }
+
+  // One warpgroup's 64 rows of a chunk, from the swizzled buffer to global memory,
+  // columns [chunk_n0, min(chunk_n0 + kEpiCols, n)). Consecutive threads take
+  // consecutive columns of a row, so global writes coalesce.
+  __device__ __forceinline__ static void store_ragged(const GemmParams& p, const uint8_t* buf, int m0, int chunk_n0,
+                                                      int l, int t) {
+    TOut* d = static_cast<TOut*>(p.d) + int64_t(l) * p.d_batch_stride;
+#pragma unroll 1
+    for (int idx = t; idx < 64 * kEpiCols; idx += 128) {
+      const int r = idx / kEpiCols, c = idx % kEpiCols;
+      const int row = m0 + r, col = chunk_n0 + c;
+      if (row < p.m && col < p.n) {
+        const int byte = c * int(sizeof(TOut));
+        const TOut v = *reinterpret_cast<const TOut*>(buf + r * kEpiRowBytes + ((((byte >> 4) ^ (r & 7)) << 4) | (byte & 15)));
+        d[int64_t(row) * p.ldd + col] = v;
+      }
     }
   }
 

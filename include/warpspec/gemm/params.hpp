@@ -22,6 +22,15 @@ struct GemmParams {
   int32_t a_l_mul, b_l_mul, c_l_mul;
   float alpha;
   float beta;          // 0: C is never loaded
+  // TMA stores write whole 16-byte chunks of the innermost dimension. When a row of
+  // D is not a multiple of 16 bytes long, the chunk that holds column n-1 would spill
+  // past the row's end, so that chunk is written with plain stores from shared
+  // memory, bounds-checked, through this raw view instead.
+  bool d_ragged;
+  int32_t m, n;        // the kernel's problem extents (after a possible swap)
+  void* d;             // row-major D: element (l, i, j) at d + l*d_batch_stride + i*ldd + j
+  int64_t ldd;
+  int64_t d_batch_stride;
 };
 
 }  // namespace warpspec::gemm_impl

@@ -1,0 +1,217 @@
+#include "gemm_runner.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace warpspec::tools {
+namespace {
+
+// Uniform in [-1, 1) from a hash of (seed, index): reproducible, no cuRAND state.
+__device__ __forceinline__ float hash_uniform(uint64_t seed, uint64_t i) {
+  uint64_t x = seed ^ (i * 0x9E3779B97F4A7C15ull);
+  x ^= x >> 31; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 29; x *= 0x94D049BB133111EBull; x ^= x >> 32;
+  return float(uint32_t(x) >> 8) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+template <class T>
+__global__ void fill_kernel(T* p, size_t n, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    p[i] = T(hash_uniform(seed, i));
+}
+
+Status fill(void* p, DType t, size_t n, uint64_t seed) {
+  const int blocks = 132 * 8;
+  if (t == DType::kBF16) fill_kernel<<<blocks, 256>>>(static_cast<__nv_bfloat16*>(p), n, seed);
+  else if (t == DType::kFP16) fill_kernel<<<blocks, 256>>>(static_cast<__half*>(p), n, seed);
+  else fill_kernel<<<blocks, 256>>>(static_cast<float*>(p), n, seed);
+  cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? Status::Ok() : cuda_error("fill kernel", e);
+}
+
+cudaDataType cuda_type(DType t) {
+  return t == DType::kBF16 ? CUDA_R_16BF : t == DType::kFP16 ? CUDA_R_16F : CUDA_R_32F;
+}
+
+// Layout letters: A 't' = row-major M x K; B 't' = row-major K x N.
+bool a_row_major(const GemmProblem& p) { return p.layout[0] == 't'; }
+bool b_row_major(const GemmProblem& p) { return p.layout[1] == 't'; }
+int64_t lda(const GemmProblem& p) { return a_row_major(p) ? p.k : p.m; }
+int64_t ldb(const GemmProblem& p) { return b_row_major(p) ? p.n : p.k; }
+
+// Column-major cuBLAS computing the row-major D = A·B as D^T = B^T·A^T.
+Status cublas_gemm(cublasHandle_t h, const GemmProblem& p, const void* a, const void* b, void* d, DType out,
+                   float alpha, float beta, cudaStream_t stream) {
+  cublasSetStream(h, stream);
+  const cublasOperation_t opb = b_row_major(p) ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const cublasOperation_t opa = a_row_major(p) ? CUBLAS_OP_N : CUBLAS_OP_T;
+  cublasStatus_t s = cublasGemmStridedBatchedEx(
+      h, opb, opa, int(p.n), int(p.m), int(p.k), &alpha, b, cuda_type(p.in), int(ldb(p)), p.k * p.n, a,
+      cuda_type(p.in), int(lda(p)), p.m * p.k, &beta, d, cuda_type(out), int(p.n), p.m * p.n, int(p.batch),
+      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  if (s != CUBLAS_STATUS_SUCCESS) return internal_error(std::string("cuBLAS: ") + cublasGetStatusString(s));
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string GemmProblem::describe() const {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld%s %s %s->%s", long(m), long(n), long(k),
+                batch > 1 ? (" L=" + std::to_string(batch)).c_str() : "", layout.c_str(), dtype_name(in),
+                dtype_name(out));
+  return buf;
+}
+
+bool parse_dtype(const std::string& s, DType* out) {
+  if (s == "bf16") *out = DType::kBF16;
+  else if (s == "fp16") *out = DType::kFP16;
+  else if (s == "fp32") *out = DType::kFP32;
+  else return false;
+  return true;
+}
+
+double gemm_tolerance(DType out) { return out == DType::kFP32 ? 1e-4 : out == DType::kFP16 ? 2e-3 : 1e-2; }
+
+GemmRunner::GemmRunner(const GemmProblem& p, bool rotate) : p_(p) {
+  const size_t e_in = dtype_size(p.in), e_out = dtype_size(p.out);
+  const size_t a_bytes = size_t(p.batch * p.m * p.k) * e_in, b_bytes = size_t(p.batch * p.k * p.n) * e_in;
+  const size_t c_bytes = size_t(p.batch * p.m * p.n) * e_out;
+  const size_t set_bytes = a_bytes + b_bytes + (p.beta != 0.0f ? c_bytes : 0);
+  int device = 0;
+  cudaGetDevice(&device);
+  int l2 = 0;
+  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+  // Enough sets that one pass over them is at least 3x the L2.
+  sets_ = rotate ? int(std::clamp<size_t>((3 * size_t(l2) + set_bytes - 1) / std::max<size_t>(set_bytes, 1), 1, 32)) : 1;
+  auto alloc = [&](size_t bytes, void** ptr) {
+    if (!status_.ok()) return;
+    cudaError_t e = cudaMalloc(ptr, std::max<size_t>(bytes, 16));
+    if (e != cudaSuccess) status_ = cuda_error("cudaMalloc(" + std::to_string(bytes) + ")", e);
+  };
+  a_.assign(sets_, nullptr), b_.assign(sets_, nullptr), c_.assign(sets_, nullptr);
+  for (int s = 0; s < sets_; ++s) {
+    alloc(a_bytes, &a_[s]);
+    alloc(b_bytes, &b_[s]);
+    if (p.beta != 0.0f) alloc(c_bytes, &c_[s]);
+  }
+  alloc(c_bytes, &d_);
+  alloc(size_t(p.batch * p.m * p.n) * 4, &ref_);
+  if (!status_.ok()) return;
+  for (int s = 0; s < sets_ && status_.ok(); ++s) {
+    status_ = fill(a_[s], p.in, a_bytes / e_in, 1000 + 3 * s);
+    if (status_.ok()) status_ = fill(b_[s], p.in, b_bytes / e_in, 1001 + 3 * s);
+    if (status_.ok() && c_[s]) status_ = fill(c_[s], p.out, c_bytes / e_out, 1002 + 3 * s);
+  }
+  cublasHandle_t h = nullptr;
+  if (status_.ok() && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) status_ = internal_error("cublasCreate failed");
+  cublas_ = h;
+  if (status_.ok()) {
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) status_ = cuda_error("initialising inputs", e);
+  }
+}
+
+GemmRunner::~GemmRunner() {
+  for (void* x : a_) cudaFree(x);
+  for (void* x : b_) cudaFree(x);
+  for (void* x : c_) cudaFree(x);
+  cudaFree(d_);
+  cudaFree(ref_);
+  if (cublas_) cublasDestroy(static_cast<cublasHandle_t>(cublas_));
+}
+
+GemmArgs GemmRunner::args_for(int set) const {
+  const GemmProblem& p = p_;
+  GemmArgs g;
+  g.a = TensorView::batched_matrix(a_[set], p.in, p.batch, p.m, p.k, lda(p), p.m * p.k, a_row_major(p));
+  g.b = TensorView::batched_matrix(b_[set], p.in, p.batch, p.k, p.n, ldb(p), p.k * p.n, b_row_major(p));
+  g.d = TensorView::batched_matrix(d_, p.out, p.batch, p.m, p.n, p.n, p.m * p.n, true);
+  if (p.beta != 0.0f) g.c = TensorView::batched_matrix(c_[set], p.out, p.batch, p.m, p.n, p.n, p.m * p.n, true);
+  g.alpha = p.alpha;
+  g.beta = p.beta;
+  return g;
+}
+
+Status GemmRunner::run_ours(int set, cudaStream_t stream) { return gemm(args_for(set % sets_), stream); }
+
+Status GemmRunner::run_cublas(int set, cudaStream_t stream) {
+  set %= sets_;
+  if (p_.beta != 0.0f) {
+    cudaError_t e = cudaMemcpyAsync(d_, c_[set], size_t(p_.batch * p_.m * p_.n) * dtype_size(p_.out),
+                                    cudaMemcpyDeviceToDevice, stream);
+    if (e != cudaSuccess) return cuda_error("copying C", e);
+  }
+  return cublas_gemm(static_cast<cublasHandle_t>(cublas_), p_, a_[set], b_[set], d_, p_.out, p_.alpha, p_.beta, stream);
+}
+
+Status GemmRunner::time(bool ours, int warmup, int iters, Timing* out) {
+  WARPSPEC_RETURN_IF_ERROR(status_);
+  for (int i = 0; i < warmup; ++i) WARPSPEC_RETURN_IF_ERROR(ours ? run_ours(i, nullptr) : run_cublas(i, nullptr));
+  std::vector<cudaEvent_t> ev(2 * iters);
+  for (auto& e : ev) cudaEventCreate(&e);
+  Status s;
+  for (int i = 0; i < iters && s.ok(); ++i) {
+    cudaEventRecord(ev[2 * i]);
+    s = ours ? run_ours(i, nullptr) : run_cublas(i, nullptr);
+    cudaEventRecord(ev[2 * i + 1]);
+  }
+  cudaError_t e = cudaDeviceSynchronize();
+  std::vector<double> ms;
+  for (int i = 0; i < iters && s.ok(); ++i) {
+    float t = 0;
+    cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]);
+    ms.push_back(t);
+  }
+  for (auto& x : ev) cudaEventDestroy(x);
+  WARPSPEC_RETURN_IF_ERROR(s);
+  if (e != cudaSuccess) return cuda_error("timed runs", e);
+  std::sort(ms.begin(), ms.end());
+  out->median_ms = ms[ms.size() / 2];
+  out->tflops = p_.flops() / (out->median_ms * 1e-3) / 1e12;
+  return Status::Ok();
+}
+
+Status GemmRunner::check(double* rel_error, double* max_abs_error) {
+  WARPSPEC_RETURN_IF_ERROR(status_);
+  const size_t n = size_t(p_.batch * p_.m * p_.n);
+  // Reference A·B in fp32; alpha and beta·C are applied on the host below.
+  WARPSPEC_RETURN_IF_ERROR(cublas_gemm(static_cast<cublasHandle_t>(cublas_), p_, a_[0], b_[0], ref_, DType::kFP32,
+                                       1.0f, 0.0f, nullptr));
+  cudaError_t e = cudaMemset(d_, 0xFF, n * dtype_size(p_.out));  // poison: NaN in every float format
+  if (e != cudaSuccess) return cuda_error("poisoning D", e);
+  WARPSPEC_RETURN_IF_ERROR(run_ours(0, nullptr));
+  e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) return cuda_error("running the GEMM", e);
+  std::vector<float> ref(n), c;
+  std::vector<uint8_t> got(n * dtype_size(p_.out)), cbytes;
+  cudaMemcpy(ref.data(), ref_, n * 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(got.data(), d_, got.size(), cudaMemcpyDeviceToHost);
+  if (p_.beta != 0.0f) {
+    cbytes.resize(got.size());
+    cudaMemcpy(cbytes.data(), c_[0], cbytes.size(), cudaMemcpyDeviceToHost);
+  }
+  auto value = [&](const std::vector<uint8_t>& v, size_t i) -> double {
+    if (p_.out == DType::kBF16) return __bfloat162float(reinterpret_cast<const __nv_bfloat16*>(v.data())[i]);
+    if (p_.out == DType::kFP16) return __half2float(reinterpret_cast<const __half*>(v.data())[i]);
+    return reinterpret_cast<const float*>(v.data())[i];
+  };
+  double num = 0, den = 0, worst = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double expect = double(p_.alpha) * ref[i] + (p_.beta != 0.0f ? double(p_.beta) * value(cbytes, i) : 0.0);
+    const double diff = value(got, i) - expect;
+    num += diff * diff;
+    den += expect * expect;
+    worst = std::isnan(diff) ? INFINITY : std::max(worst, std::fabs(diff));
+    if (std::isnan(diff)) num = INFINITY;
+  }
+  *rel_error = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  *max_abs_error = worst;
+  return Status::Ok();
+}
+
+}  // namespace warpspec::tools
