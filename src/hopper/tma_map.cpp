@@ -139,8 +139,34 @@ Status validate(const CUtensorMap* out, DType dtype, const void* base, std::span
 struct DriverEntryPoints {
   PFN_cuTensorMapEncodeTiled_v12000 encode_tiled = nullptr;
   PFN_cuGetErrorName_v6000 error_name = nullptr;  // optional: only for messages
+  // For threads with no current context (see ThreadContext). Optional: without them
+  // the encode is attempted in whatever state the thread is in.
+  PFN_cuCtxGetCurrent_v4000 ctx_get_current = nullptr;
+  PFN_cuCtxPushCurrent_v4000 ctx_push = nullptr;
+  PFN_cuCtxPopCurrent_v4000 ctx_pop = nullptr;
+  PFN_cuPointerGetAttribute_v4000 pointer_attribute = nullptr;
+  PFN_cuDeviceGet_v2000 device_get = nullptr;
+  PFN_cuDevicePrimaryCtxRetain_v7000 primary_retain = nullptr;
+  PFN_cuDevicePrimaryCtxRelease_v11000 primary_release = nullptr;
   Status status;
+
+  bool can_bind_context() const {
+    return ctx_get_current && ctx_push && ctx_pop && device_get && primary_retain && primary_release;
+  }
 };
+
+// An optional entry point: null when the driver lacks it (no error left behind).
+template <class Fn>
+Fn optional_entry_point(const char* name, unsigned version) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult query = cudaDriverEntryPointSymbolNotFound;
+  if (cudaGetDriverEntryPointByVersion(name, &fn, version, cudaEnableDefault, &query) != cudaSuccess ||
+      query != cudaDriverEntryPointSuccess || fn == nullptr) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return reinterpret_cast<Fn>(fn);
+}
 
 const DriverEntryPoints& driver_entry_points() {
   static const DriverEntryPoints entry = [] {
@@ -166,19 +192,99 @@ const DriverEntryPoints& driver_entry_points() {
       return e;
     }
     e.encode_tiled = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
-    void* name_fn = nullptr;
-    cudaDriverEntryPointQueryResult name_query = cudaDriverEntryPointSymbolNotFound;
-    if (cudaGetDriverEntryPointByVersion("cuGetErrorName", &name_fn, 6000, cudaEnableDefault, &name_query) ==
-            cudaSuccess &&
-        name_query == cudaDriverEntryPointSuccess) {
-      e.error_name = reinterpret_cast<PFN_cuGetErrorName_v6000>(name_fn);
-    } else {
-      cudaGetLastError();
-    }
+    // Versions: the ABI of each typedef's signature (cuCtxPushCurrent/PopCurrent at
+    // 4000 are the _v2 functions; cuDevicePrimaryCtxRelease at 11000 is its _v2).
+    e.error_name = optional_entry_point<PFN_cuGetErrorName_v6000>("cuGetErrorName", 6000);
+    e.ctx_get_current = optional_entry_point<PFN_cuCtxGetCurrent_v4000>("cuCtxGetCurrent", 4000);
+    e.ctx_push = optional_entry_point<PFN_cuCtxPushCurrent_v4000>("cuCtxPushCurrent", 4000);
+    e.ctx_pop = optional_entry_point<PFN_cuCtxPopCurrent_v4000>("cuCtxPopCurrent", 4000);
+    e.pointer_attribute = optional_entry_point<PFN_cuPointerGetAttribute_v4000>("cuPointerGetAttribute", 4000);
+    e.device_get = optional_entry_point<PFN_cuDeviceGet_v2000>("cuDeviceGet", 2000);
+    e.primary_retain = optional_entry_point<PFN_cuDevicePrimaryCtxRetain_v7000>("cuDevicePrimaryCtxRetain", 7000);
+    e.primary_release =
+        optional_entry_point<PFN_cuDevicePrimaryCtxRelease_v11000>("cuDevicePrimaryCtxRelease", 11000);
     return e;
   }();
   return entry;
 }
+
+std::string cu_result_name(const DriverEntryPoints& driver, CUresult res) {
+  const char* name = nullptr;
+  if (driver.error_name == nullptr || driver.error_name(res, &name) != CUDA_SUCCESS || name == nullptr)
+    name = "unknown CUresult";
+  return std::string(name) + " (" + std::to_string(static_cast<int>(res)) + ")";
+}
+
+// cuTensorMapEncodeTiled needs a CURRENT CONTEXT in the calling thread: without one it
+// returns CUDA_ERROR_INVALID_CONTEXT. The runtime makes a device's primary context
+// current in a thread lazily, on that thread's first runtime call that needs it; a
+// thread that has made none (a fresh std::thread, a pool worker that only encodes)
+// has no context, and the driver call through the entry point does not set one up.
+// So: a thread with a current context encodes under it, untouched. A thread without
+// one gets, for the duration of the call only, the primary context of the device that
+// owns `base` (else the thread's runtime device) pushed, and popped again afterwards,
+// so the caller's thread state is as it was (no context made current behind its back).
+class ThreadContext {
+ public:
+  explicit ThreadContext(const DriverEntryPoints& driver) : driver_(driver) {}
+  ThreadContext(const ThreadContext&) = delete;
+  ThreadContext& operator=(const ThreadContext&) = delete;
+  ~ThreadContext() {
+    if (!pushed_) return;
+    CUcontext popped = nullptr;
+    driver_.ctx_pop(&popped);
+    driver_.primary_release(device_);
+  }
+
+  Status ensure_current(const void* base) {
+    if (!driver_.can_bind_context()) return Status::Ok();  // try as is; a refusal names its CUresult
+    CUcontext current = nullptr;
+    if (driver_.ctx_get_current(&current) == CUDA_SUCCESS && current != nullptr) return Status::Ok();
+    int ordinal = -1;
+    if (driver_.pointer_attribute != nullptr) {
+      int owner = -1;
+      if (driver_.pointer_attribute(&owner, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                    static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(base))) == CUDA_SUCCESS)
+        ordinal = owner;
+    }
+    if (ordinal < 0) {
+      int runtime_device = 0;
+      if (cudaGetDevice(&runtime_device) == cudaSuccess) {
+        ordinal = runtime_device;
+      } else {
+        cudaGetLastError();
+        ordinal = 0;
+      }
+    }
+    CUdevice device = 0;
+    CUresult res = driver_.device_get(&device, ordinal);
+    if (res != CUDA_SUCCESS)
+      return {StatusCode::kCudaError, "cannot encode a TMA tensor map from a thread with no current CUDA context: "
+                                      "cuDeviceGet(" + std::to_string(ordinal) + ") failed: " +
+                                          cu_result_name(driver_, res)};
+    CUcontext primary = nullptr;
+    res = driver_.primary_retain(&primary, device);
+    if (res != CUDA_SUCCESS)
+      return {StatusCode::kCudaError, "cannot encode a TMA tensor map from a thread with no current CUDA context: "
+                                      "cuDevicePrimaryCtxRetain(device " + std::to_string(ordinal) + ") failed: " +
+                                          cu_result_name(driver_, res)};
+    res = driver_.ctx_push(primary);
+    if (res != CUDA_SUCCESS) {
+      driver_.primary_release(device);
+      return {StatusCode::kCudaError, "cannot encode a TMA tensor map from a thread with no current CUDA context: "
+                                      "cuCtxPushCurrent(primary context of device " + std::to_string(ordinal) +
+                                          ") failed: " + cu_result_name(driver_, res)};
+    }
+    pushed_ = true;
+    device_ = device;
+    return Status::Ok();
+  }
+
+ private:
+  const DriverEntryPoints& driver_;
+  bool pushed_ = false;
+  CUdevice device_ = 0;
+};
 
 // The arguments have passed validate().
 Status encode_validated(CUtensorMap* out, DType dtype, const void* base, std::span<const uint64_t> dims,
@@ -198,6 +304,9 @@ Status encode_validated(CUtensorMap* out, DType dtype, const void* base, std::sp
     estride[i] = 1;  // dense boxes: every element of the box is moved
     if (i > 0) gstride[i - 1] = strides[i - 1];
   }
+  // Any host thread may call: make sure this one has a context for the call.
+  ThreadContext context(driver);
+  WARPSPEC_RETURN_IF_ERROR(context.ensure_current(base));
   // Encode into a local map so a driver refusal leaves *out untouched. The driver
   // takes a non-const address; it only records it.
   CUtensorMap map;
@@ -207,13 +316,11 @@ Status encode_validated(CUtensorMap* out, DType dtype, const void* base, std::sp
       static_cast<CUtensorMapL2promotion>(l2),
       oob == TmaOobFill::kNaN ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (res != CUDA_SUCCESS) {
-    const char* name = nullptr;
-    if (driver.error_name == nullptr || driver.error_name(res, &name) != CUDA_SUCCESS || name == nullptr)
-      name = "unknown CUresult";
-    // Every documented rule was checked above, so this is a rule we do not know of.
-    return {StatusCode::kCudaError, "cuTensorMapEncodeTiled refused the map: " + std::string(name) + " (" +
-                                        std::to_string(static_cast<int>(res)) + ") for rank " + std::to_string(rank) +
-                                        " " + dtype_name(dtype) + ", swizzle " + swizzle_name(swizzle)};
+    // Every documented argument rule was checked above, so this is a rule we do not
+    // know of, or the thread's CUDA state (a context that could not be made current).
+    return {StatusCode::kCudaError, "cuTensorMapEncodeTiled refused the map: " + cu_result_name(driver, res) +
+                                        " for rank " + std::to_string(rank) + " " + dtype_name(dtype) +
+                                        ", swizzle " + swizzle_name(swizzle)};
   }
   // memcpy: `out` is only promised 64-byte alignment, the type claims 128.
   std::memcpy(out, &map, sizeof map);

@@ -2,6 +2,15 @@
 // tma.cuh wrappers, shared memory read and written through swizzle_offset. Every
 // element is checked against a host model: in-bounds elements equal the tensor,
 // out-of-bounds elements are the fill (loads) or untouched poison (stores).
+//
+// Coordinates: the innermost one is always a multiple of 16 bytes (an odd element
+// offset there is an illegal instruction that kills the process's CUDA context; see
+// tma.cuh), the others are anything, negative or past the edge.
+//
+// Each test is a fixture that checks the CUDA context first: after a sticky error
+// (illegal instruction, illegal address) every later CUDA call in the process fails,
+// so a test that finds the context already broken skips, naming why, and only the
+// test that broke it fails.
 #include <cuda.h>
 
 #include <algorithm>
@@ -131,6 +140,39 @@ __global__ void __launch_bounds__(kThreads) multicast_kernel(const __grid_consta
   // No CTA leaves while its peer may still be writing into it.
   hw::cluster_sync();
 }
+
+// ------------------------------------------------------------------ fixtures
+
+// A test must not depend on an earlier test having left the CUDA context usable.
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    WARPSPEC_REQUIRE_HOPPER();
+    // A non-sticky error an earlier test left in the runtime's last-error slot would
+    // be picked up by this test's cudaGetLastError checks: clear it.
+    cudaGetLastError();
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      GTEST_SKIP() << "the CUDA context is unusable after an earlier failure in this process (" << cudaGetErrorName(e)
+                   << ": " << cudaGetErrorString(e) << "); see the first failing test, or run this one alone with "
+                   << "--gtest_filter=" << ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()
+                   << "." << ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    }
+  }
+  void TearDown() override {
+    if (IsSkipped()) return;
+    const cudaError_t e = cudaDeviceSynchronize();
+    cudaGetLastError();
+    if (e != cudaSuccess)
+      ADD_FAILURE() << "this test left the CUDA context unusable (" << cudaGetErrorName(e) << ": "
+                    << cudaGetErrorString(e) << "); later GPU tests in this process will skip";
+  }
+};
+
+class TmaLoad : public GpuTest {};
+class TmaStore : public GpuTest {};
+class TmaMulticast : public GpuTest {};
 
 // ------------------------------------------------------------------ host model
 
@@ -280,8 +322,14 @@ constexpr TmaSwizzle kModes[] = {TmaSwizzle::kNone, TmaSwizzle::k32B, TmaSwizzle
 // swizzle_offset_2d describes); 48 B (three chunks, not a power of two) unswizzled.
 uint32_t inner_bytes_for(TmaSwizzle sw) { return sw == TmaSwizzle::kNone ? 48 : hw::swizzle_span_bytes(sw); }
 
-TEST(TmaLoad, RoundTrip2dEverySwizzleAndDtype) {
-  WARPSPEC_REQUIRE_HOPPER();
+// Elements per 16 bytes: the innermost coordinate must be a multiple of this.
+int32_t granule(DType t) { return static_cast<int32_t>(16 / dtype_size(t)); }
+
+// x rounded down / up to a multiple of g (g > 0), also for negative x.
+int32_t align_down(int32_t x, int32_t g) { return (x >= 0 ? x : x - (g - 1)) / g * g; }
+int32_t align_up(int32_t x, int32_t g) { return align_down(x + g - 1, g); }
+
+TEST_F(TmaLoad, RoundTrip2dEverySwizzleAndDtype) {
   for (TmaSwizzle sw : kModes) {
     for (DType dt : {DType::kBF16, DType::kFP16, DType::kFP32, DType::kE4M3}) {
       const uint32_t box_cols = inner_bytes_for(sw) / static_cast<uint32_t>(dtype_size(dt));
@@ -289,12 +337,13 @@ TEST(TmaLoad, RoundTrip2dEverySwizzleAndDtype) {
       // Columns not a multiple of 16 B, so the right edge cuts through a chunk.
       const uint64_t cols = 3 * box_cols + 5, rows = 97;
       const int32_t ic = static_cast<int32_t>(cols), ir = static_cast<int32_t>(rows);
-      const int32_t bc = static_cast<int32_t>(box_cols);
+      const int32_t bc = static_cast<int32_t>(box_cols), g = granule(dt);
       const std::vector<std::vector<int32_t>> placements = {
-          {3, 5},                      // inside, at an odd element offset
-          {ic - bc + 7, ir - 13},      // hangs off the right and bottom edges
-          {-3, -17},                   // negative coordinates: hangs off top and left
-          {ic + 10, ir + 50},          // wholly outside: all fill, full bytes still counted
+          {g, 5},                          // inside, 16 B in: not aligned to the box or the span
+          {align_up(ic - bc + 1, g), ir - 13},  // hangs off the right and bottom edges
+          {-g, -17},                       // negative coordinates: hangs off top and left
+          {align_up(ic + 10, g), ir + 50},      // wholly outside: all fill, full bytes still counted
+          {-2 * bc, 3},                    // wholly left of the tensor
       };
       for (const auto& at : placements) {
         const uint64_t seed = warpspec::test::fresh_seed();
@@ -309,8 +358,7 @@ TEST(TmaLoad, RoundTrip2dEverySwizzleAndDtype) {
   }
 }
 
-TEST(TmaLoad, NanFillOutOfBounds) {
-  WARPSPEC_REQUIRE_HOPPER();
+TEST_F(TmaLoad, NanFillOutOfBounds) {
   struct Case {
     DType dt;
     TmaSwizzle sw;
@@ -318,7 +366,8 @@ TEST(TmaLoad, NanFillOutOfBounds) {
   for (Case k : {Case{DType::kBF16, TmaSwizzle::k128B}, Case{DType::kFP32, TmaSwizzle::k64B},
                  Case{DType::kFP16, TmaSwizzle::kNone}}) {
     const uint32_t box_cols = inner_bytes_for(k.sw) / static_cast<uint32_t>(dtype_size(k.dt));
-    const std::vector<int32_t> at = {static_cast<int32_t>(2 * box_cols) - 5, -7};
+    // Hangs off the right edge (the tensor is 2 boxes + 3 wide) and the top.
+    const std::vector<int32_t> at = {static_cast<int32_t>(2 * box_cols) - granule(k.dt), -7};
     const uint64_t seed = warpspec::test::fresh_seed();
     SCOPED_TRACE(describe("NaN-fill load", k.dt, k.sw, at, seed));
     std::mt19937_64 rng(seed);
@@ -329,11 +378,10 @@ TEST(TmaLoad, NanFillOutOfBounds) {
   }
 }
 
-TEST(TmaLoad, RoundTrip3d) {
-  WARPSPEC_REQUIRE_HOPPER();
-  // bf16 SW64: 32-element (64 B) rows; hangs off dimension 0 at the low end and
-  // dimensions 1 and 2 at the high end.
-  const std::vector<int32_t> at = {-5, 7, 4};
+TEST_F(TmaLoad, RoundTrip3d) {
+  // bf16 SW64: 32-element (64 B) rows; hangs off dimension 0 at the low end (-8
+  // elements = -16 B) and dimensions 1 and 2 at the high end.
+  const std::vector<int32_t> at = {-8, 7, 4};
   const uint64_t seed = warpspec::test::fresh_seed();
   SCOPED_TRACE(describe("3-D load", DType::kBF16, TmaSwizzle::k64B, at, seed));
   std::mt19937_64 rng(seed);
@@ -342,10 +390,9 @@ TEST(TmaLoad, RoundTrip3d) {
   check_load(t, {32, 6, 5}, at, TmaSwizzle::k64B, TmaOobFill::kZero);
 }
 
-TEST(TmaLoad, RoundTrip5d) {
-  WARPSPEC_REQUIRE_HOPPER();
-  // fp32 SW128: 32-element (128 B) rows; every dimension but 0 crosses an edge, one at
-  // a negative coordinate.
+TEST_F(TmaLoad, RoundTrip5d) {
+  // fp32 SW128: 32-element (128 B) rows, starting 80 B in; every dimension crosses an
+  // edge, one at a negative coordinate.
   const std::vector<int32_t> at = {20, -1, 2, 2, 2};
   const uint64_t seed = warpspec::test::fresh_seed();
   SCOPED_TRACE(describe("5-D load", DType::kFP32, TmaSwizzle::k128B, at, seed));
@@ -355,11 +402,10 @@ TEST(TmaLoad, RoundTrip5d) {
   check_load(t, {32, 3, 2, 3, 2}, at, TmaSwizzle::k128B, TmaOobFill::kZero);
 }
 
-TEST(TmaLoad, LargeBoxNeedsSmemOptIn) {
-  WARPSPEC_REQUIRE_HOPPER();
+TEST_F(TmaLoad, LargeBoxNeedsSmemOptIn) {
   // 128 × 256 bf16 = 64 KB: above the 48 KB default, so launch_load's
   // cudaFuncSetAttribute must take effect or the launch fails.
-  const std::vector<int32_t> at = {100, 60};
+  const std::vector<int32_t> at = {104, 60};
   const uint64_t seed = warpspec::test::fresh_seed();
   SCOPED_TRACE(describe("64 KB load", DType::kBF16, TmaSwizzle::kNone, at, seed));
   std::mt19937_64 rng(seed);
@@ -368,11 +414,10 @@ TEST(TmaLoad, LargeBoxNeedsSmemOptIn) {
   check_load(t, {128, 256}, at, TmaSwizzle::kNone, TmaOobFill::kZero);
 }
 
-TEST(TmaLoad, BoxLargerThanTensor) {
-  WARPSPEC_REQUIRE_HOPPER();
+TEST_F(TmaLoad, BoxLargerThanTensor) {
   // The encoder does not refuse box > dim; this checks the driver and hardware agree:
   // a 32 × 16 box over a 20 × 5 tensor, starting above and left of it.
-  const std::vector<int32_t> at = {-3, -2};
+  const std::vector<int32_t> at = {-8, -2};
   const uint64_t seed = warpspec::test::fresh_seed();
   SCOPED_TRACE(describe("box > tensor load", DType::kBF16, TmaSwizzle::kNone, at, seed));
   std::mt19937_64 rng(seed);
@@ -383,74 +428,124 @@ TEST(TmaLoad, BoxLargerThanTensor) {
 
 // ------------------------------------------------------------------ stores
 
-TEST(TmaStore, ClipsAtTheEdgeEverySwizzle) {
-  WARPSPEC_REQUIRE_HOPPER();
+// Store a random box_rows × box_cols box of `dt` at `at` into a poisoned cols × rows
+// tensor (rows padded, see Tensor) and compare every byte of its memory with the model:
+// the box's bytes where the store writes, poison (0xFF) everywhere else. The store
+// writes the box's rows that lie inside the tensor, and of those the elements whose
+// innermost index is below `written_cols`: cols for an exact clip, more when the
+// tensor's rows end inside a 16-byte chunk (TmaStore.InnermostEdgeIsWrittenInWhole16ByteChunks).
+void check_store(DType dt, TmaSwizzle sw, uint64_t cols, uint64_t rows, uint32_t box_cols, uint32_t box_rows,
+                 const std::vector<int32_t>& at, uint64_t written_cols, std::mt19937_64& rng) {
+  const size_t es = dtype_size(dt);
+  Tensor t(dt, {cols, rows});  // only its shape and strides: the output is poison
+  ASSERT_GE(t.strides[1], written_cols * es + 16) << "the model needs row padding past the written columns";
+  std::vector<uint8_t> box(box_cols * box_rows * es);
+  for (size_t off = 0; off < box.size(); off += es) {
+    const uint32_t v = random_element(dt, rng);
+    std::memcpy(&box[off], &v, es);
+  }
+  warpspec::test::DeviceBuffer dst(t.bytes.size());
+  ASSERT_NE(dst.get(), nullptr);
+  CUDA_ASSERT(warpspec::test::poison(dst));
+  warpspec::test::DeviceBuffer src = warpspec::test::to_device(box);
+  ASSERT_NE(src.get(), nullptr);
+  CUtensorMap map;
+  warpspec::Status s = hw::make_tma_map_2d(&map, dt, dst.get(), rows, cols, t.strides[1] / es, box_rows, box_cols, sw);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  const uint32_t smem = static_cast<uint32_t>(box.size()) + kTileAlign;
+  CUDA_ASSERT(cudaFuncSetAttribute(store_box_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  store_box_kernel<<<1, kThreads, smem>>>(map, at[0], at[1], static_cast<uint32_t>(box.size()), sw,
+                                          src.as<uint8_t>());
+  CUDA_ASSERT(cudaGetLastError());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<uint8_t> got = warpspec::test::to_host<uint8_t>(dst, t.bytes.size());
+
+  // Expected: poison everywhere, the box's values on the cells the store writes.
+  std::vector<uint8_t> want(t.bytes.size(), 0xFF);
+  size_t written = 0;
+  for (uint32_t r = 0; r < box_rows; ++r)
+    for (uint32_t col = 0; col < box_cols; ++col) {
+      const uint64_t gr = at[1] + r, gc = at[0] + col;
+      if (gr >= rows || gc >= written_cols) continue;
+      std::memcpy(&want[gr * t.strides[1] + gc * es], &box[(r * box_cols + col) * es], es);
+      ++written;
+    }
+  ASSERT_GT(written, 0u);
+  const uint64_t row_bytes = cols * es, written_bytes = written_cols * es;
+  int failures = 0;
+  for (size_t i = 0; i < got.size() && failures < 10; ++i) {
+    if (got[i] == want[i]) continue;
+    const uint64_t byte = i % t.strides[1];
+    const char* zone = i / t.strides[1] >= rows ? "past the last row"
+                       : byte < row_bytes       ? "inside the tensor"
+                       : byte < written_bytes   ? "past the last column, before the 16-byte boundary"
+                                                : "row padding past the 16-byte boundary";
+    ADD_FAILURE() << "output byte " << i << " (row " << i / t.strides[1] << ", byte " << byte << ": " << zone
+                  << "): got 0x" << std::hex << int(got[i]) << ", want 0x" << int(want[i]) << std::dec
+                  << (want[i] == 0xFF ? " (poison: not written by the store)" : " (written by the store)");
+    ++failures;
+  }
+}
+
+TEST_F(TmaStore, ClipsAtTheEdgeEverySwizzle) {
+  // Rows a whole number of 16-byte chunks (cols = 2 boxes + one granule), so the clip
+  // at the right edge is exact; the bottom edge is clipped exactly in any case.
   for (TmaSwizzle sw : kModes) {
     for (DType dt : {DType::kBF16, DType::kFP32}) {
       const uint32_t box_cols = inner_bytes_for(sw) / static_cast<uint32_t>(dtype_size(dt));
       const uint32_t box_rows = 40;
-      const uint64_t cols = 2 * box_cols + 3, rows = 70;
+      const int32_t g = granule(dt), bc = static_cast<int32_t>(box_cols);
+      const uint64_t cols = 2 * box_cols + g, rows = 70;
+      const int32_t ic = static_cast<int32_t>(cols), ir = static_cast<int32_t>(rows);
       const std::vector<std::vector<int32_t>> placements = {
-          {1, 2},                                                                        // inside
-          {static_cast<int32_t>(cols - box_cols + 5), static_cast<int32_t>(rows - 17)},  // hangs off both edges
+          {g, 2},                                // inside
+          {align_down(ic - bc / 2, g), ir - 17},  // hangs off both edges
       };
       for (const auto& at : placements) {
         const uint64_t seed = warpspec::test::fresh_seed();
         SCOPED_TRACE(describe("2-D store", dt, sw, at, seed));
         std::mt19937_64 rng(seed);
-        const size_t es = dtype_size(dt);
-        Tensor t(dt, {cols, rows});  // only its shape and strides: the output is poison
-        std::vector<uint8_t> box(box_cols * box_rows * es);
-        for (size_t off = 0; off < box.size(); off += es) {
-          const uint32_t v = random_element(dt, rng);
-          std::memcpy(&box[off], &v, es);
-        }
-        warpspec::test::DeviceBuffer dst(t.bytes.size());
-        ASSERT_NE(dst.get(), nullptr);
-        CUDA_ASSERT(warpspec::test::poison(dst));
-        warpspec::test::DeviceBuffer src = warpspec::test::to_device(box);
-        CUtensorMap map;
-        warpspec::Status s = hw::make_tma_map_2d(&map, dt, dst.get(), rows, cols, t.strides[1] / es, box_rows,
-                                                 box_cols, sw);
-        ASSERT_TRUE(s.ok()) << s.to_string();
-        const uint32_t smem = static_cast<uint32_t>(box.size()) + kTileAlign;
-        CUDA_ASSERT(cudaFuncSetAttribute(store_box_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        store_box_kernel<<<1, kThreads, smem>>>(map, at[0], at[1], static_cast<uint32_t>(box.size()), sw,
-                                                src.as<uint8_t>());
-        CUDA_ASSERT(cudaGetLastError());
-        CUDA_ASSERT(cudaDeviceSynchronize());
-        const std::vector<uint8_t> got = warpspec::test::to_host<uint8_t>(dst, t.bytes.size());
-
-        // Expected: poison everywhere, the box's values on its in-bounds cells.
-        std::vector<uint8_t> want(t.bytes.size(), 0xFF);
-        size_t written = 0;
-        for (uint32_t r = 0; r < box_rows; ++r)
-          for (uint32_t col = 0; col < box_cols; ++col) {
-            const uint64_t gr = at[1] + r, gc = at[0] + col;
-            if (gr >= rows || gc >= cols) continue;
-            std::memcpy(&want[gr * t.strides[1] + gc * es], &box[(r * box_cols + col) * es], es);
-            ++written;
-          }
-        ASSERT_GT(written, 0u);
-        int failures = 0;
-        for (size_t i = 0; i < got.size() && failures < 10; ++i) {
-          if (got[i] != want[i]) {
-            ADD_FAILURE() << "output byte " << i << " (row " << i / t.strides[1] << ", byte " << i % t.strides[1]
-                          << "): got 0x" << std::hex << int(got[i]) << ", want 0x" << int(want[i]) << std::dec
-                          << (want[i] == 0xFF ? " (poison: outside the box or the tensor)" : "");
-            ++failures;
-          }
-        }
-        if (failures) return;
+        check_store(dt, sw, cols, rows, box_cols, box_rows, at, cols, rng);
+        if (HasFailure()) return;
       }
+    }
+  }
+}
+
+TEST_F(TmaStore, InnermostEdgeIsWrittenInWhole16ByteChunks) {
+  // A TMA store writes the innermost dimension in whole 16-byte chunks. Here the rows
+  // are cols·elemsize bytes with cols·elemsize not a multiple of 16 (cols = 2 boxes +
+  // 3 elements), and the box runs past the right edge and past the next 16-byte
+  // boundary: the store writes the box's bytes exactly up to that boundary (into the
+  // row padding beyond the tensor) and not one byte further; everything else keeps its
+  // poison. Rows past the bottom edge are not written at all. (Loads, by contrast,
+  // fill exactly per element: the load tests' tensors end inside a chunk too.)
+  for (TmaSwizzle sw : {TmaSwizzle::kNone, TmaSwizzle::k128B}) {
+    for (DType dt : {DType::kBF16, DType::kFP32, DType::kE4M3}) {
+      const size_t es = dtype_size(dt);
+      const uint32_t box_cols = inner_bytes_for(sw) / static_cast<uint32_t>(es);
+      const uint32_t box_rows = 24;
+      const int32_t g = granule(dt);
+      const uint64_t cols = 2 * box_cols + 3, rows = 50;
+      ASSERT_NE(cols * es % 16, 0u);
+      const uint64_t written_cols = (cols * es + 15) / 16 * 16 / es;  // up to the next 16-byte boundary
+      // Starts a granule before the chunk holding the last element, ends past the boundary.
+      const std::vector<int32_t> at = {align_down(static_cast<int32_t>(cols) - 1, g) - g,
+                                       static_cast<int32_t>(rows) - 10};
+      ASSERT_GT(at[0] + static_cast<int64_t>(box_cols), static_cast<int64_t>(written_cols));
+      const uint64_t seed = warpspec::test::fresh_seed();
+      SCOPED_TRACE(describe("2-D edge store", dt, sw, at, seed) + ", tensor rows " + std::to_string(cols * es) +
+                   " B, written up to byte " + std::to_string(written_cols * es));
+      std::mt19937_64 rng(seed);
+      check_store(dt, sw, cols, rows, box_cols, box_rows, at, written_cols, rng);
+      if (HasFailure()) return;
     }
   }
 }
 
 // ------------------------------------------------------------------ multicast
 
-TEST(TmaMulticast, TwoCtaClusterBothReceiveWholeTile) {
-  WARPSPEC_REQUIRE_HOPPER();
+TEST_F(TmaMulticast, TwoCtaClusterBothReceiveWholeTile) {
   // bf16 SW128: tiles of 64 rows × 64 columns (128-B rows), each half 32 rows = 4 KB,
   // a multiple of the 1024-B repeat so the halves' swizzle phases line up.
   constexpr uint32_t kCols = 64, kHalfRows = 32, kRowBytes = kCols * 2, kClusters = 2;

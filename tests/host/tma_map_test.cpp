@@ -128,21 +128,51 @@ TEST_F(TmaMap, ValidRequestEncodesOnHopperAndFailsCleanlyWithoutDriver) {
 
 TEST_F(TmaMap, RepeatedAndConcurrentCallsAgree) {
   // The driver lookup happens once, thread-safely; every caller sees the same outcome.
+  // The workers make no CUDA call of their own (like a PyTorch autograd or pool
+  // thread): they have no current context, which cuTensorMapEncodeTiled needs, so this
+  // also checks that the encoder supplies one for the call, and takes it away again.
   const Status first = encode();
+  if (hopper_) ASSERT_TRUE(first.ok()) << first.to_string();
+  // cuCtxGetCurrent, to see the workers' thread state before and after (null when
+  // there is no driver: then there is no context to compare).
+  using CtxGetCurrent = CUresult (*)(CUcontext*);
+  CtxGetCurrent ctx_get_current = nullptr;
+  if (hopper_) {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000, cudaEnableDefault, &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess)
+      ctx_get_current = reinterpret_cast<CtxGetCurrent>(fn);
+    cudaGetLastError();
+  }
+  constexpr int kThreads = 8;
   std::vector<std::thread> threads;
-  std::vector<StatusCode> codes(8, StatusCode::kInternal);
-  for (int t = 0; t < 8; ++t) {
+  std::vector<Status> results(kThreads, Status(StatusCode::kInternal, "thread did not run"));
+  std::vector<int> context_before(kThreads, -1), context_after(kThreads, -1);  // 1: a context was current
+  for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       alignas(128) CUtensorMap local;
       const uint64_t dims[2] = {100, 64};
       const uint64_t strides[1] = {256};
       const uint32_t box[2] = {64, 32};
-      codes[t] = make_tma_map(&local, DType::kBF16, base_, dims, strides, box, TmaSwizzle::k128B).code();
+      CUcontext ctx = nullptr;
+      if (ctx_get_current && ctx_get_current(&ctx) == CUDA_SUCCESS) context_before[t] = ctx != nullptr;
+      results[t] = make_tma_map(&local, DType::kBF16, base_, dims, strides, box, TmaSwizzle::k128B);
+      ctx = nullptr;
+      if (ctx_get_current && ctx_get_current(&ctx) == CUDA_SUCCESS) context_after[t] = ctx != nullptr;
     });
   }
   for (auto& th : threads) th.join();
-  for (int t = 0; t < 8; ++t) EXPECT_EQ(codes[t], first.code()) << "thread " << t;
-  EXPECT_EQ(encode().code(), first.code());
+  for (int t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(results[t].code(), first.code())
+        << "thread " << t << ": " << results[t].to_string() << "; the calling thread got " << first.to_string();
+    if (hopper_) EXPECT_TRUE(results[t].ok()) << "thread " << t << ": " << results[t].to_string();
+    // The encoder must not leave a context current in a thread that had none.
+    if (context_before[t] == 0)
+      EXPECT_EQ(context_after[t], 0) << "thread " << t << ": make_tma_map left a CUDA context current";
+  }
+  const Status again = encode();
+  EXPECT_EQ(again.code(), first.code()) << again.to_string() << "; the first call got " << first.to_string();
 }
 
 TEST_F(TmaMap, EveryDtypeAndSwizzleAtItsSpanIsAccepted) {

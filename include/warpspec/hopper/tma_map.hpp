@@ -6,7 +6,10 @@
 //
 // The driver function is reached through the runtime's entry-point query, so nothing
 // links against libcuda; a process without a driver gets a non-OK Status, not a crash.
-// Usable from .cpp and .cu files.
+// Usable from .cpp and .cu files, and from any host thread: the driver's encode needs a
+// current context, so a thread without one (one that never made a CUDA runtime call)
+// gets the primary context of the device owning `base` pushed for the call and popped
+// after; a thread's own current context is used and left as it is.
 #include <cuda.h>  // CUtensorMap (a plain struct; no libcuda symbol is referenced)
 
 #include <cstdint>
