@@ -11,7 +11,7 @@ namespace {
 
 struct GemmOptions {
   GemmProblem p;
-  std::string dtype = "bf16", out_dtype;
+  std::string dtype = "bf16", out_dtype, raster = "auto";
   bool check = false;
   int iters = 50;
 };
@@ -29,6 +29,7 @@ int run_gemm(GemmOptions o) {
     return 1;
   }
   o.p.out = o.p.in;
+  o.p.raster = o.raster == "m" ? GemmRaster::kAlongM : o.raster == "n" ? GemmRaster::kAlongN : GemmRaster::kHeuristic;
   if (!o.out_dtype.empty() && !parse_dtype(o.out_dtype, &o.p.out)) {
     std::fprintf(stderr, "warpspec: --out-dtype must be bf16, fp16 or fp32, got %s\n", o.out_dtype.c_str());
     return 1;
@@ -101,6 +102,10 @@ void register_gemm(CLI::App& app, int& exit_code) {
   cmd->add_option("--batch", o->p.batch, "batch count L")->check(CLI::PositiveNumber);
   cmd->add_option("--alpha", o->p.alpha, "scale of A*B");
   cmd->add_option("--beta", o->p.beta, "scale of C (0: C is not read)");
+  cmd->add_option("--raster", o->raster, "tile order: m (along M), n (along N) or auto")
+      ->check(CLI::IsMember({"m", "n", "auto"}));
+  cmd->add_option("--swizzle", o->p.swizzle, "L2 grouping of tiles: 1, 2, 4, 8 (0 = automatic)");
+  cmd->add_option("--tile-n", o->p.tile_n, "CTA tile width: 64, 128, 256 (0 = automatic)");
   cmd->add_flag("--check", o->check, "compare with cuBLAS in fp32");
   cmd->add_option("--iters", o->iters, "timed iterations (median reported)")->check(CLI::PositiveNumber);
   cmd->callback([o, &exit_code] { exit_code = run_gemm(*o); });

@@ -134,6 +134,9 @@ GemmArgs GemmRunner::args_for(int set) const {
   if (p.beta != 0.0f) g.c = TensorView::batched_matrix(c_[set], p.out, p.batch, p.m, p.n, p.n, p.m * p.n, true);
   g.alpha = p.alpha;
   g.beta = p.beta;
+  g.raster = p.raster;
+  g.swizzle = p.swizzle;
+  g.tile_n = p.tile_n;
   return g;
 }
 

@@ -17,6 +17,8 @@ struct GemmProblem {
   DType in = DType::kBF16;
   DType out = DType::kBF16;
   float alpha = 1.0f, beta = 0.0f;
+  GemmRaster raster = GemmRaster::kHeuristic;
+  int swizzle = 0, tile_n = 0;
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
   std::string describe() const;

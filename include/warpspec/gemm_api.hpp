@@ -23,6 +23,7 @@ struct GemmArgs {
   float beta = 0.0f;
   GemmRaster raster = GemmRaster::kHeuristic;
   int swizzle = 0;  // L2 grouping of tiles: 1, 2, 4 or 8; 0 picks one
+  int tile_n = 0;   // CTA tile width: 64, 128 or 256; 0 picks one (tuning and tests)
 };
 
 // Can this run? Checks every argument and the device without launching anything.

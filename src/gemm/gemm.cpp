@@ -19,7 +19,6 @@ namespace {
 
 using gemm_impl::GemmParams;
 using gemm_impl::GemmVariant;
-using gemm_impl::TileChoice;
 
 std::string fmt(const char* f, auto... args) {
   char buf[512];
@@ -152,6 +151,12 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   if (args.swizzle != 0 && args.swizzle != 1 && args.swizzle != 2 && args.swizzle != 4 && args.swizzle != 8)
     return invalid_argument(fmt("swizzle: must be 0 (automatic), 1, 2, 4 or 8, got %d", args.swizzle));
 
+  if (args.tile_n != 0) {
+    bool known = false;
+    for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
+    if (!known) return invalid_argument(fmt("tile_n: must be 0 (automatic), 64, 128 or 256, got %d", args.tile_n));
+  }
+
   // The kernel writes D row-major. A column-major D is the row-major D^T = B^T A^T:
   // swap the operands; transposing a view only swaps which dimension is contiguous.
   Plan p;
@@ -175,7 +180,6 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   p.variant.out = d.dtype;
   p.variant.a_k_major = p.a.row_major;   // A (M x K) row-major: K contiguous
   p.variant.b_k_major = !p.b.row_major;  // B (K x N) column-major: K contiguous
-  p.variant.tile = TileChoice::kLarge;
   *plan = p;
   return Status::Ok();
 }
@@ -215,11 +219,22 @@ int pick_swizzle(int requested, int minor_tiles) {
 
 }  // namespace
 
-namespace gemm_impl {
-int tile_block_m(TileChoice t) { return t == TileChoice::kLarge ? kTileLarge.block_m : kTileNarrow.block_m; }
-int tile_block_n(TileChoice t) { return t == TileChoice::kLarge ? kTileLarge.block_n : kTileNarrow.block_n; }
-int tile_block_k(TileChoice t) { return t == TileChoice::kLarge ? kTileLarge.block_k : kTileNarrow.block_k; }
-}  // namespace gemm_impl
+// The widest tile that keeps the SMs busy. Cost model: the work is done in waves of
+// `sms` tiles and a wave's time grows with the tile width, narrower tiles paying a
+// little for less operand reuse (measured: 128x256 is the fastest per FLOP).
+int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
+  int best = 0;
+  double best_cost = 0;
+  for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t) {
+    const auto& c = gemm_impl::kTileConfigs[t];
+    const int64_t tiles = (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l;
+    const int64_t waves = (tiles + sms - 1) / sms;
+    const double efficiency = c.block_n >= 256 ? 1.0 : c.block_n >= 128 ? 0.92 : 0.8;
+    const double cost = double(waves) * c.block_n / efficiency;
+    if (t == 0 || cost < best_cost) best = t, best_cost = cost;
+  }
+  return best;
+}
 
 // Validation plus everything that can fail before launch, shared by check and run.
 static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, int* grid) {
@@ -230,9 +245,12 @@ static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, int*
   if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (err != cudaSuccess) return cuda_error("reading the SM count", err);
 
+  plan->variant.tile = pick_tile(plan->m, plan->n, plan->l, sms);
+  for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
+    if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) plan->variant.tile = t;
   const Plan& p = *plan;
-  const TileChoice tile = p.variant.tile;
-  const int bm = gemm_impl::tile_block_m(tile), bn = gemm_impl::tile_block_n(tile), bk = gemm_impl::tile_block_k(tile);
+  const auto& cfg = gemm_impl::kTileConfigs[p.variant.tile];
+  const int bm = cfg.block_m, bn = cfg.block_n, bk = cfg.block_k;
   GemmParams& q = *params;
   WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.variant.a_k_major, p.m, p.k, uint32_t(p.variant.a_k_major ? bm : 64), uint32_t(bk), "a"));
   WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.variant.b_k_major, p.n, p.k, uint32_t(p.variant.b_k_major ? bn : 64), uint32_t(bk), "b"));

@@ -4,6 +4,7 @@
 // parallel.
 #include <array>
 #include <atomic>
+#include <string>
 
 #include "launch.hpp"
 #include "warpspec/gemm/kernel.cuh"
@@ -37,15 +38,20 @@ Status launch_majors(const GemmVariant& v, const GemmParams& p, int grid, cudaSt
   return launch_kernel<GemmKernel<M, N, K, S, TIn, TOut, false, false>>(p, grid, stream);
 }
 
+template <int kTile, class TIn>
+Status launch_tile(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream) {
+  if constexpr (kTile < kNumTileConfigs) {
+    if (v.tile != kTile) return launch_tile<kTile + 1, TIn>(v, p, grid, stream);
+    return v.out == DType::kFP32 ? launch_majors<kTileConfigs[kTile], TIn, float>(v, p, grid, stream)
+                                 : launch_majors<kTileConfigs[kTile], TIn, TIn>(v, p, grid, stream);
+  } else {
+    return internal_error("gemm: no tile configuration " + std::to_string(v.tile));
+  }
+}
+
 template <class TIn>
 Status launch_for_input(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream) {
-  const bool out_fp32 = v.out == DType::kFP32;
-  if (v.tile == TileChoice::kLarge) {
-    return out_fp32 ? launch_majors<kTileLarge, TIn, float>(v, p, grid, stream)
-                    : launch_majors<kTileLarge, TIn, TIn>(v, p, grid, stream);
-  }
-  return out_fp32 ? launch_majors<kTileNarrow, TIn, float>(v, p, grid, stream)
-                  : launch_majors<kTileNarrow, TIn, TIn>(v, p, grid, stream);
+  return launch_tile<0, TIn>(v, p, grid, stream);
 }
 
 }  // namespace warpspec::gemm_impl

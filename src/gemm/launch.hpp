@@ -9,20 +9,14 @@
 
 namespace warpspec::gemm_impl {
 
-enum class TileChoice : int { kLarge = 0, kNarrow = 1 };
 
 struct GemmVariant {
   DType in = DType::kBF16;
   DType out = DType::kBF16;
   bool a_k_major = true;
   bool b_k_major = true;
-  TileChoice tile = TileChoice::kLarge;
+  int tile = 0;  // index into kTileConfigs
 };
-
-// Tile sizes of a choice (host side; the same numbers as config.hpp's table).
-int tile_block_m(TileChoice t);
-int tile_block_n(TileChoice t);
-int tile_block_k(TileChoice t);
 
 Status launch_gemm_bf16(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream);
 Status launch_gemm_fp16(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream);

@@ -33,15 +33,16 @@ struct Case {
   bool a_broadcast = false, b_broadcast = false;  // batch stride 0
   GemmRaster raster = GemmRaster::kHeuristic;
   int swizzle = 0;
+  int tile_n = 0;
 };
 
 std::string describe(const Case& c) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld L=%ld %c%c->%c %s->%s alpha=%g beta=%g%s%s%s raster=%d swizzle=%d",
+  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld L=%ld %c%c->%c %s->%s alpha=%g beta=%g%s%s%s raster=%d swizzle=%d tile_n=%d",
                 long(c.m), long(c.n), long(c.k), long(c.l), c.a_row ? 'r' : 'c', c.b_row ? 'r' : 'c',
                 c.d_row ? 'r' : 'c', warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), c.alpha, c.beta,
                 c.c_is_d ? " C=D" : "", c.a_broadcast ? " bcastA" : "", c.b_broadcast ? " bcastB" : "",
-                int(c.raster), c.swizzle);
+                int(c.raster), c.swizzle, c.tile_n);
   return buf;
 }
 
@@ -132,6 +133,7 @@ void run_case(const Case& c) {
   args.beta = c.beta;
   args.raster = c.raster;
   args.swizzle = c.swizzle;
+  args.tile_n = c.tile_n;
   ASSERT_TRUE(warpspec::check(args).ok()) << warpspec::check(args).to_string();
   warpspec::Status s = warpspec::gemm(args, nullptr);
   ASSERT_TRUE(s.ok()) << s.to_string();
@@ -226,7 +228,9 @@ std::vector<Case> shape_cases() {
       Case c{s[0], s[1], s[2]};
       c.a_row = lay & 1;
       c.b_row = lay & 2;
-      c.d_row = (i++ % 3) != 2;  // a third of them column-major D
+      c.d_row = (i % 3) != 2;  // a third of them column-major D
+      c.tile_n = (i / 4) % 2 ? 0 : (64 << (i % 3));  // every tile width, and the automatic choice
+      ++i;
       v.push_back(c);
     }
   return v;
@@ -240,6 +244,7 @@ std::vector<Case> epilogue_cases() {
       for (bool d_row : {true, false}) {
         Case c{300, 520, 192};
         c.in = in, c.out = out, c.d_row = d_row;
+        c.tile_n = d_row ? 256 : 64;
         c.alpha = 1.0f, c.beta = 0.0f;
         v.push_back(c);
         c.alpha = 0.5f, c.beta = 0.0f;  // C poisoned with NaN, must not be read
@@ -267,7 +272,7 @@ std::vector<Case> batch_and_schedule_cases() {
   for (GemmRaster r : {GemmRaster::kAlongM, GemmRaster::kAlongN})
     for (int sw : {1, 2, 4, 8}) {
       Case s{1500, 2100, 128};
-      s.raster = r, s.swizzle = sw;
+      s.raster = r, s.swizzle = sw, s.tile_n = sw == 2 ? 128 : 256;
       v.push_back(s);
     }
   return v;

@@ -49,8 +49,15 @@ struct SmemPlan {
   static_assert(kBlockN % kEpiCols == 0, "the epilogue chunk must divide the tile width");
 };
 
-// The configurations we build. The host picks one per problem (src/gemm/gemm.cpp).
-inline constexpr TileConfig kTileLarge{128, 256, 64, 4};   // big problems: 2 x (64x256) per CTA
-inline constexpr TileConfig kTileNarrow{128, 128, 64, 6};  // few tiles: twice the CTAs
+// The configurations we build, widest first. The host picks one per problem
+// (src/gemm/gemm.cpp, pick_tile): the widest tile that still fills the SMs. Narrower
+// tiles re-read A more often but put more SMs to work when the output has few tiles
+// (small M, or small M*N), which is when the GEMM is bound by reading B.
+inline constexpr TileConfig kTileConfigs[] = {
+    {128, 256, 64, 4},  // 2 x (64 x 256) per CTA: the most operand reuse
+    {128, 128, 64, 6},
+    {128, 64, 64, 8},
+};
+inline constexpr int kNumTileConfigs = int(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 
 }  // namespace warpspec::gemm_impl
