@@ -252,7 +252,8 @@ static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, int*
   const auto& cfg = gemm_impl::kTileConfigs[p.variant.tile];
   const int bm = cfg.block_m, bn = cfg.block_n, bk = cfg.block_k;
   GemmParams& q = *params;
-  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.variant.a_k_major, p.m, p.k, uint32_t(p.variant.a_k_major ? bm : 64), uint32_t(bk), "a"));
+  q.a_rows = p.m <= 64 ? 64 : bm;
+  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.variant.a_k_major, p.m, p.k, uint32_t(p.variant.a_k_major ? q.a_rows : 64), uint32_t(bk), "a"));
   WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.variant.b_k_major, p.n, p.k, uint32_t(p.variant.b_k_major ? bn : 64), uint32_t(bk), "b"));
   WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.m, p.n, 64, "d"));
   if (p.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));

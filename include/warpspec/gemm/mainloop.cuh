@@ -58,7 +58,7 @@ struct Mainloop {
       const int k0 = kt * kBlockK;
       pipe.producer_acquire(st);
       uint64_t* bar = pipe.full_barrier(st);
-      pipe.producer_expect_tx(st, kStageTxBytes);
+      pipe.producer_expect_tx(st, kStageTxBytes - (kBlockM - p.a_rows) * kBlockK * 2);
       TIn* a = s.a[st.index];
       TIn* b = s.b[st.index];
       if constexpr (kAKMajor) {
@@ -66,7 +66,7 @@ struct Mainloop {
       } else {
 #pragma unroll
         for (int i = 0; i < kBlockM / kBoxMN; ++i)
-          hopper::tma_load(a + i * kBoxMN * kBlockK, &p.map_a, bar, m0 + i * kBoxMN, k0, la);
+          if (i * kBoxMN < p.a_rows) hopper::tma_load(a + i * kBoxMN * kBlockK, &p.map_a, bar, m0 + i * kBoxMN, k0, la);
       }
       if constexpr (kBKMajor) {
         hopper::tma_load(b, &p.map_b, bar, k0, n0, lb);
@@ -87,22 +87,31 @@ struct Mainloop {
                                              float (&acc)[kBlockN / 2]) {
     constexpr hopper::WgmmaOperandLayout la = layout_a(), lb = layout_b();
     const bool releaser = (threadIdx.x % 32) == 0;  // one arrival per consumer warp
+    // A warpgroup whose rows were not loaded (p.a_rows) keeps the pipeline's pace but
+    // issues no wgmma; its accumulators, never stored (rows >= M), stay defined.
+    const bool idle = 64 * wg >= p.a_rows;
+    if (idle) {
+#pragma unroll
+      for (int i = 0; i < kBlockN / 2; ++i) acc[i] = 0.0f;
+    }
     State prev = st;
 #pragma unroll 1
     for (int kt = 0; kt < p.k_tiles; ++kt) {
       pipe.consumer_wait(st);
       const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
       const uint32_t b_base = hopper::smem_u32(s.b[st.index]);
-      hopper::wgmma_fence();
+      if (!idle) {
+        hopper::wgmma_fence();
 #pragma unroll
-      for (int j = 0; j < kKSteps; ++j) {
-        const uint64_t da = la.desc(a_base, j, 64 * wg);
-        const uint64_t db = lb.desc(b_base, j);
-        hopper::mma_async<kBlockN, TIn, kAKMajor ? hopper::Major::kK : hopper::Major::kMN,
-                         kBKMajor ? hopper::Major::kK : hopper::Major::kMN>(acc, da, db, kt > 0 || j > 0);
+        for (int j = 0; j < kKSteps; ++j) {
+          const uint64_t da = la.desc(a_base, j, 64 * wg);
+          const uint64_t db = lb.desc(b_base, j);
+          hopper::mma_async<kBlockN, TIn, kAKMajor ? hopper::Major::kK : hopper::Major::kMN,
+                           kBKMajor ? hopper::Major::kK : hopper::Major::kMN>(acc, da, db, kt > 0 || j > 0);
+        }
+        hopper::wgmma_commit_group();
+        hopper::wgmma_wait_group<1>();
       }
-      hopper::wgmma_commit_group();
-      hopper::wgmma_wait_group<1>();
       if (kt > 0 && releaser) pipe.consumer_release(prev);
       prev = st;
       st.advance();

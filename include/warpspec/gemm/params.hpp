@@ -17,6 +17,10 @@ struct GemmParams {
   CUtensorMap map_d;  // D chunks, {N, M, L}, box {epi cols, 64}: one consumer's rows
   schedule::PersistentScheduler sched;
   int32_t k_tiles;     // ceil(K / block_k); TMA zero-fills the K tail
+  // Rows of A loaded per tile: block_m, or 64 when M <= 64. A skinny problem (M = 16,
+  // say) then moves half the A bytes per stage, and the second consumer warpgroup,
+  // whose rows are all past M, idles instead of multiplying zeros.
+  int32_t a_rows;
   // 1 when the operand has a batch dimension, 0 when one matrix is broadcast over L:
   // its tensor map has L = 1 and the kernel loads batch coordinate l * mul.
   int32_t a_l_mul, b_l_mul, c_l_mul;
