@@ -1,0 +1,178 @@
+// GEMM argument validation: every refusal names the argument and the rule, and comes
+// before the device check, so these run (and mean the same) with or without a GPU.
+// Nothing here launches: the pointers are fake but aligned (validation never
+// dereferences them), except where a test asks for a valid problem on a GPU.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "warpspec/warpspec.hpp"
+
+namespace {
+
+using warpspec::DType;
+using warpspec::GemmArgs;
+using warpspec::StatusCode;
+using warpspec::TensorView;
+
+void* fake(uintptr_t offset = 0) { return reinterpret_cast<void*>(uintptr_t(1) << 20 | offset); }
+
+// 64x32 (row-major A) times 32x48 (column-major B) into 64x48 row-major D.
+GemmArgs valid_args() {
+  GemmArgs g;
+  g.a = TensorView::matrix(fake(), DType::kBF16, 64, 32, 32);
+  g.b = TensorView::matrix(fake(0x10000), DType::kBF16, 32, 48, 32, /*row_major=*/false);
+  g.d = TensorView::matrix(fake(0x20000), DType::kBF16, 64, 48, 48);
+  return g;
+}
+
+// The refusal happens before the device check: same code on any machine.
+void expect_refused(const GemmArgs& g, StatusCode code, const std::string& names) {
+  warpspec::Status s = warpspec::check(g);
+  EXPECT_EQ(s.code(), code) << s.to_string();
+  EXPECT_NE(s.message().find(names), std::string::npos) << "message should name '" << names << "': " << s.message();
+  // gemm() refuses identically (and launches nothing).
+  warpspec::Status r = warpspec::gemm(g, nullptr);
+  EXPECT_EQ(r.code(), s.code());
+  EXPECT_EQ(r.message(), s.message());
+}
+
+TEST(GemmValidation, ValidArgumentsPassValidation) {
+  warpspec::Status s = warpspec::check(valid_args());
+  // Without a Hopper GPU the only possible refusal is the device check.
+  if (!warpspec::check_device().ok()) {
+    EXPECT_EQ(s.code(), StatusCode::kNoDevice) << s.to_string();
+  } else {
+    EXPECT_TRUE(s.ok()) << s.to_string();
+  }
+}
+
+TEST(GemmValidation, NullPointers) {
+  GemmArgs g = valid_args();
+  g.a.data = nullptr;
+  expect_refused(g, StatusCode::kInvalidArgument, "a.data");
+  g = valid_args();
+  g.d.data = nullptr;
+  expect_refused(g, StatusCode::kInvalidArgument, "d.data");
+  g = valid_args();
+  g.beta = 0.5f;  // C is needed now
+  expect_refused(g, StatusCode::kInvalidArgument, "c.data");
+}
+
+TEST(GemmValidation, MisalignedPointerAndLeadingDimension) {
+  GemmArgs g = valid_args();
+  g.a.data = fake(8);
+  expect_refused(g, StatusCode::kMisaligned, "a.data");
+  g = valid_args();
+  g.d = TensorView::matrix(fake(0x20000), DType::kBF16, 64, 48, 52);  // 104-byte rows
+  expect_refused(g, StatusCode::kMisaligned, "d.stride[0]");
+  g = valid_args();
+  g.b = TensorView::matrix(fake(0x10000), DType::kBF16, 32, 48, 36, false);
+  expect_refused(g, StatusCode::kMisaligned, "b.stride[1]");
+}
+
+TEST(GemmValidation, ShapesMustAgree) {
+  GemmArgs g = valid_args();
+  g.b = TensorView::matrix(fake(0x10000), DType::kBF16, 40, 48, 40, false);
+  expect_refused(g, StatusCode::kInvalidArgument, "b.shape");
+  g = valid_args();
+  g.d = TensorView::matrix(fake(0x20000), DType::kBF16, 64, 56, 56);
+  expect_refused(g, StatusCode::kInvalidArgument, "d.shape");
+  g = valid_args();
+  g.a.shape[0] = 0;
+  expect_refused(g, StatusCode::kInvalidArgument, "a.shape[0]");
+  g = valid_args();
+  g.a.rank = 5;
+  expect_refused(g, StatusCode::kInvalidArgument, "a.rank");
+}
+
+TEST(GemmValidation, DtypeRules) {
+  GemmArgs g = valid_args();
+  g.a.dtype = g.b.dtype = DType::kFP32;
+  expect_refused(g, StatusCode::kUnsupported, "a.dtype");
+  g = valid_args();
+  g.b.dtype = DType::kFP16;
+  expect_refused(g, StatusCode::kInvalidArgument, "b.dtype");
+  g = valid_args();
+  g.d.dtype = DType::kFP16;  // bf16 inputs: D is bf16 or fp32
+  expect_refused(g, StatusCode::kUnsupported, "d.dtype");
+  g = valid_args();
+  g.beta = 1.0f;
+  g.c = TensorView::matrix(fake(0x30000), DType::kFP32, 64, 48, 48);
+  expect_refused(g, StatusCode::kInvalidArgument, "c.dtype");
+}
+
+TEST(GemmValidation, StridesNeedAUnitDimension) {
+  GemmArgs g = valid_args();
+  g.a.stride[0] = 64;
+  g.a.stride[1] = 2;
+  expect_refused(g, StatusCode::kInvalidArgument, "a.stride");
+  g = valid_args();
+  g.a.stride[1] = -1;
+  expect_refused(g, StatusCode::kInvalidArgument, "a.stride[1]");
+}
+
+TEST(GemmValidation, OutputRowsMayNotOverlapOrBroadcast) {
+  GemmArgs g = valid_args();
+  g.d = TensorView::matrix(fake(0x20000), DType::kBF16, 64, 48, 40);  // ld < N
+  expect_refused(g, StatusCode::kInvalidArgument, "d.stride");
+  g = valid_args();
+  g.d = TensorView::batched_matrix(fake(0x20000), DType::kBF16, 3, 64, 48, 48, 0);
+  expect_refused(g, StatusCode::kInvalidArgument, "d.stride[0]");
+}
+
+TEST(GemmValidation, BatchRules) {
+  GemmArgs g = valid_args();
+  g.d = TensorView::batched_matrix(fake(0x20000), DType::kBF16, 3, 64, 48, 48, 64 * 48);
+  g.a = TensorView::batched_matrix(fake(), DType::kBF16, 2, 64, 32, 32, 64 * 32);  // 2 is neither 1 nor 3
+  expect_refused(g, StatusCode::kInvalidArgument, "a.shape[0]");
+  g.a = TensorView::batched_matrix(fake(), DType::kBF16, 3, 64, 32, 32, 64 * 32 + 4);  // 8-byte batch stride
+  expect_refused(g, StatusCode::kMisaligned, "a.stride[0]");
+  // Broadcasts pass validation: rank 2, batch 1, or batch stride 0.
+  g.a = TensorView::batched_matrix(fake(), DType::kBF16, 3, 64, 32, 32, 0);
+  warpspec::Status s = warpspec::check(g);
+  EXPECT_TRUE(s.ok() || s.code() == StatusCode::kNoDevice) << s.to_string();
+}
+
+TEST(GemmValidation, MixedCAndDLayoutsAreRefused) {
+  GemmArgs g = valid_args();
+  g.beta = 1.0f;
+  g.c = TensorView::matrix(fake(0x30000), DType::kBF16, 64, 48, 64, /*row_major=*/false);
+  expect_refused(g, StatusCode::kUnsupported, "c.stride");
+}
+
+TEST(GemmValidation, ScheduleOptions) {
+  GemmArgs g = valid_args();
+  g.swizzle = 3;
+  expect_refused(g, StatusCode::kInvalidArgument, "swizzle");
+  g = valid_args();
+  g.tile_n = 96;
+  expect_refused(g, StatusCode::kInvalidArgument, "tile_n");
+  g = valid_args();
+  g.raster = static_cast<warpspec::GemmRaster>(7);
+  expect_refused(g, StatusCode::kInvalidArgument, "raster");
+  g = valid_args();
+  g.alpha = std::numeric_limits<float>::infinity();
+  expect_refused(g, StatusCode::kInvalidArgument, "alpha");
+}
+
+TEST(GemmValidation, BetaZeroIgnoresC) {
+  GemmArgs g = valid_args();
+  g.c = TensorView::matrix(fake(8), DType::kFP32, 1, 1, 1);  // nonsense, never read
+  warpspec::Status s = warpspec::check(g);
+  EXPECT_TRUE(s.ok() || s.code() == StatusCode::kNoDevice) << s.to_string();
+}
+
+TEST(GemmValidation, UnitDimensionsAcceptEitherReading) {
+  // A 1 x K row vector and an M x 1 output column have no meaningful second stride.
+  GemmArgs g;
+  g.a = TensorView::matrix(fake(), DType::kFP16, 1, 40, 1);  // stride (1, 1): still fine
+  g.b = TensorView::matrix(fake(0x10000), DType::kFP16, 40, 24, 24);
+  g.d = TensorView::matrix(fake(0x20000), DType::kFP32, 1, 24, 1);
+  warpspec::Status s = warpspec::check(g);
+  EXPECT_TRUE(s.ok() || s.code() == StatusCode::kNoDevice) << s.to_string();
+}
+
+}  // namespace
