@@ -46,6 +46,19 @@ std::string describe(const Case& c) {
   return buf;
 }
 
+// Readable names in gtest and ctest output instead of a byte dump.
+void PrintTo(const Case& c, std::ostream* os) { *os << describe(c); }
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  const Case& c = info.param;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%ld_%ldx%ldx%ldL%ld_%c%c%c_%s_%s%s%s", long(info.index), long(c.m), long(c.n),
+                long(c.k), long(c.l), c.a_row ? 'r' : 'c', c.b_row ? 'r' : 'c', c.d_row ? 'r' : 'c',
+                warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), c.beta != 0.0f ? "_beta" : "",
+                c.c_is_d ? "_inplace" : "");
+  return buf;
+}
+
 // Host image of one batched matrix in device layout, with its float values.
 struct HostMat {
   DType dtype;
@@ -235,7 +248,7 @@ std::vector<Case> shape_cases() {
     }
   return v;
 }
-INSTANTIATE_TEST_SUITE_P(Shapes, GemmSweep, ::testing::ValuesIn(shape_cases()));
+INSTANTIATE_TEST_SUITE_P(Shapes, GemmSweep, ::testing::ValuesIn(shape_cases()), case_name);
 
 std::vector<Case> epilogue_cases() {
   std::vector<Case> v;
@@ -256,7 +269,7 @@ std::vector<Case> epilogue_cases() {
       }
   return v;
 }
-INSTANTIATE_TEST_SUITE_P(Epilogue, GemmSweep, ::testing::ValuesIn(epilogue_cases()));
+INSTANTIATE_TEST_SUITE_P(Epilogue, GemmSweep, ::testing::ValuesIn(epilogue_cases()), case_name);
 
 std::vector<Case> batch_and_schedule_cases() {
   std::vector<Case> v;
@@ -277,6 +290,6 @@ std::vector<Case> batch_and_schedule_cases() {
     }
   return v;
 }
-INSTANTIATE_TEST_SUITE_P(BatchAndSchedule, GemmSweep, ::testing::ValuesIn(batch_and_schedule_cases()));
+INSTANTIATE_TEST_SUITE_P(BatchAndSchedule, GemmSweep, ::testing::ValuesIn(batch_and_schedule_cases()), case_name);
 
 }  // namespace
