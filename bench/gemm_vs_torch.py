@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""warpspec.gemm against torch.matmul (cuBLAS) in the same process, on a Hopper GPU.
+
+For each shape: both ops on the same inputs, CUDA events around every call, warm-up
+first, the median of many runs, inputs rotated across enough copies that L2 (60 MB
+on H200) does not hold the previous run's operands. Prints one table; ratio =
+torch time / warpspec time (above 1: warpspec is faster).
+
+  WARPSPEC_LIBRARY=build/libwarpspec.so PYTHONPATH=python python3 bench/gemm_vs_torch.py
+  ... --dtype fp16 --layout nt --shapes 4096x4096x4096,8192x8192x8192 --out-dtype fp32
+"""
+
+import argparse
+import statistics
+import sys
+
+import torch
+
+import warpspec
+
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+
+DEFAULT_SHAPES = [
+    (8192, 8192, 8192), (4096, 4096, 4096), (2048, 2048, 2048), (1024, 1024, 1024),
+    # LLM-like: tokens x (hidden -> ffn), decode-sized and prefill-sized M
+    (16, 8192, 8192), (128, 8192, 8192), (4096, 28672, 8192), (4096, 8192, 28672),
+    (8191, 8192, 8192), (4095, 4104, 4096),
+]
+
+
+def parse_shapes(text):
+    shapes = []
+    for item in text.split(","):
+        m, n, k = (int(x) for x in item.lower().split("x"))
+        shapes.append((m, n, k))
+    return shapes
+
+
+def make_inputs(m, n, k, dtype, layout, copies):
+    """`copies` sets of (a, b). layout: two letters for A and B, n = row-major
+    ("normal"), t = a transposed view (B = w.t() is "nt", the linear layer)."""
+    sets = []
+    for _ in range(copies):
+        a = torch.randn(m, k, device="cuda").to(dtype) if layout[0] == "n" else \
+            torch.randn(k, m, device="cuda").to(dtype).t()
+        b = torch.randn(k, n, device="cuda").to(dtype) if layout[1] == "n" else \
+            torch.randn(n, k, device="cuda").to(dtype).t()
+        sets.append((a, b))
+    return sets
+
+
+def time_op(fn, sets, warmup, iters):
+    """Median milliseconds of fn(a, b), rotating through `sets`."""
+    for i in range(warmup):
+        fn(*sets[i % len(sets)])
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
+    for i in range(iters):
+        a, b = sets[i % len(sets)]
+        starts[i].record()
+        fn(a, b)
+        ends[i].record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--shapes", type=parse_shapes, default=DEFAULT_SHAPES, help="MxNxK,MxNxK,...")
+    p.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16")
+    p.add_argument("--out-dtype", choices=list(DTYPES), default=None, help="default: the input dtype")
+    p.add_argument("--layout", choices=["nn", "nt", "tn", "tt"], default="nn",
+                   help="A and B: n row-major, t transposed view (nt = x @ w.t())")
+    p.add_argument("--warmup", type=int, default=10)
+    p.add_argument("--iters", type=int, default=50)
+    p.add_argument("--l2-bytes", type=float, default=120e6, help="operand bytes to rotate through (>= 2x L2)")
+    args = p.parse_args()
+
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        sys.exit("gemm_vs_torch: needs a Hopper GPU (compute capability 9.0)")
+    torch.backends.cuda.matmul.allow_tf32 = False
+    dtype = DTYPES[args.dtype]
+    out_dtype = DTYPES[args.out_dtype] if args.out_dtype else dtype
+    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, warpspec {warpspec.library_version()} "
+          f"({warpspec.library_path()}); {args.dtype} -> {args.out_dtype or args.dtype}, layout {args.layout}, "
+          f"median of {args.iters} after {args.warmup} warm-up")
+
+    ours = lambda a, b: warpspec.gemm(a, b, out_dtype=out_dtype)  # noqa: E731
+    if out_dtype == dtype:
+        theirs = torch.matmul
+    else:  # torch has no mixed-output matmul: cuBLAS with out_dtype where this torch has it
+        try:
+            torch.mm(torch.ones(8, 8, device="cuda", dtype=dtype), torch.ones(8, 8, device="cuda", dtype=dtype),
+                     out_dtype=out_dtype)
+            theirs = lambda a, b: torch.mm(a, b, out_dtype=out_dtype)  # noqa: E731
+        except (TypeError, RuntimeError):
+            theirs = lambda a, b: torch.matmul(a, b).to(out_dtype)  # noqa: E731
+            print("# torch.mm has no out_dtype here: torch column is matmul + cast")
+
+    header = f"{'M':>6} {'N':>6} {'K':>6} | {'warpspec ms':>11} {'TFLOP/s':>8} | {'torch ms':>9} {'TFLOP/s':>8} | {'ratio':>6}"
+    print(header)
+    print("-" * len(header))
+    ratios = []
+    for m, n, k in args.shapes:
+        bytes_per_set = (m * k + k * n) * torch.tensor([], dtype=dtype).element_size()
+        copies = max(2, min(64, int(args.l2_bytes // max(bytes_per_set, 1)) + 1))
+        sets = make_inputs(m, n, k, dtype, args.layout, copies)
+        try:
+            t_ours = time_op(ours, sets, args.warmup, args.iters)
+        except (ValueError, RuntimeError) as e:
+            print(f"{m:>6} {n:>6} {k:>6} | refused: {e}")
+            continue
+        t_torch = time_op(theirs, sets, args.warmup, args.iters)
+        flops = 2.0 * m * n * k
+        ratio = t_torch / t_ours
+        ratios.append(ratio)
+        print(f"{m:>6} {n:>6} {k:>6} | {t_ours:>11.4f} {flops / t_ours / 1e9:>8.1f} | "
+              f"{t_torch:>9.4f} {flops / t_torch / 1e9:>8.1f} | {ratio:>6.3f}")
+        del sets
+        torch.cuda.empty_cache()
+    if ratios:
+        geo = statistics.geometric_mean(ratios)
+        print(f"# geometric mean ratio (torch time / warpspec time): {geo:.3f} over {len(ratios)} shapes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+/* warpspec: the C ABI over the C++ API (warpspec.hpp), for FFI: Python's ctypes,
+ * Rust, anything that can call C. Plain C99; compiles as C++ too.
+ *
+ * Conventions
+ * - Every entry point that can fail returns a warpspec_status (0 = OK). The same
+ *   call sets the calling thread's last error: "" on success, else
+ *   "<code name>: <message>", the message naming the argument and the rule it broke.
+ *   warpspec_last_error() returns it; the pointer stays valid until the next
+ *   warpspec call on the same thread.
+ * - Tensors cross as strided views (warpspec_tensor): no ownership, no copies, shape
+ *   and strides in elements, outermost first (like PyTorch's sizes()/strides()).
+ * - Argument structs are extensible: the first field, struct_size, is the size of the
+ *   struct as the caller compiled it. A later version appends fields only; the
+ *   library reads the fields the caller's size covers and defaults the rest, and
+ *   refuses (WARPSPEC_UNSUPPORTED) a larger struct whose unknown tail is not all
+ *   zero, so a new option is never silently ignored. Fill a struct from its
+ *   *_default() function, then set fields.
+ * - New families (attention) arrive as new functions with their own args struct;
+ *   existing symbols and layouts never change within an ABI version.
+ * - Streams are cudaStream_t passed as void* (NULL = the legacy default stream).
+ *   Calls are graph-capturable: no allocation, no synchronisation. */
+#ifndef WARPSPEC_WARPSPEC_H_
+#define WARPSPEC_WARPSPEC_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define WARPSPEC_API
+#else
+/* Exported even if the library is built with -fvisibility=hidden. */
+#define WARPSPEC_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped only when a symbol or a struct layout changes incompatibly. Callers
+ * compare it with warpspec_abi_version() at load time. */
+#define WARPSPEC_ABI_VERSION 1
+
+/* ------------------------------------------------------------------ status */
+
+/* The values of warpspec::StatusCode. */
+typedef enum warpspec_status {
+  WARPSPEC_OK = 0,
+  WARPSPEC_INVALID_ARGUMENT = 1, /* a value the API can never accept (shape, dtype, null) */
+  WARPSPEC_MISALIGNED = 2,       /* pointer or stride that TMA cannot address */
+  WARPSPEC_UNSUPPORTED = 3,      /* valid in principle, not built (dtype pair, option) */
+  WARPSPEC_NO_DEVICE = 4,        /* no CUDA device, or not a Hopper (sm_90) device */
+  WARPSPEC_CUDA_ERROR = 5,       /* the CUDA runtime or driver reported an error */
+  WARPSPEC_INTERNAL = 6          /* a bug in warpspec */
+} warpspec_status;
+
+/* "ok", "invalid argument", ...; "unknown status" for other values. Static storage. */
+WARPSPEC_API const char* warpspec_status_name(int status);
+
+/* The calling thread's last error ("" after a successful call). Thread-local: a
+ * failure on one thread never shows up on another. */
+WARPSPEC_API const char* warpspec_last_error(void);
+
+/* ------------------------------------------------------------------ version */
+
+/* "MAJOR.MINOR.PATCH" of the library loaded. Static storage. */
+WARPSPEC_API const char* warpspec_version(void);
+WARPSPEC_API int warpspec_version_major(void);
+WARPSPEC_API int warpspec_version_minor(void);
+WARPSPEC_API int warpspec_version_patch(void);
+/* WARPSPEC_ABI_VERSION of the library loaded. */
+WARPSPEC_API int warpspec_abi_version(void);
+
+/* ------------------------------------------------------------------ device */
+
+/* OK when `device` (the calling thread's current CUDA device if negative) is a
+ * Hopper GPU the library runs on; WARPSPEC_NO_DEVICE with the reason otherwise. */
+WARPSPEC_API warpspec_status warpspec_check_device(int device);
+
+/* ------------------------------------------------------------------ tensors */
+
+/* The values of warpspec::DType. */
+typedef enum warpspec_dtype {
+  WARPSPEC_DTYPE_BF16 = 0,
+  WARPSPEC_DTYPE_FP16 = 1,
+  WARPSPEC_DTYPE_FP32 = 2,
+  WARPSPEC_DTYPE_E4M3 = 3,
+  WARPSPEC_DTYPE_E5M2 = 4
+} warpspec_dtype;
+
+#define WARPSPEC_MAX_RANK 4
+
+/* A strided view of device memory (80 bytes). `dtype` holds a warpspec_dtype;
+ * shape[i] and stride[i] for i < rank, in elements; entries past rank are ignored.
+ * data == NULL marks an absent optional tensor. */
+typedef struct warpspec_tensor {
+  void* data;
+  int32_t dtype;
+  int32_t rank;
+  int64_t shape[WARPSPEC_MAX_RANK];
+  int64_t stride[WARPSPEC_MAX_RANK];
+} warpspec_tensor;
+
+/* ------------------------------------------------------------------ GEMM */
+
+/* warpspec::GemmRaster. */
+typedef enum warpspec_gemm_raster {
+  WARPSPEC_GEMM_RASTER_HEURISTIC = 0,
+  WARPSPEC_GEMM_RASTER_ALONG_M = 1,
+  WARPSPEC_GEMM_RASTER_ALONG_N = 2
+} warpspec_gemm_raster;
+
+/* D = alpha * A·B + beta * C, batched; the rules are warpspec::GemmArgs's
+ * (gemm_api.hpp): A (M, K) or (L, M, K); B (K, N) or (L, K, N); C, D (M, N) or
+ * (L, M, N); each matrix row- or column-major with 16-byte-aligned data and leading
+ * dimension; an operand of batch 1 or batch stride 0 broadcasts; A, B bf16 or fp16;
+ * D A's dtype or fp32; C D's dtype and layout, read only when beta != 0.
+ * Version 1 is 352 bytes with no padding. */
+typedef struct warpspec_gemm_args {
+  uint64_t struct_size; /* sizeof(warpspec_gemm_args) as the caller compiled it */
+  warpspec_tensor a, b, c, d;
+  float alpha;
+  float beta;
+  int32_t raster;  /* warpspec_gemm_raster */
+  int32_t swizzle; /* L2 grouping of tiles: 1, 2, 4 or 8; 0 picks one */
+  int32_t tile_n;  /* CTA tile width: 64, 128 or 256; 0 picks one (tuning and tests) */
+  uint32_t flags;  /* reserved for options; must be 0 */
+} warpspec_gemm_args;
+
+/* struct_size set, alpha = 1, everything else zero (beta 0, heuristics). */
+static inline warpspec_gemm_args warpspec_gemm_args_default(void) {
+  warpspec_gemm_args args;
+  size_t i;
+  unsigned char* bytes = (unsigned char*)&args;
+  for (i = 0; i < sizeof args; ++i) bytes[i] = 0;
+  args.struct_size = sizeof args;
+  args.alpha = 1.0f;
+  return args;
+}
+
+/* Can this run? Checks every argument and the device; launches nothing. */
+WARPSPEC_API warpspec_status warpspec_gemm_check(const warpspec_gemm_args* args);
+
+/* Run on `stream` (a cudaStream_t). Refusals are warpspec_gemm_check's, and when
+ * refused nothing is launched or written. */
+WARPSPEC_API warpspec_status warpspec_gemm(const warpspec_gemm_args* args, void* stream);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* WARPSPEC_WARPSPEC_H_ */

@@ -1,0 +1,50 @@
+"""warpspec: Hopper (sm_90a) GEMM and attention kernels for PyTorch.
+
+Pure Python over libwarpspec's C ABI (ctypes): nothing here is compiled against
+PyTorch. The shared library is found through $WARPSPEC_LIBRARY, else the package
+folder, a source checkout's build/, the install prefixes and the dynamic loader
+(warpspec._lib.search_locations); a failure lists every place tried.
+"""
+
+from . import _lib
+from ._lib import LibraryNotFoundError, WarpspecArgumentError, WarpspecError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "__version__",
+    "LibraryNotFoundError",
+    "WarpspecArgumentError",
+    "WarpspecError",
+    "check_device",
+    "gemm",
+    "library_path",
+    "library_version",
+]
+
+
+def library_version() -> str:
+    """The loaded libwarpspec's version, "MAJOR.MINOR.PATCH"."""
+    return _lib.library().version()
+
+
+def library_path() -> str:
+    """The file libwarpspec was loaded from."""
+    return _lib.library().path
+
+
+def check_device(device: int = -1) -> None:
+    """Raise WarpspecError (code NO_DEVICE) unless `device` (the current CUDA device
+    if negative) is a Hopper GPU warpspec runs on."""
+    _lib.library().check_device(int(device))
+
+
+try:
+    import torch  # noqa: F401
+except ImportError:  # the library layer still works; the ops need PyTorch
+
+    def gemm(*args, **kwargs):
+        raise ImportError("warpspec.gemm needs PyTorch (import torch failed)")
+
+else:
+    from .ops import gemm

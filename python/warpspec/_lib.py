@@ -1,0 +1,289 @@
+"""The ctypes layer over libwarpspec's C ABI (include/warpspec/warpspec.h).
+
+No PyTorch here: this module finds and loads the shared library, mirrors the C
+structs, and turns a non-OK status into an exception carrying the library's message.
+"""
+
+import ctypes
+import os
+import sys
+import threading
+from pathlib import Path
+
+ABI_VERSION = 1  # WARPSPEC_ABI_VERSION this package was written against
+MAX_RANK = 4
+
+# warpspec_status (= warpspec::StatusCode)
+OK = 0
+INVALID_ARGUMENT = 1
+MISALIGNED = 2
+UNSUPPORTED = 3
+NO_DEVICE = 4
+CUDA_ERROR = 5
+INTERNAL = 6
+
+# warpspec_dtype (= warpspec::DType)
+DTYPE_BF16 = 0
+DTYPE_FP16 = 1
+DTYPE_FP32 = 2
+DTYPE_E4M3 = 3
+DTYPE_E5M2 = 4
+
+# warpspec_gemm_raster
+RASTER_HEURISTIC = 0
+RASTER_ALONG_M = 1
+RASTER_ALONG_N = 2
+
+
+class Tensor(ctypes.Structure):
+    """warpspec_tensor: a strided view, shape and strides in elements."""
+
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("dtype", ctypes.c_int32),
+        ("rank", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * MAX_RANK),
+        ("stride", ctypes.c_int64 * MAX_RANK),
+    ]
+
+
+class GemmArgs(ctypes.Structure):
+    """warpspec_gemm_args, version 1. Build it with gemm_args()."""
+
+    _fields_ = [
+        ("struct_size", ctypes.c_uint64),
+        ("a", Tensor),
+        ("b", Tensor),
+        ("c", Tensor),
+        ("d", Tensor),
+        ("alpha", ctypes.c_float),
+        ("beta", ctypes.c_float),
+        ("raster", ctypes.c_int32),
+        ("swizzle", ctypes.c_int32),
+        ("tile_n", ctypes.c_int32),
+        ("flags", ctypes.c_uint32),
+    ]
+
+
+# The C side static_asserts the same numbers.
+assert ctypes.sizeof(Tensor) == 80, "warpspec_tensor layout"
+assert ctypes.sizeof(GemmArgs) == 352 and GemmArgs.flags.offset == 348, "warpspec_gemm_args layout"
+
+
+def gemm_args() -> GemmArgs:
+    """warpspec_gemm_args_default(): struct_size set, alpha 1, the rest zero."""
+    args = GemmArgs()
+    args.struct_size = ctypes.sizeof(GemmArgs)
+    args.alpha = 1.0
+    return args
+
+
+def tensor(data_ptr: int, dtype: int, shape, stride) -> Tensor:
+    if len(shape) != len(stride):
+        raise ValueError(f"shape {tuple(shape)} and stride {tuple(stride)} differ in length")
+    if len(shape) > MAX_RANK:
+        raise ValueError(f"rank {len(shape)}: warpspec tensors have at most {MAX_RANK} dimensions")
+    t = Tensor()
+    t.data = data_ptr or None
+    t.dtype = dtype
+    t.rank = len(shape)
+    for i, (n, s) in enumerate(zip(shape, stride)):
+        t.shape[i] = int(n)
+        t.stride[i] = int(s)
+    return t
+
+
+# ------------------------------------------------------------------ errors
+
+
+class WarpspecError(RuntimeError):
+    """The library refused or failed a call. `code` is the warpspec_status (None when
+    the library itself could not be loaded), and the message is the library's:
+    "<code name>: <argument>: <rule>"."""
+
+    def __init__(self, message: str, code=INTERNAL):
+        super().__init__(message)
+        self.code = code
+
+
+class WarpspecArgumentError(WarpspecError, ValueError):
+    """Bad input: invalid argument, misaligned pointer or stride, unsupported case."""
+
+
+class LibraryNotFoundError(WarpspecError):
+    """libwarpspec could not be loaded; the message lists every place tried."""
+
+
+def error_for(code: int, message: str) -> WarpspecError:
+    if code in (INVALID_ARGUMENT, MISALIGNED, UNSUPPORTED):
+        return WarpspecArgumentError(message, code)
+    return WarpspecError(message, code)
+
+
+# ------------------------------------------------------------------ finding the library
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_LIBRARY_NAME = "libwarpspec.so"
+
+
+def search_locations(environ=None, package_dir: Path = _PACKAGE_DIR):
+    """The places tried, in order, as (description, path or loader name) pairs.
+
+    1. $WARPSPEC_LIBRARY, when set: that file and nothing else.
+    2. The package folder (the library installed with the package).
+    3. A source checkout's build tree (python/warpspec -> <repo>/build), when the
+       package is imported from the checkout.
+    4. <sys.prefix>/lib, then /usr/local/lib (`cmake --install` prefixes).
+    5. The dynamic loader by name: LD_LIBRARY_PATH, the ldconfig cache, RUNPATH.
+    """
+    environ = os.environ if environ is None else environ
+    explicit = environ.get("WARPSPEC_LIBRARY")
+    if explicit:
+        return [("WARPSPEC_LIBRARY", Path(explicit))]
+    places = [("the package folder", package_dir / _LIBRARY_NAME)]
+    repo = package_dir.parent.parent
+    if (repo / "include" / "warpspec" / "warpspec.h").is_file():
+        places.append(("the source checkout's build tree", repo / "build" / _LIBRARY_NAME))
+    places.append(("the Python prefix", Path(sys.prefix) / "lib" / _LIBRARY_NAME))
+    places.append(("/usr/local", Path("/usr/local/lib") / _LIBRARY_NAME))
+    ld_path = environ.get("LD_LIBRARY_PATH", "")
+    loader = f"the dynamic loader (LD_LIBRARY_PATH={ld_path!r}, ldconfig cache)"
+    places.append((loader, _LIBRARY_NAME + ".0"))
+    places.append((loader, _LIBRARY_NAME))
+    return places
+
+
+def _declare(cdll: ctypes.CDLL) -> None:
+    c_int, c_char_p, c_void_p = ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p
+    args_p = ctypes.POINTER(GemmArgs)
+    signatures = {
+        "warpspec_status_name": (c_char_p, [c_int]),
+        "warpspec_last_error": (c_char_p, []),
+        "warpspec_version": (c_char_p, []),
+        "warpspec_version_major": (c_int, []),
+        "warpspec_version_minor": (c_int, []),
+        "warpspec_version_patch": (c_int, []),
+        "warpspec_abi_version": (c_int, []),
+        "warpspec_check_device": (c_int, [c_int]),
+        "warpspec_gemm_check": (c_int, [args_p]),
+        "warpspec_gemm": (c_int, [args_p, c_void_p]),
+    }
+    for name, (restype, argtypes) in signatures.items():
+        fn = getattr(cdll, name)  # AttributeError: not this library
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+class Library:
+    """A loaded libwarpspec. Methods raise WarpspecError (WarpspecArgumentError for
+    bad input) with the library's message on any non-OK status."""
+
+    def __init__(self, cdll: ctypes.CDLL, path: str):
+        self._cdll = cdll
+        self.path = path
+
+    def _check(self, status: int) -> None:
+        if status != OK:
+            # Thread-local in the library, and ctypes calls on this same thread.
+            raise error_for(status, self._cdll.warpspec_last_error().decode("utf-8", "replace"))
+
+    def version(self) -> str:
+        return self._cdll.warpspec_version().decode()
+
+    def version_tuple(self):
+        c = self._cdll
+        return (c.warpspec_version_major(), c.warpspec_version_minor(), c.warpspec_version_patch())
+
+    def abi_version(self) -> int:
+        return self._cdll.warpspec_abi_version()
+
+    def status_name(self, code: int) -> str:
+        return self._cdll.warpspec_status_name(code).decode()
+
+    def last_error(self) -> str:
+        return self._cdll.warpspec_last_error().decode("utf-8", "replace")
+
+    def check_device(self, device: int = -1) -> None:
+        self._check(self._cdll.warpspec_check_device(device))
+
+    def gemm_check(self, args: GemmArgs) -> None:
+        self._check(self._cdll.warpspec_gemm_check(ctypes.byref(args)))
+
+    def gemm(self, args: GemmArgs, stream: int = 0) -> None:
+        """Launch on `stream` (a cudaStream_t as an int; 0 is the legacy default)."""
+        self._check(self._cdll.warpspec_gemm(ctypes.byref(args), ctypes.c_void_p(stream or None)))
+
+
+def _open(target) -> Library:
+    """Load one candidate; OSError or ValueError says why it is not usable."""
+    if isinstance(target, Path):
+        if not target.is_file():
+            raise OSError("no such file")
+        name = str(target)
+    else:
+        name = target
+    cdll = ctypes.CDLL(name, mode=ctypes.RTLD_LOCAL)
+    try:
+        _declare(cdll)
+    except AttributeError as e:
+        raise ValueError(f"not a warpspec library with the C ABI ({e})") from None
+    abi = cdll.warpspec_abi_version()
+    if abi != ABI_VERSION:
+        raise ValueError(f"its C ABI is version {abi}; this package needs {ABI_VERSION}")
+    path = name
+    if not isinstance(target, Path):  # where did the loader find it?
+        try:
+            path = os.path.realpath(_loaded_path(cdll) or name)
+        except OSError:
+            pass
+    return Library(cdll, path)
+
+
+def _loaded_path(cdll: ctypes.CDLL):
+    """The file a dlopen'ed handle came from (dladdr on one of its symbols)."""
+
+    class DlInfo(ctypes.Structure):
+        _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                    ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+
+    try:
+        dladdr = ctypes.CDLL(None).dladdr
+    except (OSError, AttributeError):
+        return None
+    dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(DlInfo)]
+    info = DlInfo()
+    addr = ctypes.cast(cdll.warpspec_version, ctypes.c_void_p)
+    if dladdr(addr, ctypes.byref(info)) and info.dli_fname:
+        return info.dli_fname.decode()
+    return None
+
+
+def load(environ=None, package_dir: Path = _PACKAGE_DIR) -> Library:
+    """Find and load libwarpspec (see search_locations); uncached."""
+    tried = []
+    for where, target in search_locations(environ, package_dir):
+        try:
+            return _open(target)
+        except (OSError, ValueError) as e:
+            label = f"{where}={target}" if where == "WARPSPEC_LIBRARY" else f"{where}: {target}"
+            tried.append(f"  {label}: {e}")
+    raise LibraryNotFoundError(
+        "warpspec: cannot load libwarpspec.so. Looked in, in order:\n" + "\n".join(tried) + "\n"
+        "Set WARPSPEC_LIBRARY to the library's path (e.g. build/libwarpspec.so), or copy it into the "
+        "package with `cmake --install build --component python` before `pip install ./python`.",
+        code=None,
+    )
+
+
+_lock = threading.Lock()
+_library = None
+
+
+def library() -> Library:
+    """The process's libwarpspec, loaded on first use."""
+    global _library
+    if _library is None:
+        with _lock:
+            if _library is None:
+                _library = load()
+    return _library

@@ -1,0 +1,172 @@
+// The C ABI (warpspec.h) over the C++ API: struct conversion, the extensible-struct
+// rule, the thread-local last error, and no exception ever crossing into C.
+#include "warpspec/warpspec.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "warpspec/warpspec.hpp"
+
+namespace warpspec {
+namespace {
+
+// The C enums are the C++ ones: a mismatch would make every code a lie.
+static_assert(WARPSPEC_OK == int(StatusCode::kOk));
+static_assert(WARPSPEC_INVALID_ARGUMENT == int(StatusCode::kInvalidArgument));
+static_assert(WARPSPEC_MISALIGNED == int(StatusCode::kMisaligned));
+static_assert(WARPSPEC_UNSUPPORTED == int(StatusCode::kUnsupported));
+static_assert(WARPSPEC_NO_DEVICE == int(StatusCode::kNoDevice));
+static_assert(WARPSPEC_CUDA_ERROR == int(StatusCode::kCudaError));
+static_assert(WARPSPEC_INTERNAL == int(StatusCode::kInternal));
+static_assert(WARPSPEC_DTYPE_BF16 == int(DType::kBF16));
+static_assert(WARPSPEC_DTYPE_FP16 == int(DType::kFP16));
+static_assert(WARPSPEC_DTYPE_FP32 == int(DType::kFP32));
+static_assert(WARPSPEC_DTYPE_E4M3 == int(DType::kE4M3));
+static_assert(WARPSPEC_DTYPE_E5M2 == int(DType::kE5M2));
+static_assert(WARPSPEC_GEMM_RASTER_HEURISTIC == int(GemmRaster::kHeuristic));
+static_assert(WARPSPEC_GEMM_RASTER_ALONG_M == int(GemmRaster::kAlongM));
+static_assert(WARPSPEC_GEMM_RASTER_ALONG_N == int(GemmRaster::kAlongN));
+static_assert(WARPSPEC_MAX_RANK == kMaxTensorRank);
+// The layouts FFI callers (python/warpspec/_lib.py) mirror field by field.
+static_assert(sizeof(warpspec_tensor) == 80 && offsetof(warpspec_tensor, shape) == 16 &&
+              offsetof(warpspec_tensor, stride) == 48, "warpspec_tensor layout is ABI");
+static_assert(sizeof(warpspec_gemm_args) == 352 && offsetof(warpspec_gemm_args, a) == 8 &&
+              offsetof(warpspec_gemm_args, alpha) == 328 && offsetof(warpspec_gemm_args, flags) == 348,
+              "warpspec_gemm_args v1 layout is ABI; append fields, never move them");
+
+// The version-1 size: the smallest struct_size accepted.
+constexpr std::size_t kGemmArgsV1Size = 352;
+
+thread_local std::string t_last_error;
+
+warpspec_status finish(const Status& s) {
+  if (s.ok()) t_last_error.clear();
+  else t_last_error = s.to_string();
+  return static_cast<warpspec_status>(s.code());
+}
+
+// Runs `body` (returning a Status); exceptions become kInternal, never cross into C.
+template <class F>
+warpspec_status guarded(F&& body) {
+  try {
+    return finish(body());
+  } catch (const std::exception& e) {
+    return finish(internal_error(std::string("unexpected exception: ") + e.what()));
+  } catch (...) {
+    return finish(internal_error("unexpected exception"));
+  }
+}
+
+// The extensible-struct rule (warpspec.h): copy what both sides know, default the
+// rest; a tail this library does not know must be zero.
+template <class T>
+Status read_args(const T* user, const char* name, std::size_t min_size, T* out) {
+  if (user == nullptr) return invalid_argument(std::string(name) + ": must not be null");
+  const uint64_t size = user->struct_size;
+  if (size < min_size) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s.struct_size: %llu is smaller than the first version's %zu bytes; set it to sizeof(%s)",
+                  name, static_cast<unsigned long long>(size), min_size, name);
+    return invalid_argument(buf);
+  }
+  std::memcpy(static_cast<void*>(out), user, size < sizeof(T) ? std::size_t(size) : sizeof(T));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(user);
+  for (uint64_t i = sizeof(T); i < size; ++i) {
+    if (bytes[i] != 0) {
+      char buf[320];
+      std::snprintf(buf, sizeof buf,
+                    "%s.struct_size: %llu bytes, but this library (warpspec %s) knows %zu; a field past that "
+                    "is set (byte %llu), and ignoring it could change the result",
+                    name, static_cast<unsigned long long>(size), version(), sizeof(T),
+                    static_cast<unsigned long long>(i));
+      return unsupported(buf);
+    }
+  }
+  return Status::Ok();
+}
+
+TensorView to_view(const warpspec_tensor& t) {
+  TensorView v;
+  v.data = t.data;
+  v.dtype = static_cast<DType>(t.dtype);  // validated by the API (dtype_valid)
+  v.rank = t.rank;
+  for (int i = 0; i < kMaxTensorRank; ++i) {
+    v.shape[i] = t.shape[i];
+    v.stride[i] = t.stride[i];
+  }
+  return v;
+}
+
+Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
+  warpspec_gemm_args args = warpspec_gemm_args_default();
+  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_gemm_args", kGemmArgsV1Size, &args));
+  if (args.flags != 0) return unsupported("flags: no options are defined yet; must be 0, got " + std::to_string(args.flags));
+  out->a = to_view(args.a);
+  out->b = to_view(args.b);
+  out->c = to_view(args.c);
+  out->d = to_view(args.d);
+  out->alpha = args.alpha;
+  out->beta = args.beta;
+  out->raster = static_cast<GemmRaster>(args.raster);  // validated by the API
+  out->swizzle = args.swizzle;
+  out->tile_n = args.tile_n;
+  return Status::Ok();
+}
+
+// MAJOR.MINOR.PATCH parsed once from the version string (CMake's project version).
+struct VersionParts {
+  int v[3] = {0, 0, 0};
+  VersionParts() { std::sscanf(version(), "%d.%d.%d", &v[0], &v[1], &v[2]); }
+};
+
+int version_part(int index) {
+  static const VersionParts parts;
+  return parts.v[index];
+}
+
+}  // namespace
+}  // namespace warpspec
+
+using namespace warpspec;
+
+extern "C" {
+
+WARPSPEC_API const char* warpspec_status_name(int status) {
+  if (status < WARPSPEC_OK || status > WARPSPEC_INTERNAL) return "unknown status";
+  return status_code_name(static_cast<StatusCode>(status));
+}
+
+WARPSPEC_API const char* warpspec_last_error(void) { return t_last_error.c_str(); }
+
+WARPSPEC_API const char* warpspec_version(void) { return version(); }
+WARPSPEC_API int warpspec_version_major(void) { return version_part(0); }
+WARPSPEC_API int warpspec_version_minor(void) { return version_part(1); }
+WARPSPEC_API int warpspec_version_patch(void) { return version_part(2); }
+WARPSPEC_API int warpspec_abi_version(void) { return WARPSPEC_ABI_VERSION; }
+
+WARPSPEC_API warpspec_status warpspec_check_device(int device) {
+  return guarded([&] { return check_device(device); });
+}
+
+WARPSPEC_API warpspec_status warpspec_gemm_check(const warpspec_gemm_args* args) {
+  return guarded([&]() -> Status {
+    GemmArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_gemm_args(args, &a));
+    return check(a);
+  });
+}
+
+WARPSPEC_API warpspec_status warpspec_gemm(const warpspec_gemm_args* args, void* stream) {
+  return guarded([&]() -> Status {
+    GemmArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_gemm_args(args, &a));
+    return gemm(a, static_cast<cudaStream_t>(stream));
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,230 @@
+// The C ABI (warpspec.h) as an FFI caller sees it: codes and messages of refusals,
+// the thread-local last error, the extensible args struct, version, device check,
+// and every symbol exported from the shared library. CPU only: refused arguments
+// never reach the GPU, and fake device pointers are only ever checked, never run.
+#include "warpspec/warpspec.h"
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "warpspec/warpspec.hpp"
+
+extern "C" int warpspec_test_refusal_from_c(char* message, size_t size);
+extern "C" size_t warpspec_test_gemm_args_size_from_c(void);
+
+namespace {
+
+bool have_hopper() { return warpspec::check_device().ok(); }
+
+std::string last_error() { return warpspec_last_error(); }
+
+// A well-formed bf16 GEMM, (M, K) x (K, N) -> (M, N), all row-major, on fake
+// 256-byte-aligned addresses (never dereferenced: only check and refusals use it).
+warpspec_tensor matrix(uintptr_t address, int32_t dtype, int64_t rows, int64_t cols) {
+  warpspec_tensor t{};
+  t.data = reinterpret_cast<void*>(address);
+  t.dtype = dtype;
+  t.rank = 2;
+  t.shape[0] = rows;
+  t.shape[1] = cols;
+  t.stride[0] = cols;
+  t.stride[1] = 1;
+  return t;
+}
+
+warpspec_gemm_args valid_args(int64_t m = 128, int64_t n = 256, int64_t k = 64) {
+  warpspec_gemm_args args = warpspec_gemm_args_default();
+  args.a = matrix(0x10000000, WARPSPEC_DTYPE_BF16, m, k);
+  args.b = matrix(0x20000000, WARPSPEC_DTYPE_BF16, k, n);
+  args.d = matrix(0x30000000, WARPSPEC_DTYPE_BF16, m, n);
+  return args;
+}
+
+TEST(CApi, StatusCodesAndNamesMatchTheCppApi) {
+  for (int code = 0; code <= 6; ++code)
+    EXPECT_STREQ(warpspec_status_name(code), warpspec::status_code_name(static_cast<warpspec::StatusCode>(code)));
+  EXPECT_STREQ(warpspec_status_name(WARPSPEC_OK), "ok");
+  EXPECT_STREQ(warpspec_status_name(WARPSPEC_NO_DEVICE), "no usable device");
+  EXPECT_STREQ(warpspec_status_name(-1), "unknown status");
+  EXPECT_STREQ(warpspec_status_name(7), "unknown status");
+}
+
+TEST(CApi, VersionMatchesTheProjectVersion) {
+  // The version CMakeLists.txt declares is the one the library reports.
+  std::ifstream cmake(std::string(WARPSPEC_SOURCE_DIR) + "/CMakeLists.txt");
+  std::stringstream text;
+  text << cmake.rdbuf();
+  std::smatch m;
+  const std::string s = text.str();
+  ASSERT_TRUE(std::regex_search(s, m, std::regex(R"(project\(warpspec VERSION (\d+)\.(\d+)\.(\d+))")));
+  EXPECT_EQ(warpspec_version_major(), std::stoi(m[1]));
+  EXPECT_EQ(warpspec_version_minor(), std::stoi(m[2]));
+  EXPECT_EQ(warpspec_version_patch(), std::stoi(m[3]));
+  EXPECT_EQ(std::string(warpspec_version()), std::string(m[1]) + "." + std::string(m[2]) + "." + std::string(m[3]));
+  EXPECT_STREQ(warpspec_version(), warpspec::version());
+  EXPECT_EQ(warpspec_abi_version(), WARPSPEC_ABI_VERSION);
+}
+
+TEST(CApi, DeviceCheckSaysWhetherAHopperGpuIsThere) {
+  const warpspec_status s = warpspec_check_device(-1);
+  if (have_hopper()) {
+    EXPECT_EQ(s, WARPSPEC_OK) << last_error();
+    EXPECT_EQ(last_error(), "");
+  } else {
+    EXPECT_EQ(s, WARPSPEC_NO_DEVICE);
+    EXPECT_NE(last_error().find("no usable device: "), std::string::npos) << last_error();
+    EXPECT_NE(last_error().find("Hopper"), std::string::npos) << last_error();
+  }
+  // No machine has a device 4096.
+  EXPECT_EQ(warpspec_check_device(4096), WARPSPEC_NO_DEVICE);
+  EXPECT_NE(last_error().find("device 4096"), std::string::npos) << last_error();
+}
+
+TEST(CApi, NullArgsAreRefused) {
+  EXPECT_EQ(warpspec_gemm(nullptr, nullptr), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_EQ(last_error(), "invalid argument: warpspec_gemm_args: must not be null");
+  EXPECT_EQ(warpspec_gemm_check(nullptr), WARPSPEC_INVALID_ARGUMENT);
+}
+
+// Each refusal: the code, a part of the message that names the argument and the rule.
+struct Refusal {
+  const char* what;
+  void (*edit)(warpspec_gemm_args&);
+  warpspec_status code;
+  const char* message;
+};
+
+const Refusal kRefusals[] = {
+    {"no output", [](warpspec_gemm_args& g) { g.d.data = nullptr; }, WARPSPEC_INVALID_ARGUMENT, "d.data: must not be null"},
+    {"fp32 inputs", [](warpspec_gemm_args& g) { g.a.dtype = g.b.dtype = WARPSPEC_DTYPE_FP32; }, WARPSPEC_UNSUPPORTED, "a.dtype: fp32 is not supported"},
+    {"mixed inputs", [](warpspec_gemm_args& g) { g.b.dtype = WARPSPEC_DTYPE_FP16; }, WARPSPEC_INVALID_ARGUMENT, "b.dtype: must equal a.dtype"},
+    {"unknown dtype", [](warpspec_gemm_args& g) { g.a.dtype = 99; }, WARPSPEC_INVALID_ARGUMENT, "a.dtype: unknown dtype 99"},
+    {"K mismatch", [](warpspec_gemm_args& g) { g.b.shape[0] = 72; }, WARPSPEC_INVALID_ARGUMENT, "b.shape"},
+    {"rank 1", [](warpspec_gemm_args& g) { g.a.rank = 1; }, WARPSPEC_INVALID_ARGUMENT, "a.rank: must be 2"},
+    {"rank 5", [](warpspec_gemm_args& g) { g.b.rank = 5; }, WARPSPEC_INVALID_ARGUMENT, "b.rank: must be 2"},
+    {"misaligned pointer", [](warpspec_gemm_args& g) { g.a.data = reinterpret_cast<void*>(0x10000008); }, WARPSPEC_MISALIGNED, "a.data: must be 16-byte aligned"},
+    {"odd leading dimension", [](warpspec_gemm_args& g) { g.b.stride[0] = 260; }, WARPSPEC_MISALIGNED, "b.stride[0]"},
+    {"no unit stride", [](warpspec_gemm_args& g) { g.a.stride[1] = 2; }, WARPSPEC_INVALID_ARGUMENT, "a.stride: one of the last two dimensions must be contiguous"},
+    {"beta without C", [](warpspec_gemm_args& g) { g.beta = 0.5f; }, WARPSPEC_INVALID_ARGUMENT, "c.data: must not be null"},
+    {"infinite alpha", [](warpspec_gemm_args& g) { g.alpha = std::numeric_limits<float>::infinity(); }, WARPSPEC_INVALID_ARGUMENT, "alpha/beta: must be finite"},
+    {"unknown raster", [](warpspec_gemm_args& g) { g.raster = 7; }, WARPSPEC_INVALID_ARGUMENT, "raster: unknown value 7"},
+    {"bad swizzle", [](warpspec_gemm_args& g) { g.swizzle = 3; }, WARPSPEC_INVALID_ARGUMENT, "swizzle"},
+    {"bad tile", [](warpspec_gemm_args& g) { g.tile_n = 96; }, WARPSPEC_INVALID_ARGUMENT, "tile_n"},
+    {"reserved flags", [](warpspec_gemm_args& g) { g.flags = 1; }, WARPSPEC_UNSUPPORTED, "flags: no options are defined yet"},
+    {"old struct", [](warpspec_gemm_args& g) { g.struct_size = 64; }, WARPSPEC_INVALID_ARGUMENT, "struct_size: 64 is smaller"},
+};
+
+TEST(CApi, RefusalsGiveTheCodeAndTheMessage) {
+  for (const Refusal& r : kRefusals) {
+    SCOPED_TRACE(r.what);
+    warpspec_gemm_args args = valid_args();
+    r.edit(args);
+    // check and run refuse alike; the run launches nothing (the pointers are fake).
+    EXPECT_EQ(warpspec_gemm_check(&args), r.code) << last_error();
+    const std::string checked = last_error();
+    EXPECT_EQ(checked.rfind(std::string(warpspec_status_name(r.code)) + ": ", 0), 0u) << checked;
+    EXPECT_NE(checked.find(r.message), std::string::npos) << checked;
+    EXPECT_EQ(warpspec_gemm(&args, nullptr), r.code) << last_error();
+    EXPECT_EQ(last_error(), checked);
+  }
+}
+
+TEST(CApi, ValidArgumentsPassTheCheckOrNameTheMissingDevice) {
+  warpspec_gemm_args args = valid_args();
+  const warpspec_status s = warpspec_gemm_check(&args);  // check only: fake pointers
+  if (have_hopper()) {
+    EXPECT_EQ(s, WARPSPEC_OK) << last_error();
+    EXPECT_EQ(last_error(), "");
+  } else {
+    EXPECT_EQ(s, WARPSPEC_NO_DEVICE) << last_error();
+    EXPECT_NE(last_error().find("Hopper"), std::string::npos) << last_error();
+  }
+}
+
+TEST(CApi, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
+  // A newer header appended fields: the library reads what it knows and checks the
+  // rest is zero (unset), so it never silently ignores an option it cannot honour.
+  struct Newer {
+    warpspec_gemm_args v1;
+    uint64_t future[2];
+  } newer{};
+  newer.v1 = valid_args();
+  newer.v1.d.data = nullptr;  // a refusal that comes after the struct is read
+  newer.v1.struct_size = sizeof(Newer);
+  EXPECT_EQ(warpspec_gemm_check(&newer.v1), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("d.data"), std::string::npos) << last_error();
+
+  newer.future[1] = 1;
+  EXPECT_EQ(warpspec_gemm_check(&newer.v1), WARPSPEC_UNSUPPORTED);
+  EXPECT_NE(last_error().find("knows 352"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 360"), std::string::npos) << last_error();
+}
+
+TEST(CApi, LastErrorIsThreadLocal) {
+  warpspec_gemm_args args = valid_args();
+  args.swizzle = 3;
+  ASSERT_NE(warpspec_gemm_check(&args), WARPSPEC_OK);
+  const std::string mine = last_error();
+  ASSERT_NE(mine.find("swizzle"), std::string::npos);
+
+  std::string fresh, theirs;
+  std::thread other([&] {
+    fresh = warpspec_last_error();  // nothing failed on this thread yet
+    warpspec_gemm_args bad = valid_args();
+    bad.tile_n = 96;
+    (void)warpspec_gemm_check(&bad);
+    theirs = warpspec_last_error();
+  });
+  other.join();
+  EXPECT_EQ(fresh, "");
+  EXPECT_NE(theirs.find("tile_n"), std::string::npos) << theirs;
+  EXPECT_EQ(last_error(), mine);  // the other thread's failure did not touch ours
+}
+
+TEST(CApi, EachCallReplacesTheLastError) {
+  warpspec_gemm_args args = valid_args();
+  args.swizzle = 3;
+  ASSERT_NE(warpspec_gemm_check(&args), WARPSPEC_OK);
+  args = valid_args();
+  const warpspec_status s = warpspec_gemm_check(&args);
+  if (s == WARPSPEC_OK) EXPECT_EQ(last_error(), "");  // success clears it
+  else EXPECT_EQ(last_error().find("swizzle"), std::string::npos) << last_error();
+}
+
+TEST(CApi, HeaderCompilesAsC99AndWorksFromC) {
+  char message[512];
+  EXPECT_EQ(warpspec_test_refusal_from_c(message, sizeof message), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(message).find("d.data: must not be null"), std::string::npos) << message;
+  EXPECT_EQ(warpspec_test_gemm_args_size_from_c(), sizeof(warpspec_gemm_args));
+  EXPECT_EQ(sizeof(warpspec_gemm_args), 352u);
+  EXPECT_EQ(sizeof(warpspec_tensor), 80u);
+}
+
+TEST(CApi, SharedLibraryExportsEverySymbol) {
+  // What ctypes does: open the shared library by path and look each name up.
+  const std::string path = std::string(WARPSPEC_BINARY_DIR) + "/libwarpspec.so";
+  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr) << dlerror();
+  for (const char* name : {"warpspec_status_name", "warpspec_last_error", "warpspec_version", "warpspec_version_major",
+                           "warpspec_version_minor", "warpspec_version_patch", "warpspec_abi_version",
+                           "warpspec_check_device", "warpspec_gemm_check", "warpspec_gemm"})
+    EXPECT_NE(dlsym(lib, name), nullptr) << name << ": " << dlerror();
+  using VersionFn = const char* (*)();
+  auto fn = reinterpret_cast<VersionFn>(dlsym(lib, "warpspec_version"));
+  ASSERT_NE(fn, nullptr);
+  EXPECT_STREQ(fn(), warpspec_version());
+  dlclose(lib);
+}
+
+}  // namespace
