@@ -1,0 +1,56 @@
+#pragma once
+// Attention forward configurations: one constexpr table read by the kernel and the
+// host alike. A configuration fixes, per kernel head dim, the key/value block and the
+// depth of the K and V pipelines. The query block is always 128 rows: two consumer
+// warpgroups of 64 rows each (the wgmma M), one producer warpgroup.
+#include <cstdint>
+
+namespace warpspec::attention_impl {
+
+inline constexpr int kMaxSmemPerBlock = 232448;  // sm_90 after opt-in (227 KB)
+
+inline constexpr int kConsumerWarpgroups = 2;
+inline constexpr int kThreads = 128 * (1 + kConsumerWarpgroups);
+inline constexpr int kBlockM = 64 * kConsumerWarpgroups;
+// Register split (setmaxnreg): 168 per thread at entry (65536 / 384). The producer
+// needs almost nothing (one thread issues TMA); the consumers hold O (head_dim / 2
+// fp32), S (block_n / 2 fp32) and P (block_n / 4 x 32-bit) per thread.
+// 24 + 2 x 240 = 504 = 3 x 168: the pool balances exactly (HOPPER-FACTS §5).
+inline constexpr int kProducerRegs = 24;
+inline constexpr int kConsumerRegs = 240;
+static_assert(kProducerRegs + kConsumerWarpgroups * kConsumerRegs <= 3 * 168,
+              "setmaxnreg budget exceeds the registers the CTA starts with: the inc would block forever");
+
+struct HeadDimConfig {
+  int head_dim;  // the kernel's head dim: a multiple of 64 (128-byte SW128 columns)
+  int block_n;   // keys per K/V block: the QK^T wgmma N and the P·V wgmma K
+  int stages;    // K and V pipeline depth (each)
+};
+
+// Shared memory: Q (128 x d) + stages x (K + V) (block_n x d each), bf16/fp16.
+//   d  64: 16 KB + 3 x 32 KB  = 112 KB
+//   d 128: 32 KB + 2 x 64 KB  = 160 KB
+//   d 192: 48 KB + 2 x 84 KB  = 216 KB   (block_n 112, as FlashAttention-3)
+//   d 256: 64 KB + 2 x 80 KB  = 224 KB   (block_n 80, as FlashAttention-3)
+// Registers bound block_n for the large head dims: d 256 holds 128 O + 40 S + 20 P.
+inline constexpr HeadDimConfig kHeadDimConfigs[] = {
+    {64, 128, 3},
+    {128, 128, 2},
+    {192, 112, 2},
+    {256, 80, 2},
+};
+
+// The kernel head dim that serves a user head dim; 0 if none. 96 is padded to 128:
+// the TMA loads zero-fill columns 96..127 of Q, K and V (they add nothing to Q·Kᵀ and
+// produce zero O columns) and the O store is clipped at 96.
+constexpr int kernel_head_dim(int64_t d) {
+  return d == 64 ? 64 : d == 96 ? 128 : d == 128 ? 128 : d == 192 ? 192 : d == 256 ? 256 : 0;
+}
+
+constexpr HeadDimConfig config_for(int kernel_d) {
+  for (const auto& c : kHeadDimConfigs)
+    if (c.head_dim == kernel_d) return c;
+  return {0, 0, 0};
+}
+
+}  // namespace warpspec::attention_impl

@@ -1,0 +1,231 @@
+#pragma once
+// Attention mainloop: the TMA producer that streams Q once per tile and K, V blocks
+// through their own pipelines, and the consumer warpgroups' wgmma + online softmax.
+//
+// Shared-memory tiles are SW128 with 64-column (128-byte) columns, one TMA box each:
+//   Q: kBlockM x d, K-major A of S = Q·Kᵀ        (box {64, 128})
+//   K: block_n x d, K-major B of S               (box {64, block_n})
+//   V: block_n x d, N-major B of O += P·V        (the same box as K: V's rows are the
+//      P·V reduction dim, its columns O's N, so K and V tiles are byte-identical)
+// hopper::WgmmaOperandLayout names the same layouts for the descriptors.
+//
+// Consumer schedule per tile (FlashAttention-3, HOPPER-FACTS §9), blocks from the last
+// key block down:
+//   S = Q·K(last)ᵀ; softmax → P
+//   for each further block n:  issue S = Q·K(n)ᵀ and O += P·V(n+1) together; wait for
+//     S only (wait_group 1) and run softmax(n) while P·V runs; then wait for P·V,
+//     rescale O, pack P from S
+//   O += P·V(0)
+// Ping-pong: every batch of wgmma issues is bracketed by named barriers so the two
+// consumer warpgroups take turns on the tensor cores, one issuing while the other
+// does its softmax (HOPPER-FACTS §6).
+#include "warpspec/attention/config.hpp"
+#include "warpspec/attention/mask.cuh"
+#include "warpspec/attention/params.hpp"
+#include "warpspec/attention/softmax.cuh"
+#include "warpspec/hopper/mbarrier.cuh"
+#include "warpspec/hopper/tma.cuh"
+#include "warpspec/hopper/warp.cuh"
+#include "warpspec/hopper/wgmma.cuh"
+#include "warpspec/hopper/wgmma_desc.hpp"
+#include "warpspec/pipeline.cuh"
+
+namespace warpspec::attention_impl {
+
+// Named barrier ids (0 is __syncthreads), one table for the kernel.
+enum NamedBarrier : uint32_t {
+  kPingPong0 = 1,   // consumer warpgroup w waits on kPingPong0 + w for its turn
+  kEpilogue0 = 1 + kConsumerWarpgroups,  // consumer warpgroup w's epilogue
+};
+
+template <int kHeadDim, class T>
+struct Mainloop {
+  static constexpr HeadDimConfig kCfg = config_for(kHeadDim);
+  static_assert(kCfg.head_dim == kHeadDim, "no configuration for this kernel head dim");
+  static_assert(sizeof(T) == 2, "the attention kernel is written for 16-bit inputs");
+  static constexpr int kBlockN = kCfg.block_n;
+  static constexpr int kStages = kCfg.stages;
+  static constexpr int kBoxCols = 64;  // 128 bytes of 16-bit elements: the SW128 span
+  static constexpr int kCols = kHeadDim / kBoxCols;
+  static_assert(kHeadDim % kBoxCols == 0, "kernel head dims are whole SW128 columns");
+  static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "block_n is the wgmma N and a whole number of P·V k-steps");
+
+  static constexpr hopper::WgmmaOperandLayout layout_q() {
+    return {hopper::Major::kK, hopper::WgmmaSwizzle::k128B, 2, kBlockM, kHeadDim};
+  }
+  static constexpr hopper::WgmmaOperandLayout layout_k() {
+    return {hopper::Major::kK, hopper::WgmmaSwizzle::k128B, 2, kBlockN, kHeadDim};
+  }
+  static constexpr hopper::WgmmaOperandLayout layout_v() {
+    return {hopper::Major::kMN, hopper::WgmmaSwizzle::k128B, 2, kHeadDim, kBlockN};
+  }
+  static constexpr uint32_t kQBytes = kBlockM * kHeadDim * 2;
+  static constexpr uint32_t kKVBytes = kBlockN * kHeadDim * 2;
+  static_assert(layout_q().bytes() == kQBytes && layout_k().bytes() == kKVBytes && layout_v().bytes() == kKVBytes,
+                "operand layouts must be dense boxes");
+  static_assert(kKVBytes % 1024 == 0 && (kBlockN * 128) % 1024 == 0,
+                "K/V tiles and their columns must stay 1024-byte aligned for SW128");
+
+  struct Storage {
+    alignas(1024) T q[kBlockM * kHeadDim];  // also O's staging for the TMA store
+    alignas(1024) T k[kStages][kBlockN * kHeadDim];
+    alignas(1024) T v[kStages][kBlockN * kHeadDim];
+  };
+
+  using Pipe = Pipeline<kStages>;
+  using State = PipelineState<kStages>;
+
+  // ------------------------------------------------------------------ producer
+
+  // One K or V block: kCols boxes of {64 columns, block_n rows}.
+  __device__ __forceinline__ static void load_kv(const CUtensorMap* map, Pipe& pipe, State& st, T* stage_base,
+                                                 int n, int head_kv, int batch) {
+    pipe.producer_acquire(st);
+    pipe.producer_expect_tx(st, kKVBytes);  // whole boxes, in bounds or not
+    T* dst = stage_base + st.index * (kBlockN * kHeadDim);
+#pragma unroll
+    for (int c = 0; c < kCols; ++c)
+      hopper::tma_load(dst + c * kBlockN * kBoxCols, map, pipe.full_barrier(st), c * kBoxCols, n * kBlockN, head_kv,
+                       batch);
+    st.advance();
+  }
+
+  // One thread: everything one tile reads. The first K block goes before Q: its stage
+  // does not depend on the previous tile's epilogue, which still owns Q's buffer
+  // (q_empty) and is what the consumers wait for first anyway.
+  __device__ __forceinline__ static void load(const AttentionParams& p, Pipe& kpipe, Pipe& vpipe, State& kst,
+                                              State& vst, Storage& s, uint64_t* q_full, uint64_t* q_empty,
+                                              uint32_t q_iter, const schedule::AttentionWork& w, int n_blocks) {
+    const int head_kv = w.head / p.group;
+    int n = n_blocks - 1;
+    load_kv(&p.map_k, kpipe, kst, &s.k[0][0], n, head_kv, w.batch);
+    if (q_iter > 0) hopper::mbarrier_wait(q_empty, (q_iter - 1) & 1u);
+    hopper::mbarrier_arrive_expect_tx(q_full, kQBytes);
+#pragma unroll
+    for (int c = 0; c < kCols; ++c)
+      hopper::tma_load(s.q + c * kBlockM * kBoxCols, &p.map_q, q_full, c * kBoxCols, w.m_block * kBlockM, w.head,
+                       w.batch);
+    load_kv(&p.map_v, vpipe, vst, &s.v[0][0], n, head_kv, w.batch);
+#pragma unroll 1
+    for (n = n_blocks - 2; n >= 0; --n) {
+      load_kv(&p.map_k, kpipe, kst, &s.k[0][0], n, head_kv, w.batch);
+      load_kv(&p.map_v, vpipe, vst, &s.v[0][0], n, head_kv, w.batch);
+    }
+  }
+
+  // ------------------------------------------------------------------ consumers
+
+  __device__ __forceinline__ static void pingpong_sync(int wg) {
+    hopper::named_barrier_sync(kPingPong0 + wg, 2 * hopper::kWarpgroupSize);
+  }
+  __device__ __forceinline__ static void pingpong_arrive(int wg) {
+    hopper::named_barrier_arrive(kPingPong0 + (wg + 1) % kConsumerWarpgroups, 2 * hopper::kWarpgroupSize);
+  }
+
+  // S = Q[rows 64wg..] · K(stage)ᵀ (issue only).
+  __device__ __forceinline__ static void issue_qk(float (&s)[kBlockN / 2], uint32_t q_base, uint32_t k_base, int wg) {
+    constexpr hopper::WgmmaOperandLayout lq = layout_q(), lk = layout_k();
+#pragma unroll
+    for (int j = 0; j < lq.k_steps(); ++j)
+      hopper::mma_async<kBlockN, T>(s, lq.desc(q_base, j, 64 * wg), lk.desc(k_base, j), j > 0);
+  }
+
+  // O (+)= P · V(stage) (issue only). `accumulate` false overwrites O.
+  __device__ __forceinline__ static void issue_pv(float (&o)[kHeadDim / 2], const uint32_t (&pf)[kBlockN / 16][4],
+                                                  uint32_t v_base, bool accumulate) {
+    constexpr hopper::WgmmaOperandLayout lv = layout_v();
+#pragma unroll
+    for (int j = 0; j < kBlockN / 16; ++j)
+      hopper::mma_async<kHeadDim, T, hopper::Major::kMN>(o, pf[j], lv.desc(v_base, j), accumulate || j > 0);
+  }
+
+  __device__ __forceinline__ static void pack_p(const float (&s)[kBlockN / 2], uint32_t (&pf)[kBlockN / 16][4]) {
+#pragma unroll
+    for (int j = 0; j < kBlockN / 16; ++j) hopper::accum_to_a_fragment<T>(s, j, pf[j]);
+  }
+
+  __device__ __forceinline__ static void fence_p(uint32_t (&pf)[kBlockN / 16][4]) {
+#pragma unroll
+    for (int j = 0; j < kBlockN / 16; ++j) hopper::wgmma_fence_operands(pf[j]);
+  }
+
+  // Consumer warpgroup `wg` (0 or 1): one tile, n_blocks >= 1. On return O holds the
+  // un-normalised output and `sm` the row statistics.
+  __device__ __forceinline__ static void mma(const AttentionParams& p, Pipe& kpipe, Pipe& vpipe, State& kst,
+                                             State& vst, Storage& s, int wg, const schedule::AttentionWork& w,
+                                             int n_blocks, float (&o)[kHeadDim / 2], OnlineSoftmax<kBlockN>& sm) {
+    const int t = threadIdx.x % hopper::kWarpgroupSize;
+    const bool releaser = (t % 32) == 0;  // one arrival per consumer warp
+    const uint32_t q_base = hopper::smem_u32(s.q);
+    const int m0 = w.m_block * kBlockM;
+    const int row0 = m0 + 64 * wg + 16 * (t / 32) + (t % 32) / 4;
+    float sacc[kBlockN / 2];
+    uint32_t pf[kBlockN / 16][4];
+    float alpha[2];
+
+    // First block (the last keys): S only.
+    int n = n_blocks - 1;
+    kpipe.consumer_wait(kst);
+    pingpong_sync(wg);
+    hopper::wgmma_fence_operands(sacc);
+    hopper::wgmma_fence();
+    issue_qk(sacc, q_base, hopper::smem_u32(s.k[kst.index]), wg);
+    hopper::wgmma_commit_group();
+    pingpong_arrive(wg);
+    hopper::wgmma_wait_group<0>();
+    hopper::wgmma_fence_operands(sacc);
+    if (releaser) kpipe.consumer_release(kst);
+    kst.advance();
+    if (block_needs_mask<kBlockN>(p, m0, n)) apply_mask<kBlockN>(p, sacc, n, row0);
+    sm.template update<true>(sacc, alpha);
+    pack_p(sacc, pf);
+
+    bool accumulate = false;
+#pragma unroll 1
+    for (n = n_blocks - 2; n >= 0; --n) {
+      kpipe.consumer_wait(kst);
+      vpipe.consumer_wait(vst);
+      pingpong_sync(wg);
+      hopper::wgmma_fence_operands(sacc);
+      hopper::wgmma_fence_operands(o);
+      fence_p(pf);
+      hopper::wgmma_fence();
+      issue_qk(sacc, q_base, hopper::smem_u32(s.k[kst.index]), wg);
+      hopper::wgmma_commit_group();
+      issue_pv(o, pf, hopper::smem_u32(s.v[vst.index]), accumulate);
+      hopper::wgmma_commit_group();
+      pingpong_arrive(wg);
+      hopper::wgmma_wait_group<1>();  // S(n) is ready; P·V(n+1) may still run
+      hopper::wgmma_fence_operands(sacc);
+      if (releaser) kpipe.consumer_release(kst);
+      kst.advance();
+      if (block_needs_mask<kBlockN>(p, m0, n)) apply_mask<kBlockN>(p, sacc, n, row0);
+      sm.template update<false>(sacc, alpha);
+      hopper::wgmma_wait_group<0>();  // P·V(n+1) done: O and P are ours again
+      hopper::wgmma_fence_operands(o);
+      fence_p(pf);
+      if (releaser) vpipe.consumer_release(vst);
+      vst.advance();
+#pragma unroll
+      for (int i = 0; i < kHeadDim / 2; ++i) o[i] *= alpha[(i >> 1) & 1];
+      pack_p(sacc, pf);
+      accumulate = true;
+    }
+
+    // Last P·V.
+    vpipe.consumer_wait(vst);
+    pingpong_sync(wg);
+    hopper::wgmma_fence_operands(o);
+    fence_p(pf);
+    hopper::wgmma_fence();
+    issue_pv(o, pf, hopper::smem_u32(s.v[vst.index]), accumulate);
+    hopper::wgmma_commit_group();
+    pingpong_arrive(wg);
+    hopper::wgmma_wait_group<0>();
+    hopper::wgmma_fence_operands(o);
+    if (releaser) vpipe.consumer_release(vst);
+    vst.advance();
+  }
+};
+
+}  // namespace warpspec::attention_impl

@@ -1,0 +1,87 @@
+#pragma once
+// Online softmax over key blocks, FlashAttention-3 style (HOPPER-FACTS §9), for one
+// warpgroup's 64 query rows: each thread owns two rows (g and g + 8 of its warp's 16).
+//
+// Scores stay raw in the S accumulator; the scale is folded into the exponent:
+// p = 2^(s·scale_log2 − m·scale_log2), one FFMA and one ex2 per element, m the running
+// raw row max. Per block: m_new = max(m, rowmax S); α = 2^((m − m_new)·scale_log2);
+// l = α·l + Σ p; the caller rescales O by α. The row sum stays per thread (un-reduced
+// across the quad) until finalize. Rows with no visible key so far have m = −inf: the
+// subtracted max is then 0 so every p is 2^−inf = 0, never NaN.
+// Requires scale_log2 > 0 (the host refuses other scales): then the raw max is the
+// scaled max.
+#include <cmath>
+
+#include "warpspec/hopper/arch.cuh"
+
+namespace warpspec::attention_impl {
+
+// 2^x with the MUFU unit (ex2.approx: 2 ulp; 2^-inf = +0, flushes subnormals).
+WARPSPEC_DEVICE float exp2_approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+WARPSPEC_DEVICE float quad_max(float x) {
+  x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
+  return fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
+}
+WARPSPEC_DEVICE float quad_sum(float x) {
+  x += __shfl_xor_sync(0xffffffffu, x, 1);
+  return x + __shfl_xor_sync(0xffffffffu, x, 2);
+}
+
+template <int kBlockN>
+struct OnlineSoftmax {
+  static constexpr int kRegs = kBlockN / 2;  // S accumulator registers per thread
+  float row_max[2];  // raw scores
+  float row_sum[2];  // this thread's share of Σ p
+  float scale_log2;
+
+  WARPSPEC_DEVICE explicit OnlineSoftmax(float scale) : scale_log2(scale) {
+    row_max[0] = row_max[1] = -INFINITY;
+    row_sum[0] = row_sum[1] = 0.0f;
+  }
+
+  // Exponentiate one block of scores in place; alpha[h] is the factor O's row h must
+  // be multiplied by (1 on the first block, whose O is not accumulated yet).
+  template <bool kFirst>
+  WARPSPEC_DEVICE void update(float (&s)[kRegs], float (&alpha)[2]) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float mx = row_max[h];
+#pragma unroll
+      for (int j = 0; j < kBlockN / 8; ++j) mx = fmaxf(mx, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
+      mx = quad_max(mx);
+      const float m_scaled = mx == -INFINITY ? 0.0f : mx * scale_log2;
+      alpha[h] = kFirst ? 1.0f : exp2_approx(row_max[h] * scale_log2 - m_scaled);
+      row_max[h] = mx;
+      float sum = 0.0f;
+#pragma unroll
+      for (int j = 0; j < kBlockN / 8; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          float& x = s[4 * j + 2 * h + e];
+          x = exp2_approx(fmaf(x, scale_log2, -m_scaled));
+          sum += x;
+        }
+      }
+      row_sum[h] = kFirst ? sum : fmaf(row_sum[h], alpha[h], sum);
+    }
+  }
+
+  // 1/l for O (0 for a row that saw no key: O = 0) and the natural-log LSE
+  // (m·scale + ln l; −inf for such a row).
+  WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2]) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const float l = quad_sum(row_sum[h]);
+      const bool empty = !(l > 0.0f);  // 0 or NaN
+      inv[h] = empty ? 0.0f : 1.0f / l;
+      lse[h] = empty ? -INFINITY : (row_max[h] * scale_log2 + __log2f(l)) * 0.6931471805599453f;
+    }
+  }
+};
+
+}  // namespace warpspec::attention_impl

@@ -1,0 +1,45 @@
+#pragma once
+// Attention forward (FlashAttention-3 style): O = softmax(scale · Q·Kᵀ + mask) · V per
+// batch and head, with the row log-sum-exp on request. Part of the public API
+// (warpspec.hpp).
+#include <cuda_runtime_api.h>
+
+#include <optional>
+
+#include "warpspec/status.hpp"
+#include "warpspec/tensor.hpp"
+
+namespace warpspec {
+
+struct AttentionArgs {
+  // q: (batch, seqlen_q, heads_q, head_dim); k, v: (batch, seqlen_k, heads_kv, head_dim);
+  // o: like q. Rank-4 views, bf16 or fp16, all the same dtype. The last dimension is
+  // contiguous (stride 1); the other three may have any strides whose byte sizes are
+  // multiples of 16 (TMA addresses them), data 16-byte aligned.
+  //   head_dim: 64, 96, 128, 192 or 256 (96 runs the 128 kernel; the loads zero-fill
+  //             the missing columns and nothing past column 96 is written).
+  //   heads_q a multiple of heads_kv (MQA / GQA: query head h reads kv head
+  //             h / (heads_q / heads_kv); K and V are never copied).
+  //   seqlen_q, seqlen_k >= 1 and may differ.
+  // o must not overlap k or v (it may be q itself).
+  TensorView q, k, v, o;
+  // Optional: (batch, heads_q, seqlen_q) fp32, any non-negative strides. Natural-log
+  // units: lse = log Σ_j exp(scale · q·k_j) over the visible keys; −inf for a row that
+  // sees no key. Left empty (data == nullptr), it is not computed.
+  TensorView lse;
+  // Default 1/sqrt(head_dim). Must be positive and finite.
+  std::optional<float> softmax_scale;
+  // Causal mask aligned to the bottom-right corner (FlashAttention-2/3): query i sees
+  // key j iff j <= i + seqlen_k - seqlen_q. A row that sees no key gets O = 0 and
+  // LSE = −inf.
+  bool causal = false;
+};
+
+// Can this run? Checks every argument and the device without launching anything.
+Status check(const AttentionArgs& args);
+
+// Run on `stream` (graph-capturable; no allocation, no workspace, no synchronisation).
+// Refusals are check()'s; nothing is launched or written when refused.
+Status attention_forward(const AttentionArgs& args, cudaStream_t stream = nullptr);
+
+}  // namespace warpspec

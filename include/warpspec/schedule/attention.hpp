@@ -1,0 +1,116 @@
+#pragma once
+// AttentionScheduler: the static persistent scheduler of the attention forward kernel.
+//
+// A work tile is one block of kBlockM query rows of one (batch, head): (m_block, head,
+// batch). The kernel launches G CTAs (one per SM, at most one per tile) and CTA c takes
+// work indices c, c+G, c+2G, ... Two orders of the work indices:
+//
+//   kMFastest (non-causal: every tile costs the same): m_block fastest, then head, then
+//     batch. The CTAs running at one time cover few (batch, head) pairs, so their K/V
+//     blocks are shared through L2; query heads of one GQA group are adjacent.
+//   kLongestFirst (causal: tile m_block reads ~m_block+1 key blocks): m_block from the
+//     last (longest) down to 0, slowest; (head, batch) fastest. With the fixed grid
+//     stride this hands out the long tiles first and the short ones fill the tail,
+//     the longest-processing-time rule, without an atomic counter (no workspace).
+//
+// Usage, kernel side:  for (auto t = s.first(blockIdx.x); t.valid; t = s.next(t)) ...
+// Host side: check(args) == nullptr, then AttentionScheduler(args).
+#include <cstdint>
+
+#include "warpspec/schedule/fast_divmod.hpp"
+
+namespace warpspec::schedule {
+
+enum class AttentionOrder : int { kMFastest = 0, kLongestFirst = 1 };
+
+struct AttentionSchedulerArguments {
+  int tiles_m = 1;  // ceil(seqlen_q / kBlockM)
+  int heads = 1;    // query heads
+  int batch = 1;
+  int grid_size = 1;
+  AttentionOrder order = AttentionOrder::kMFastest;
+};
+
+struct AttentionWork {
+  int32_t m_block = 0;
+  int32_t head = 0;
+  int32_t batch = 0;
+  int32_t linear = 0;  // the work index this came from
+  bool valid = false;
+};
+
+// CTAs to launch: one per SM, never more than there are tiles.
+inline int attention_grid_size(int tiles_m, int heads, int batch, int sm_count) {
+  const int64_t tiles = int64_t{tiles_m} * heads * batch;
+  int64_t g = sm_count < 1 ? 1 : sm_count;
+  if (g > tiles) g = tiles;
+  return g < 1 ? 1 : int(g);
+}
+
+class AttentionScheduler {
+ public:
+  using Arguments = AttentionSchedulerArguments;
+
+  // nullptr when `args` can be scheduled, else why not (a static string naming the
+  // argument). Work indices (and index + grid) must stay below 2^31 for FastDivmod.
+  static const char* check(const Arguments& a) {
+    if (a.tiles_m < 1) return "tiles_m: must be >= 1";
+    if (a.heads < 1) return "heads: must be >= 1";
+    if (a.batch < 1) return "batch: must be >= 1";
+    if (a.grid_size < 1) return "grid_size: must be >= 1";
+    if (a.order != AttentionOrder::kMFastest && a.order != AttentionOrder::kLongestFirst)
+      return "order: must be kMFastest or kLongestFirst";
+    if (int64_t{a.tiles_m} * a.heads * a.batch + a.grid_size > INT32_MAX)
+      return "tiles_m * heads * batch: too many tiles (work indices must stay below 2^31)";
+    return nullptr;
+  }
+
+  AttentionScheduler() = default;
+
+  // Precondition: check(args) == nullptr.
+  WARPSPEC_SCHED_FN explicit AttentionScheduler(const Arguments& a)
+      : tiles_m_(a.tiles_m),
+        heads_div_(uint32_t(a.heads)),
+        inner_div_(uint32_t(a.order == AttentionOrder::kLongestFirst ? a.heads * a.batch : a.tiles_m)),
+        total_(uint32_t(a.tiles_m) * uint32_t(a.heads) * uint32_t(a.batch)),
+        stride_(uint32_t(a.grid_size)),
+        longest_first_(a.order == AttentionOrder::kLongestFirst) {}
+
+  WARPSPEC_SCHED_FN int total_tiles() const { return int(total_); }
+  WARPSPEC_SCHED_FN int grid_size() const { return int(stride_); }
+  WARPSPEC_SCHED_FN AttentionOrder order() const {
+    return longest_first_ ? AttentionOrder::kLongestFirst : AttentionOrder::kMFastest;
+  }
+
+  // The tile of work index `linear`; past the end valid = false (coordinates then
+  // meaningless but computed without a branch).
+  WARPSPEC_SCHED_FN AttentionWork get(int linear) const {
+    uint32_t outer, inner, bh_batch, bh_head;
+    inner_div_.divmod(uint32_t(linear), outer, inner);
+    // kMFastest: inner = m_block, outer = (batch, head). kLongestFirst: inner =
+    // (batch, head), outer = rank from the longest m_block.
+    const uint32_t bh = longest_first_ ? inner : outer;
+    heads_div_.divmod(bh, bh_batch, bh_head);
+    AttentionWork w;
+    w.m_block = longest_first_ ? int32_t(tiles_m_) - 1 - int32_t(outer) : int32_t(inner);
+    w.head = int32_t(bh_head);
+    w.batch = int32_t(bh_batch);
+    w.linear = linear;
+    w.valid = uint32_t(linear) < total_;
+    return w;
+  }
+
+  WARPSPEC_SCHED_FN AttentionWork first(int cta) const { return get(cta); }
+  // Call only while t.valid (check() keeps index + stride inside int32).
+  WARPSPEC_SCHED_FN AttentionWork next(const AttentionWork& t) const { return get(t.linear + int(stride_)); }
+
+ private:
+  int32_t tiles_m_ = 1;
+  FastDivmod heads_div_{1};
+  FastDivmod inner_div_{1};
+  uint32_t total_ = 1;
+  uint32_t stride_ = 1;
+  bool longest_first_ = false;
+};
+
+}  // namespace warpspec::schedule

@@ -1,0 +1,225 @@
+// Attention forward host side: argument validation, tensor maps, scheduler, dispatch.
+// Nothing is launched or written unless every check passes.
+#include <cuda_runtime_api.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "launch.hpp"
+#include "warpspec/attention/config.hpp"
+#include "warpspec/attention_api.hpp"
+#include "warpspec/device.hpp"
+#include "warpspec/hopper/tma_map.hpp"
+#include "warpspec/schedule/attention.hpp"
+
+namespace warpspec {
+namespace {
+
+using attention_impl::AttentionParams;
+using attention_impl::kBlockM;
+
+std::string fmt(const char* f, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, f, args...);
+  return buf;
+}
+
+// Sequence lengths and counts stay below 2^30 so the kernel's int32 index sums
+// (row + seqlen_k - seqlen_q, block ends) cannot overflow.
+constexpr int64_t kMaxExtent = int64_t(1) << 30;
+
+const char* const kDimNames[4] = {"batch", "seqlen", "heads", "head_dim"};
+
+// Rank, dtype, pointer, shape and stride rules shared by q, k, v and o.
+Status check_bshd(const TensorView& v, const char* name, DType dtype, const int64_t (&shape)[4]) {
+  if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
+  if (v.rank != 4)
+    return invalid_argument(fmt("%s.rank: must be 4 (batch, seqlen, heads, head_dim), got %d", name, v.rank));
+  if (v.dtype != dtype)
+    return invalid_argument(fmt("%s.dtype: must equal q.dtype (%s), got %s", name, dtype_name(dtype), dtype_name(v.dtype)));
+  for (int i = 0; i < 4; ++i)
+    if (shape[i] >= 0 && v.shape[i] != shape[i])
+      return invalid_argument(fmt("%s.shape[%d] (%s): must be %" PRId64 ", got %" PRId64, name, i, kDimNames[i],
+                                  shape[i], v.shape[i]));
+  for (int i = 0; i < 4; ++i) {
+    if (v.shape[i] < 1)
+      return invalid_argument(fmt("%s.shape[%d] (%s): must be >= 1, got %" PRId64, name, i, kDimNames[i], v.shape[i]));
+    if (v.shape[i] >= kMaxExtent)
+      return invalid_argument(fmt("%s.shape[%d] (%s): must be < 2^30, got %" PRId64, name, i, kDimNames[i], v.shape[i]));
+  }
+  if (reinterpret_cast<uintptr_t>(v.data) % 16 != 0)
+    return misaligned(fmt("%s.data: must be 16-byte aligned for TMA (got %p)", name, v.data));
+  if (v.stride[3] != 1)
+    return invalid_argument(fmt("%s.stride[3] (head_dim): the last dimension must be contiguous (stride 1), got %" PRId64,
+                                name, v.stride[3]));
+  const int64_t e = int64_t(dtype_size(dtype));
+  for (int i = 0; i < 3; ++i) {
+    if (v.shape[i] == 1) continue;  // never stepped over: any stride
+    if (v.stride[i] <= 0)
+      return invalid_argument(fmt("%s.stride[%d] (%s): must be positive, got %" PRId64, name, i, kDimNames[i], v.stride[i]));
+    if ((v.stride[i] * e) % 16 != 0)
+      return misaligned(fmt("%s.stride[%d] (%s): %" PRId64 " elements = %" PRId64
+                            " bytes; TMA needs a multiple of 16 bytes (8 elements)",
+                            name, i, kDimNames[i], v.stride[i], v.stride[i] * e));
+    if (v.stride[i] * e >= (int64_t(1) << 40))
+      return invalid_argument(fmt("%s.stride[%d] (%s): must be < 2^40 bytes", name, i, kDimNames[i]));
+  }
+  return Status::Ok();
+}
+
+// Strides in bytes for a TMA map over (d, s, h, b): a dimension of extent 1 is never
+// stepped over, so it gets a harmless dense stride whatever the view says.
+void tma_strides(const TensorView& v, uint64_t (&out)[3]) {
+  const uint64_t e = dtype_size(v.dtype);
+  uint64_t dense = uint64_t(v.shape[3]) * e;
+  dense = (dense + 15) / 16 * 16;
+  // seqlen
+  out[0] = v.shape[1] > 1 ? uint64_t(v.stride[1]) * e : dense;
+  // heads
+  out[1] = v.shape[2] > 1 ? uint64_t(v.stride[2]) * e : out[0] * uint64_t(v.shape[1]);
+  // batch
+  out[2] = v.shape[0] > 1 ? uint64_t(v.stride[0]) * e : out[1] * uint64_t(v.shape[2]);
+}
+
+Status make_map(CUtensorMap* map, const TensorView& v, uint32_t box_rows, const char* name) {
+  const uint64_t dims[4] = {uint64_t(v.shape[3]), uint64_t(v.shape[1]), uint64_t(v.shape[2]), uint64_t(v.shape[0])};
+  uint64_t strides[3];
+  tma_strides(v, strides);
+  for (uint64_t& st : strides) st = st >= (uint64_t(1) << 40) ? 16 : st;  // only reachable for unit dims
+  const uint32_t box[4] = {64, box_rows, 1, 1};
+  Status s = hopper::make_tma_map(map, v.dtype, v.data, dims, strides, box, hopper::TmaSwizzle::k128B);
+  if (!s.ok()) return Status(s.code(), std::string(name) + ": " + s.message());
+  return s;
+}
+
+struct Plan {
+  DType dtype = DType::kBF16;
+  int64_t batch = 0, seqlen_q = 0, seqlen_k = 0, heads_q = 0, heads_kv = 0, head_dim = 0;
+  int kernel_d = 0;
+  float scale = 0;
+};
+
+Status make_plan(const AttentionArgs& a, Plan* plan) {
+  Plan p;
+  if (a.q.data == nullptr) return invalid_argument("q.data: must not be null");
+  if (a.q.rank != 4) return invalid_argument(fmt("q.rank: must be 4 (batch, seqlen, heads, head_dim), got %d", a.q.rank));
+  if (a.q.dtype != DType::kBF16 && a.q.dtype != DType::kFP16)
+    return unsupported(fmt("q.dtype: must be bf16 or fp16, got %s", dtype_name(a.q.dtype)));
+  p.dtype = a.q.dtype;
+  p.head_dim = a.q.shape[3];
+  p.kernel_d = attention_impl::kernel_head_dim(p.head_dim);
+  if (p.kernel_d == 0)
+    return unsupported(fmt("q.shape[3] (head_dim): must be 64, 96, 128, 192 or 256, got %" PRId64, p.head_dim));
+  WARPSPEC_RETURN_IF_ERROR(check_bshd(a.q, "q", p.dtype, {-1, -1, -1, -1}));
+  p.batch = a.q.shape[0];
+  p.seqlen_q = a.q.shape[1];
+  p.heads_q = a.q.shape[2];
+  if (a.k.data != nullptr && a.k.rank == 4) {
+    p.seqlen_k = a.k.shape[1];
+    p.heads_kv = a.k.shape[2];
+  }
+  WARPSPEC_RETURN_IF_ERROR(check_bshd(a.k, "k", p.dtype, {p.batch, -1, -1, p.head_dim}));
+  WARPSPEC_RETURN_IF_ERROR(check_bshd(a.v, "v", p.dtype, {p.batch, p.seqlen_k, p.heads_kv, p.head_dim}));
+  if (p.heads_q % p.heads_kv != 0)
+    return invalid_argument(fmt("k.shape[2] (heads): heads_q (%" PRId64 ") must be a multiple of heads_kv (%" PRId64 ")",
+                                p.heads_q, p.heads_kv));
+  WARPSPEC_RETURN_IF_ERROR(check_bshd(a.o, "o", p.dtype, {p.batch, p.seqlen_q, p.heads_q, p.head_dim}));
+  if (!a.lse.empty()) {
+    const TensorView& l = a.lse;
+    if (l.rank != 3)
+      return invalid_argument(fmt("lse.rank: must be 3 (batch, heads_q, seqlen_q), got %d", l.rank));
+    if (l.dtype != DType::kFP32) return invalid_argument(fmt("lse.dtype: must be fp32, got %s", dtype_name(l.dtype)));
+    const int64_t want[3] = {p.batch, p.heads_q, p.seqlen_q};
+    const char* names[3] = {"batch", "heads_q", "seqlen_q"};
+    for (int i = 0; i < 3; ++i) {
+      if (l.shape[i] != want[i])
+        return invalid_argument(fmt("lse.shape[%d] (%s): must be %" PRId64 ", got %" PRId64, i, names[i], want[i], l.shape[i]));
+      if (l.shape[i] > 1 && l.stride[i] <= 0)
+        return invalid_argument(fmt("lse.stride[%d] (%s): must be positive, got %" PRId64, i, names[i], l.stride[i]));
+    }
+    if (reinterpret_cast<uintptr_t>(l.data) % 4 != 0)
+      return misaligned(fmt("lse.data: must be 4-byte aligned (got %p)", l.data));
+  }
+  if (a.softmax_scale.has_value()) {
+    const float sc = *a.softmax_scale;
+    if (!std::isfinite(sc) || !(sc > 0.0f))
+      return invalid_argument(fmt("softmax_scale: must be positive and finite, got %g", double(sc)));
+    p.scale = sc;
+  } else {
+    p.scale = float(1.0 / std::sqrt(double(p.head_dim)));
+  }
+  *plan = p;
+  return Status::Ok();
+}
+
+Status prepare(const AttentionArgs& a, Plan* plan, AttentionParams* params, int* grid) {
+  WARPSPEC_RETURN_IF_ERROR(make_plan(a, plan));
+  WARPSPEC_RETURN_IF_ERROR(check_device());
+  int device = 0, sms = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err != cudaSuccess) return cuda_error("reading the SM count", err);
+
+  const Plan& p = *plan;
+  const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d);
+  AttentionParams& q = *params;
+  WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_q, a.q, uint32_t(kBlockM), "q"));
+  WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_k, a.k, uint32_t(cfg.block_n), "k"));
+  WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_v, a.v, uint32_t(cfg.block_n), "v"));
+  WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_o, a.o, 64, "o"));
+
+  schedule::AttentionSchedulerArguments sa;
+  const int64_t tiles_m = (p.seqlen_q + kBlockM - 1) / kBlockM;
+  if (tiles_m * p.heads_q * p.batch >= (int64_t(1) << 30))
+    return invalid_argument(fmt("shape: %" PRId64 " query tiles is too many for one launch", tiles_m * p.heads_q * p.batch));
+  sa.tiles_m = int(tiles_m);
+  sa.heads = int(p.heads_q);
+  sa.batch = int(p.batch);
+  sa.order = a.causal ? schedule::AttentionOrder::kLongestFirst : schedule::AttentionOrder::kMFastest;
+  sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, sms);
+  if (const char* why = schedule::AttentionScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
+  q.sched = schedule::AttentionScheduler(sa);
+  q.seqlen_q = int32_t(p.seqlen_q);
+  q.seqlen_k = int32_t(p.seqlen_k);
+  q.head_dim = int32_t(p.head_dim);
+  q.group = int32_t(p.heads_q / p.heads_kv);
+  q.causal = a.causal ? 1 : 0;
+  q.scale_log2 = float(double(p.scale) * 1.4426950408889634);
+  q.o = a.o.data;
+  q.o_stride_b = a.o.stride[0];
+  q.o_stride_s = a.o.stride[1];
+  q.o_stride_h = a.o.stride[2];
+  q.lse = static_cast<float*>(a.lse.data);
+  q.lse_stride_b = a.lse.empty() ? 0 : a.lse.stride[0];
+  q.lse_stride_h = a.lse.empty() ? 0 : a.lse.stride[1];
+  q.lse_stride_s = a.lse.empty() ? 0 : a.lse.stride[2];
+  *grid = sa.grid_size;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status check(const AttentionArgs& args) {
+  Plan plan;
+  AttentionParams params{};
+  int grid = 0;
+  return prepare(args, &plan, &params, &grid);
+}
+
+Status attention_forward(const AttentionArgs& args, cudaStream_t stream) {
+  Plan plan;
+  AttentionParams params{};
+  int grid = 0;
+  WARPSPEC_RETURN_IF_ERROR(prepare(args, &plan, &params, &grid));
+  switch (plan.kernel_d) {
+    case 64: return attention_impl::launch_attention_hd64(plan.dtype, params, grid, stream);
+    case 128: return attention_impl::launch_attention_hd128(plan.dtype, params, grid, stream);
+    case 192: return attention_impl::launch_attention_hd192(plan.dtype, params, grid, stream);
+    case 256: return attention_impl::launch_attention_hd256(plan.dtype, params, grid, stream);
+    default: return internal_error(fmt("attention: no kernel for head dim %d", plan.kernel_d));
+  }
+}
+
+}  // namespace warpspec

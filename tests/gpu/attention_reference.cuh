@@ -1,0 +1,140 @@
+#pragma once
+// Plain float32 GPU reference for attention forward (the oracle of the attention GPU
+// tests and of `warpspec attention --check`), header-only so both can build it.
+//
+// One CTA per query row (batch, head, i): scores of the row into shared memory, block
+// max and sum, then one thread per output column. Two flavours:
+//   plain_lowp = false: everything in fp32 from the (bf16/fp16) inputs: the oracle.
+//   plain_lowp = true:  the same computation done plainly in the input precision, as
+//     an unfused framework would (FlashAttention-3's test rule): q·scale rounded to T,
+//     scores rounded to T, probabilities rounded to T, O rounded to T (fp32
+//     accumulation inside each product). Its error against the oracle is the yardstick.
+// The causal mask is bottom-right aligned: key j visible to query i iff
+// j <= i + sk - sq. A row with no visible key gives O = 0, LSE = -inf.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "warpspec/tensor.hpp"
+
+namespace warpspec::test {
+
+struct RefTensor {
+  const void* data = nullptr;
+  int64_t sb = 0, ss = 0, sh = 0;  // element strides of batch, seqlen, head; head_dim contiguous
+};
+
+struct RefProblem {
+  int b = 1, sq = 1, sk = 1, hq = 1, hkv = 1, d = 64;
+  bool causal = false;
+  float scale = 0.125f;
+  DType dtype = DType::kBF16;
+};
+
+namespace detail {
+
+template <class T>
+__device__ __forceinline__ float ref_round(float x) {
+  return static_cast<float>(T(x));
+}
+
+__device__ __forceinline__ float block_reduce(float v, bool is_max, float* red) {
+  for (int o = 16; o > 0; o >>= 1) {
+    const float u = __shfl_xor_sync(0xffffffffu, v, o);
+    v = is_max ? fmaxf(v, u) : v + u;
+  }
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  __syncthreads();  // red[] may still be read from the previous reduction
+  if (lane == 0) red[warp] = v;
+  __syncthreads();
+  v = lane < warps ? red[lane] : (is_max ? -INFINITY : 0.0f);
+  for (int o = 16; o > 0; o >>= 1) {
+    const float u = __shfl_xor_sync(0xffffffffu, v, o);
+    v = is_max ? fmaxf(v, u) : v + u;
+  }
+  return v;
+}
+
+// out: (b, sq, hq, d) fp32 contiguous; lse: (b, hq, sq) fp32 contiguous.
+template <class T, bool kLowp>
+__global__ void __launch_bounds__(256) attention_reference_kernel(RefProblem p, RefTensor tq, RefTensor tk,
+                                                                  RefTensor tv, float* out, float* lse) {
+  extern __shared__ float smem[];
+  float* qrow = smem;           // d
+  float* red = qrow + p.d;      // 32
+  float* scores = red + 32;     // sk
+  const int i = blockIdx.x % p.sq;
+  const int bh = blockIdx.x / p.sq;
+  const int h = bh % p.hq, b = bh / p.hq;
+  const int hk = h / (p.hq / p.hkv);
+  const T* q = static_cast<const T*>(tq.data) + b * tq.sb + int64_t(i) * tq.ss + h * tq.sh;
+  const T* k = static_cast<const T*>(tk.data) + b * tk.sb + hk * tk.sh;
+  const T* v = static_cast<const T*>(tv.data) + b * tv.sb + hk * tv.sh;
+  for (int c = threadIdx.x; c < p.d; c += blockDim.x) {
+    const float x = static_cast<float>(q[c]);
+    qrow[c] = kLowp ? ref_round<T>(x * p.scale) : x;
+  }
+  __syncthreads();
+  const int limit = p.causal ? min(p.sk, i + 1 + p.sk - p.sq) : p.sk;  // exclusive
+  float mx = -INFINITY;
+  for (int j = threadIdx.x; j < p.sk; j += blockDim.x) {
+    float s = -INFINITY;
+    if (j < limit) {
+      const T* kr = k + int64_t(j) * tk.ss;
+      float acc = 0.0f;
+      for (int c = 0; c < p.d; ++c) acc = fmaf(qrow[c], static_cast<float>(kr[c]), acc);
+      s = kLowp ? ref_round<T>(acc) : acc * p.scale;
+    }
+    scores[j] = s;
+    mx = fmaxf(mx, s);
+  }
+  mx = block_reduce(mx, true, red);
+  float sum = 0.0f;
+  for (int j = threadIdx.x; j < p.sk; j += blockDim.x) {
+    const float e = mx == -INFINITY ? 0.0f : expf(scores[j] - mx);
+    scores[j] = e;
+    sum += e;
+  }
+  sum = block_reduce(sum, false, red);
+  const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+  if (kLowp) {
+    for (int j = threadIdx.x; j < p.sk; j += blockDim.x) scores[j] = ref_round<T>(scores[j] * inv);
+  }
+  __syncthreads();
+  for (int c = threadIdx.x; c < p.d; c += blockDim.x) {
+    float acc = 0.0f;
+    for (int j = 0; j < limit; ++j) acc = fmaf(scores[j], static_cast<float>(v[int64_t(j) * tv.ss + c]), acc);
+    out[((int64_t(b) * p.sq + i) * p.hq + h) * p.d + c] = kLowp ? ref_round<T>(acc) : acc * inv;
+  }
+  if (threadIdx.x == 0 && lse != nullptr)
+    lse[(int64_t(b) * p.hq + h) * p.sq + i] = sum > 0.0f ? mx + logf(sum) : -INFINITY;
+}
+
+template <class T, bool kLowp>
+inline cudaError_t launch_reference(const RefProblem& p, RefTensor q, RefTensor k, RefTensor v, float* out, float* lse,
+                                    cudaStream_t stream) {
+  const size_t smem = size_t(p.d + 32 + p.sk) * sizeof(float);
+  cudaError_t e = cudaFuncSetAttribute(attention_reference_kernel<T, kLowp>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  if (e != cudaSuccess) return e;
+  const int64_t blocks = int64_t(p.b) * p.hq * p.sq;
+  attention_reference_kernel<T, kLowp><<<unsigned(blocks), 256, smem, stream>>>(p, q, k, v, out, lse);
+  return cudaGetLastError();
+}
+
+}  // namespace detail
+
+// Needs sk <= ~56k (the row's scores live in shared memory).
+inline cudaError_t attention_reference(const RefProblem& p, RefTensor q, RefTensor k, RefTensor v, float* out,
+                                       float* lse, bool plain_lowp, cudaStream_t stream = nullptr) {
+  if (p.dtype == DType::kBF16)
+    return plain_lowp ? detail::launch_reference<__nv_bfloat16, true>(p, q, k, v, out, lse, stream)
+                      : detail::launch_reference<__nv_bfloat16, false>(p, q, k, v, out, lse, stream);
+  return plain_lowp ? detail::launch_reference<__half, true>(p, q, k, v, out, lse, stream)
+                    : detail::launch_reference<__half, false>(p, q, k, v, out, lse, stream);
+}
+
+}  // namespace warpspec::test

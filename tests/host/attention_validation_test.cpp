@@ -1,0 +1,159 @@
+// warpspec::check(AttentionArgs): every refusal names the argument and the rule, and
+// comes before anything touches the device. Pointers are fake (never dereferenced):
+// valid arguments give OK on a Hopper machine and kNoDevice elsewhere.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "warpspec/warpspec.hpp"
+
+namespace {
+
+using warpspec::AttentionArgs;
+using warpspec::DType;
+using warpspec::StatusCode;
+using warpspec::TensorView;
+
+void* fake(uintptr_t offset = 0) { return reinterpret_cast<void*>(uintptr_t(1) << 32 | offset); }
+
+TensorView bshd(int64_t b, int64_t s, int64_t h, int64_t d, DType t = DType::kBF16, void* data = fake()) {
+  TensorView v;
+  v.data = data;
+  v.dtype = t;
+  v.rank = 4;
+  v.shape[0] = b, v.shape[1] = s, v.shape[2] = h, v.shape[3] = d;
+  v.stride[3] = 1, v.stride[2] = d, v.stride[1] = h * d, v.stride[0] = s * h * d;
+  return v;
+}
+
+AttentionArgs valid(int64_t d = 128) {
+  AttentionArgs a;
+  a.q = bshd(2, 100, 8, d);
+  a.k = bshd(2, 300, 2, d, DType::kBF16, fake(0x1000000));
+  a.v = bshd(2, 300, 2, d, DType::kBF16, fake(0x2000000));
+  a.o = bshd(2, 100, 8, d, DType::kBF16, fake(0x3000000));
+  return a;
+}
+
+bool accepted(const warpspec::Status& s) { return s.ok() || s.code() == StatusCode::kNoDevice; }
+
+void expect_refused(const AttentionArgs& a, StatusCode code, const std::string& needle) {
+  const warpspec::Status s = warpspec::check(a);
+  EXPECT_EQ(s.code(), code) << s.to_string();
+  EXPECT_NE(s.message().find(needle), std::string::npos) << "message should mention '" << needle << "': " << s.message();
+}
+
+TEST(AttentionValidation, ValidArgumentsAreAccepted) {
+  for (int64_t d : {64, 96, 128, 192, 256}) EXPECT_TRUE(accepted(warpspec::check(valid(d)))) << d;
+  AttentionArgs a = valid();
+  a.causal = true;
+  a.softmax_scale = 0.3f;
+  a.lse.data = fake(0x4000000);
+  a.lse.dtype = DType::kFP32;
+  a.lse.rank = 3;
+  a.lse.shape[0] = 2, a.lse.shape[1] = 8, a.lse.shape[2] = 100;
+  a.lse.stride[0] = 800, a.lse.stride[1] = 100, a.lse.stride[2] = 1;
+  EXPECT_TRUE(accepted(warpspec::check(a)));
+  // BHSD memory viewed as BSHD, fp16.
+  AttentionArgs b = valid(64);
+  for (TensorView* v : {&b.q, &b.k, &b.v, &b.o}) {
+    v->dtype = DType::kFP16;
+    v->stride[2] = v->shape[1] * 64, v->stride[1] = 64, v->stride[0] = v->shape[2] * v->shape[1] * 64;
+  }
+  EXPECT_TRUE(accepted(warpspec::check(b)));
+  // Unit dimensions may carry any stride.
+  AttentionArgs c = valid();
+  c.q.shape[0] = c.k.shape[0] = c.v.shape[0] = c.o.shape[0] = 1;
+  c.q.stride[0] = 3;
+  EXPECT_TRUE(accepted(warpspec::check(c)));
+}
+
+TEST(AttentionValidation, HeadDimAndDtype) {
+  for (int64_t d : {32, 80, 100, 160, 512}) {
+    AttentionArgs a = valid(d);
+    expect_refused(a, StatusCode::kUnsupported, "head_dim");
+  }
+  AttentionArgs a = valid();
+  a.q.dtype = DType::kFP32;
+  expect_refused(a, StatusCode::kUnsupported, "q.dtype");
+  a = valid();
+  a.k.dtype = DType::kFP16;
+  expect_refused(a, StatusCode::kInvalidArgument, "k.dtype");
+  a = valid();
+  a.o.dtype = DType::kFP16;
+  expect_refused(a, StatusCode::kInvalidArgument, "o.dtype");
+}
+
+TEST(AttentionValidation, Shapes) {
+  AttentionArgs a = valid();
+  a.q.rank = 3;
+  expect_refused(a, StatusCode::kInvalidArgument, "q.rank");
+  a = valid();
+  a.k.shape[2] = 3;  // 8 % 3 != 0
+  a.v.shape[2] = 3;
+  expect_refused(a, StatusCode::kInvalidArgument, "multiple of heads_kv");
+  a = valid();
+  a.k.shape[0] = 1;
+  expect_refused(a, StatusCode::kInvalidArgument, "k.shape[0]");
+  a = valid();
+  a.v.shape[1] = 299;
+  expect_refused(a, StatusCode::kInvalidArgument, "v.shape[1]");
+  a = valid();
+  a.k.shape[3] = 64;
+  expect_refused(a, StatusCode::kInvalidArgument, "k.shape[3]");
+  a = valid();
+  a.o.shape[1] = 101;
+  expect_refused(a, StatusCode::kInvalidArgument, "o.shape[1]");
+  a = valid();
+  a.q.shape[1] = 0;
+  a.o.shape[1] = 0;
+  expect_refused(a, StatusCode::kInvalidArgument, "q.shape[1]");
+  a = valid();
+  a.k.data = nullptr;
+  expect_refused(a, StatusCode::kInvalidArgument, "k.data");
+}
+
+TEST(AttentionValidation, StridesAndAlignment) {
+  AttentionArgs a = valid();
+  a.q.stride[3] = 2;
+  expect_refused(a, StatusCode::kInvalidArgument, "q.stride[3]");
+  a = valid();
+  a.k.stride[1] = 2 * 128 + 4;  // 8 bytes off a 16-byte multiple
+  expect_refused(a, StatusCode::kMisaligned, "k.stride[1]");
+  a = valid();
+  a.v.data = fake(8);
+  expect_refused(a, StatusCode::kMisaligned, "v.data");
+  a = valid();
+  a.o.stride[2] = 0;
+  expect_refused(a, StatusCode::kInvalidArgument, "o.stride[2]");
+  a = valid();
+  a.q.stride[0] = -a.q.stride[0];
+  expect_refused(a, StatusCode::kInvalidArgument, "q.stride[0]");
+}
+
+TEST(AttentionValidation, LseAndScale) {
+  AttentionArgs a = valid();
+  a.lse.data = fake(0x4000000);
+  a.lse.dtype = DType::kBF16;
+  a.lse.rank = 3;
+  a.lse.shape[0] = 2, a.lse.shape[1] = 8, a.lse.shape[2] = 100;
+  a.lse.stride[0] = 800, a.lse.stride[1] = 100, a.lse.stride[2] = 1;
+  expect_refused(a, StatusCode::kInvalidArgument, "lse.dtype");
+  a.lse.dtype = DType::kFP32;
+  a.lse.shape[2] = 99;
+  expect_refused(a, StatusCode::kInvalidArgument, "lse.shape[2]");
+  a.lse.shape[2] = 100;
+  a.lse.rank = 4;
+  expect_refused(a, StatusCode::kInvalidArgument, "lse.rank");
+  a.lse.rank = 3;
+  a.lse.data = fake(2);
+  expect_refused(a, StatusCode::kMisaligned, "lse.data");
+  for (float sc : {0.0f, -1.0f, NAN, INFINITY}) {
+    AttentionArgs b = valid();
+    b.softmax_scale = sc;
+    expect_refused(b, StatusCode::kInvalidArgument, "softmax_scale");
+  }
+}
+
+}  // namespace
