@@ -7,3 +7,4 @@
 #include "warpspec/status.hpp"
 #include "warpspec/tensor.hpp"
 #include "warpspec/gemm_api.hpp"
+#include "warpspec/attention_api.hpp"
