@@ -14,6 +14,10 @@ void register_demo(CLI::App& app, int& exit_code);
 void register_gemm(CLI::App& app, int& exit_code);
 void register_bench(CLI::App& app, int& exit_code);
 
+// `warpspec attention`, and `bench attention` (registered from register_bench).
+void register_attention(CLI::App& app, int& exit_code);
+void register_bench_attention(CLI::App* bench, int& exit_code);
+
 // One clear line on stderr and exit code 2 when no Hopper GPU is usable; 0 otherwise.
 int require_hopper();
 

@@ -120,6 +120,7 @@ void register_bench(CLI::App& app, int& exit_code) {
   g->add_flag("--quick", *quick, "skip the largest problem");
   g->add_option("--iters", *iters, "timed iterations per problem")->check(CLI::PositiveNumber);
   g->callback([quick, iters, &exit_code] { exit_code = run_bench_gemm(*quick, *iters); });
+  register_bench_attention(bench, exit_code);
 }
 
 }  // namespace warpspec::tools

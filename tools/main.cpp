@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
 
   warpspec::tools::register_demo(app, exit_code);
   warpspec::tools::register_gemm(app, exit_code);
+  warpspec::tools::register_attention(app, exit_code);
   warpspec::tools::register_bench(app, exit_code);
 
   CLI11_PARSE(app, argc, argv);

@@ -1,0 +1,107 @@
+// `warpspec attention` and `warpspec bench attention`.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "attention_runner.hpp"
+#include "commands.hpp"
+
+namespace warpspec::tools {
+namespace {
+
+struct AttentionOptions {
+  AttentionProblem p;
+  std::string dtype = "bf16";
+  bool check = false;
+  int iters = 30;
+};
+
+int report(const Status& s) {
+  if (s.ok()) return 0;
+  std::fprintf(stderr, "warpspec: %s\n", s.to_string().c_str());
+  return 1;
+}
+
+int run_attention(AttentionOptions o) {
+  if (int rc = require_hopper()) return rc;
+  if (!parse_dtype(o.dtype, &o.p.dtype) || o.p.dtype == DType::kFP32) {
+    std::fprintf(stderr, "warpspec: --dtype must be bf16 or fp16, got %s\n", o.dtype.c_str());
+    return 1;
+  }
+  if (o.p.heads_kv == 0) o.p.heads_kv = o.p.heads;
+  AttentionRunner r(o.p);
+  if (int rc = report(r.status())) return rc;
+  // Refusals come from the library: the same message a C++ caller gets.
+  if (int rc = report(r.run(0, nullptr))) return rc;
+  Timing t;
+  if (int rc = report(r.time(3, o.iters, &t))) return rc;
+  std::printf("%s: %.4f ms, %.1f TFLOP/s\n", o.p.describe().c_str(), t.median_ms, t.tflops);
+  if (o.check) {
+    double err = 0, err_plain = 0, err_lse = 0;
+    if (int rc = report(r.check(&err, &err_plain, &err_lse))) return rc;
+    const bool ok = err <= 2 * err_plain + 1e-4 && err_lse <= 1e-2;
+    std::printf("check against the fp32 reference: max |O err| %.3g (plain %s: %.3g, limit 2x), max |LSE err| %.3g: %s\n",
+                err, dtype_name(o.p.dtype), err_plain, err_lse, ok ? "ok" : "FAILED");
+    if (!ok) return 1;
+  }
+  return 0;
+}
+
+// FlashAttention-3's sweep: 16k tokens in all (batch = 16384 / seqlen), hidden 2048
+// (heads = 2048 / head_dim), head dims 64 / 128 / 256, seqlen 512 .. 16384.
+int run_bench_attention(int iters, const std::vector<int>& dims, bool with_causal, bool with_full) {
+  if (int rc = require_hopper()) return rc;
+  std::printf("%-6s %-7s %6s %6s %5s %10s %10s\n", "hdim", "mask", "seqlen", "batch", "heads", "ms", "TFLOP/s");
+  for (int d : dims)
+    for (bool causal : {false, true}) {
+      if ((causal && !with_causal) || (!causal && !with_full)) continue;
+      for (int64_t s = 512; s <= 16384; s *= 2) {
+        AttentionProblem p;
+        p.batch = 16384 / s, p.seqlen_q = p.seqlen_k = s, p.heads = p.heads_kv = 2048 / d, p.head_dim = d;
+        p.causal = causal;
+        AttentionRunner r(p);
+        Timing t;
+        if (int rc = report(r.status())) return rc;
+        if (int rc = report(r.time(5, iters, &t))) return rc;
+        std::printf("%-6d %-7s %6ld %6ld %5ld %10.4f %10.1f\n", d, causal ? "causal" : "full", long(s), long(p.batch),
+                    long(p.heads), t.median_ms, t.tflops);
+        std::fflush(stdout);
+      }
+    }
+  return 0;
+}
+
+}  // namespace
+
+void register_attention(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand("attention", "Run one attention forward; print time and TFLOP/s");
+  auto o = std::make_shared<AttentionOptions>();
+  o->p.heads_kv = 0;  // default: heads
+  cmd->add_option("--batch", o->p.batch, "batch size")->check(CLI::PositiveNumber);
+  cmd->add_option("--seqlen-q", o->p.seqlen_q, "query length")->check(CLI::PositiveNumber);
+  cmd->add_option("--seqlen-k", o->p.seqlen_k, "key/value length")->check(CLI::PositiveNumber);
+  cmd->add_option("--heads", o->p.heads, "query heads")->check(CLI::PositiveNumber);
+  cmd->add_option("--heads-kv", o->p.heads_kv, "key/value heads (default: --heads; GQA when fewer)");
+  cmd->add_option("--head-dim", o->p.head_dim, "64, 96, 128, 192 or 256");
+  cmd->add_flag("--causal", o->p.causal, "causal mask, aligned to the bottom-right corner");
+  cmd->add_option("--dtype", o->dtype, "bf16 or fp16");
+  cmd->add_flag("--check", o->check, "compare with the float32 reference (FlashAttention-3's rule)");
+  cmd->add_option("--iters", o->iters, "timed iterations (median reported)")->check(CLI::PositiveNumber);
+  cmd->callback([o, &exit_code] { exit_code = run_attention(*o); });
+}
+
+void register_bench_attention(CLI::App* bench, int& exit_code) {
+  auto* a = bench->add_subcommand("attention", "FlashAttention-3 paper sweep (16k tokens, hidden 2048), TFLOP/s");
+  auto iters = std::make_shared<int>(20);
+  auto dims = std::make_shared<std::vector<int>>(std::vector<int>{64, 128, 256});
+  auto only_causal = std::make_shared<bool>(false);
+  auto only_full = std::make_shared<bool>(false);
+  a->add_option("--iters", *iters, "timed iterations per problem")->check(CLI::PositiveNumber);
+  a->add_option("--head-dims", *dims, "head dims to sweep (default 64 128 256)");
+  a->add_flag("--causal-only", *only_causal, "only the causal half");
+  a->add_flag("--full-only", *only_full, "only the non-causal half");
+  a->callback([=, &exit_code] { exit_code = run_bench_attention(*iters, *dims, !*only_full, !*only_causal); });
+}
+
+}  // namespace warpspec::tools
