@@ -1,5 +1,7 @@
 #include "gemm_runner.hpp"
 
+#include "timing.hpp"
+
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -154,27 +156,8 @@ Status GemmRunner::run_cublas(int set, cudaStream_t stream) {
 
 Status GemmRunner::time(bool ours, int warmup, int iters, Timing* out) {
   WARPSPEC_RETURN_IF_ERROR(status_);
-  for (int i = 0; i < warmup; ++i) WARPSPEC_RETURN_IF_ERROR(ours ? run_ours(i, nullptr) : run_cublas(i, nullptr));
-  std::vector<cudaEvent_t> ev(2 * iters);
-  for (auto& e : ev) cudaEventCreate(&e);
-  Status s;
-  for (int i = 0; i < iters && s.ok(); ++i) {
-    cudaEventRecord(ev[2 * i]);
-    s = ours ? run_ours(i, nullptr) : run_cublas(i, nullptr);
-    cudaEventRecord(ev[2 * i + 1]);
-  }
-  cudaError_t e = cudaDeviceSynchronize();
-  std::vector<double> ms;
-  for (int i = 0; i < iters && s.ok(); ++i) {
-    float t = 0;
-    cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]);
-    ms.push_back(t);
-  }
-  for (auto& x : ev) cudaEventDestroy(x);
-  WARPSPEC_RETURN_IF_ERROR(s);
-  if (e != cudaSuccess) return cuda_error("timed runs", e);
-  std::sort(ms.begin(), ms.end());
-  out->median_ms = ms[ms.size() / 2];
+  auto run = [&](int i) { return ours ? run_ours(i, nullptr) : run_cublas(i, nullptr); };
+  WARPSPEC_RETURN_IF_ERROR(median_event_time(run, warmup, iters, &out->median_ms));
   out->tflops = p_.flops() / (out->median_ms * 1e-3) / 1e12;
   return Status::Ok();
 }
