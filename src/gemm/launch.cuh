@@ -31,11 +31,11 @@ Status launch_kernel(const GemmParams& p, int grid, cudaStream_t stream) {
 
 template <TileConfig kTile, class TIn, class TOut>
 Status launch_majors(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream) {
-  constexpr int M = kTile.block_m, N = kTile.block_n, K = kTile.block_k, S = kTile.stages;
-  if (v.a_k_major && v.b_k_major) return launch_kernel<GemmKernel<M, N, K, S, TIn, TOut, true, true>>(p, grid, stream);
-  if (v.a_k_major) return launch_kernel<GemmKernel<M, N, K, S, TIn, TOut, true, false>>(p, grid, stream);
-  if (v.b_k_major) return launch_kernel<GemmKernel<M, N, K, S, TIn, TOut, false, true>>(p, grid, stream);
-  return launch_kernel<GemmKernel<M, N, K, S, TIn, TOut, false, false>>(p, grid, stream);
+  constexpr int M = kTile.block_m, N = kTile.block_n, K = kTile.block_k, S = kTile.stages, E = kTile.epi_stages;
+  if (v.a_k_major && v.b_k_major) return launch_kernel<GemmKernel<M, N, K, S, E, TIn, TOut, true, true>>(p, grid, stream);
+  if (v.a_k_major) return launch_kernel<GemmKernel<M, N, K, S, E, TIn, TOut, true, false>>(p, grid, stream);
+  if (v.b_k_major) return launch_kernel<GemmKernel<M, N, K, S, E, TIn, TOut, false, true>>(p, grid, stream);
+  return launch_kernel<GemmKernel<M, N, K, S, E, TIn, TOut, false, false>>(p, grid, stream);
 }
 
 template <int kTile, class TIn>

@@ -6,8 +6,8 @@
 // buffer and one of its threads stores them with TMA. Two chunk buffers alternate.
 //
 // beta == 0: C is never read. Before a warpgroup writes buffer b again, its storing
-//   thread waits until the store issued from b two chunks ago has read it
-//   (wait_group.read 1), and a named barrier tells the warpgroup.
+//   thread waits until the store issued from b kEpiStages chunks ago has read it
+//   (wait_group.read kEpiStages-1), and a named barrier tells the warpgroup.
 // beta != 0: the epilogue producer warp TMA-loads the C chunk (all 128 rows) into the
 //   buffer; each warpgroup waits for it, reads C and writes D in place, stores, and
 //   its storing thread releases the buffer once the store has read it. The two
@@ -45,7 +45,7 @@ struct PairOf<__half> {
   __device__ __forceinline__ static type make(float a, float b) { return __floats2half2_rn(a, b); }
 };
 
-template <int kBlockM, int kBlockN, class TOut>
+template <int kBlockM, int kBlockN, int kEpiStages, class TOut>
 struct Epilogue {
   static constexpr int kEpiCols = kEpiRowBytes / int(sizeof(TOut));
   static constexpr int kChunks = kBlockN / kEpiCols;
@@ -92,7 +92,7 @@ struct Epilogue {
       if (load_c) {
         pipe.consumer_wait(st);
       } else {
-        if (storer) hopper::tma_store_wait_read<1>();
+        if (storer) hopper::tma_store_wait_read<kEpiStages - 1>();
         hopper::named_barrier_sync(barrier, 128);
       }
       // Accumulator register i holds row 16·warp + g + 8·((i>>1)&1), column

@@ -18,10 +18,11 @@
 
 namespace warpspec::gemm_impl {
 
-template <int kBlockM, int kBlockN, int kBlockK, int kStages, class TIn, class TOut, bool kAKMajor, bool kBKMajor>
+template <int kBlockM, int kBlockN, int kBlockK, int kStages, int kEpiStages, class TIn, class TOut, bool kAKMajor,
+          bool kBKMajor>
 struct GemmKernel {
   using MainloopT = Mainloop<kBlockM, kBlockN, kBlockK, kStages, TIn, kAKMajor, kBKMajor>;
-  using EpilogueT = Epilogue<kBlockM, kBlockN, TOut>;
+  using EpilogueT = Epilogue<kBlockM, kBlockN, kEpiStages, TOut>;
 
   struct SharedStorage {
     typename MainloopT::Storage mainloop;
