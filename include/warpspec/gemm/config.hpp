@@ -40,7 +40,9 @@ inline constexpr int kEpiRowBytes = 128;
 // tiles re-read A more often but put more SMs to work when the output has few tiles
 // (small M, or small M*N), which is when the GEMM is bound by reading B.
 inline constexpr TileConfig kTileConfigs[] = {
-    {128, 256, 64, 4, 2},  // 2 x (64 x 256) per CTA: the most operand reuse
+    // 2 x (64 x 256) per CTA: the most operand reuse. Three stages (144 KB) leave room for
+    // four epilogue buffers, a whole bf16 tile: stores then never hold up the next mainloop.
+    {128, 256, 64, 3, 4},
     {128, 128, 64, 6, 2},
     {128, 64, 64, 8, 2},
 };
