@@ -1,5 +1,7 @@
 #include "attention_runner.hpp"
 
+#include "timing.hpp"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -107,27 +109,7 @@ Status AttentionRunner::run(int set, cudaStream_t stream) { return attention_for
 
 Status AttentionRunner::time(int warmup, int iters, Timing* out) {
   WARPSPEC_RETURN_IF_ERROR(status_);
-  for (int i = 0; i < warmup; ++i) WARPSPEC_RETURN_IF_ERROR(run(i, nullptr));
-  std::vector<cudaEvent_t> ev(2 * iters);
-  for (auto& e : ev) cudaEventCreate(&e);
-  Status s;
-  for (int i = 0; i < iters && s.ok(); ++i) {
-    cudaEventRecord(ev[2 * i]);
-    s = run(i, nullptr);
-    cudaEventRecord(ev[2 * i + 1]);
-  }
-  cudaError_t e = cudaDeviceSynchronize();
-  std::vector<double> ms;
-  for (int i = 0; i < iters && s.ok(); ++i) {
-    float t = 0;
-    cudaEventElapsedTime(&t, ev[2 * i], ev[2 * i + 1]);
-    ms.push_back(t);
-  }
-  for (auto& x : ev) cudaEventDestroy(x);
-  WARPSPEC_RETURN_IF_ERROR(s);
-  if (e != cudaSuccess) return cuda_error("timed runs", e);
-  std::sort(ms.begin(), ms.end());
-  out->median_ms = ms[ms.size() / 2];
+  WARPSPEC_RETURN_IF_ERROR(median_event_time([&](int i) { return run(i, nullptr); }, warmup, iters, &out->median_ms));
   out->tflops = p_.flops() / (out->median_ms * 1e-3) / 1e12;
   return Status::Ok();
 }
