@@ -39,8 +39,15 @@ static_assert(sizeof(warpspec_gemm_args) == 352 && offsetof(warpspec_gemm_args, 
               offsetof(warpspec_gemm_args, alpha) == 328 && offsetof(warpspec_gemm_args, flags) == 348,
               "warpspec_gemm_args v1 layout is ABI; append fields, never move them");
 
-// The version-1 size: the smallest struct_size accepted.
+static_assert(sizeof(warpspec_attention_args) == 424 && offsetof(warpspec_attention_args, q) == 8 &&
+              offsetof(warpspec_attention_args, lse) == 328 &&
+              offsetof(warpspec_attention_args, softmax_scale) == 408 &&
+              offsetof(warpspec_attention_args, reserved) == 420,
+              "warpspec_attention_args v1 layout is ABI; append fields, never move them");
+
+// The version-1 sizes: the smallest struct_size accepted.
 constexpr std::size_t kGemmArgsV1Size = 352;
+constexpr std::size_t kAttentionArgsV1Size = 424;
 
 thread_local std::string t_last_error;
 
@@ -118,6 +125,25 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   return Status::Ok();
 }
 
+Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out) {
+  warpspec_attention_args args = warpspec_attention_args_default();
+  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_attention_args", kAttentionArgsV1Size, &args));
+  if (args.flags != 0) return unsupported("flags: no options are defined yet; must be 0, got " + std::to_string(args.flags));
+  if (args.reserved != 0) return unsupported("reserved: must be 0, got " + std::to_string(args.reserved));
+  if (args.causal != 0 && args.causal != 1)
+    return invalid_argument("causal: must be 0 or 1, got " + std::to_string(args.causal));
+  out->q = to_view(args.q);
+  out->k = to_view(args.k);
+  out->v = to_view(args.v);
+  out->o = to_view(args.o);
+  if (args.lse.data != nullptr) out->lse = to_view(args.lse);  // else left empty: not computed
+  // 0 is "not given"; anything else (negative, NaN, inf included) goes to the API,
+  // which refuses what is not positive and finite.
+  if (args.softmax_scale != 0.0f) out->softmax_scale = args.softmax_scale;
+  out->causal = args.causal == 1;
+  return Status::Ok();
+}
+
 // MAJOR.MINOR.PATCH parsed once from the version string (CMake's project version).
 struct VersionParts {
   int v[3] = {0, 0, 0};
@@ -166,6 +192,22 @@ WARPSPEC_API warpspec_status warpspec_gemm(const warpspec_gemm_args* args, void*
     GemmArgs a;
     WARPSPEC_RETURN_IF_ERROR(to_gemm_args(args, &a));
     return gemm(a, static_cast<cudaStream_t>(stream));
+  });
+}
+
+WARPSPEC_API warpspec_status warpspec_attention_check(const warpspec_attention_args* args) {
+  return guarded([&]() -> Status {
+    AttentionArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_attention_args(args, &a));
+    return check(a);
+  });
+}
+
+WARPSPEC_API warpspec_status warpspec_attention(const warpspec_attention_args* args, void* stream) {
+  return guarded([&]() -> Status {
+    AttentionArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_attention_args(args, &a));
+    return attention_forward(a, static_cast<cudaStream_t>(stream));
   });
 }
 

@@ -15,7 +15,8 @@
  *   refuses (WARPSPEC_UNSUPPORTED) a larger struct whose unknown tail is not all
  *   zero, so a new option is never silently ignored. Fill a struct from its
  *   *_default() function, then set fields.
- * - New families (attention) arrive as new functions with their own args struct;
+ * - Each family (GEMM, attention) has its own functions and args struct; a new
+ *   family arrives the same way;
  *   existing symbols and layouts never change within an ABI version.
  * - Streams are cudaStream_t passed as void* (NULL = the legacy default stream).
  *   Calls are graph-capturable: no allocation, no synchronisation. */
@@ -143,6 +144,43 @@ WARPSPEC_API warpspec_status warpspec_gemm_check(const warpspec_gemm_args* args)
 /* Run on `stream` (a cudaStream_t). Refusals are warpspec_gemm_check's, and when
  * refused nothing is launched or written. */
 WARPSPEC_API warpspec_status warpspec_gemm(const warpspec_gemm_args* args, void* stream);
+
+/* ------------------------------------------------------------------ attention */
+
+/* Attention forward (FlashAttention-3 style), the rules of warpspec::AttentionArgs
+ * (attention_api.hpp): O = softmax(scale * Q K^T + mask) V per batch and head.
+ * q, o: (batch, seqlen_q, heads_q, head_dim); k, v: (batch, seqlen_k, heads_kv,
+ * head_dim); rank 4, bf16 or fp16, all one dtype; last dimension contiguous, other
+ * strides 16-byte multiples, data 16-byte aligned; head_dim 64, 96, 128, 192 or 256;
+ * heads_q a multiple of heads_kv (GQA / MQA). o must not overlap k or v.
+ * lse: optional (data NULL = not computed), (batch, heads_q, seqlen_q) fp32, the
+ * natural-log log-sum-exp of each row; -inf for a row that sees no key.
+ * Version 1 is 424 bytes with no padding. */
+typedef struct warpspec_attention_args {
+  uint64_t struct_size; /* sizeof(warpspec_attention_args) as the caller compiled it */
+  warpspec_tensor q, k, v, o, lse;
+  float softmax_scale; /* 0 means 1/sqrt(head_dim); otherwise positive and finite */
+  int32_t causal;      /* 0 or 1: mask aligned to the bottom-right corner (FA2/FA3) */
+  uint32_t flags;      /* reserved for options; must be 0 */
+  uint32_t reserved;   /* must be 0 */
+} warpspec_attention_args;
+
+/* struct_size set, everything else zero (default scale, not causal, no lse). */
+static inline warpspec_attention_args warpspec_attention_args_default(void) {
+  warpspec_attention_args args;
+  size_t i;
+  unsigned char* bytes = (unsigned char*)&args;
+  for (i = 0; i < sizeof args; ++i) bytes[i] = 0;
+  args.struct_size = sizeof args;
+  return args;
+}
+
+/* Can this run? Checks every argument and the device; launches nothing. */
+WARPSPEC_API warpspec_status warpspec_attention_check(const warpspec_attention_args* args);
+
+/* Run on `stream` (a cudaStream_t). Refusals are warpspec_attention_check's, and
+ * when refused nothing is launched or written. */
+WARPSPEC_API warpspec_status warpspec_attention(const warpspec_attention_args* args, void* stream);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -16,3 +16,14 @@ int warpspec_test_refusal_from_c(char* message, size_t size) {
 
 /* struct_size as a C caller's compiler sees it. */
 size_t warpspec_test_gemm_args_size_from_c(void) { return sizeof(warpspec_gemm_args); }
+
+/* A default attention call has no tensors: refused, like the GEMM above. */
+int warpspec_test_attention_refusal_from_c(char* message, size_t size) {
+  warpspec_attention_args args = warpspec_attention_args_default();
+  warpspec_status status = warpspec_attention_check(&args);
+  strncpy(message, warpspec_last_error(), size - 1);
+  message[size - 1] = '\0';
+  return (int)status;
+}
+
+size_t warpspec_test_attention_args_size_from_c(void) { return sizeof(warpspec_attention_args); }

@@ -22,6 +22,8 @@
 
 extern "C" int warpspec_test_refusal_from_c(char* message, size_t size);
 extern "C" size_t warpspec_test_gemm_args_size_from_c(void);
+extern "C" int warpspec_test_attention_refusal_from_c(char* message, size_t size);
+extern "C" size_t warpspec_test_attention_args_size_from_c(void);
 
 namespace {
 
@@ -218,13 +220,180 @@ TEST(CApi, SharedLibraryExportsEverySymbol) {
   ASSERT_NE(lib, nullptr) << dlerror();
   for (const char* name : {"warpspec_status_name", "warpspec_last_error", "warpspec_version", "warpspec_version_major",
                            "warpspec_version_minor", "warpspec_version_patch", "warpspec_abi_version",
-                           "warpspec_check_device", "warpspec_gemm_check", "warpspec_gemm"})
+                           "warpspec_check_device", "warpspec_gemm_check", "warpspec_gemm",
+                           "warpspec_attention_check", "warpspec_attention"})
     EXPECT_NE(dlsym(lib, name), nullptr) << name << ": " << dlerror();
   using VersionFn = const char* (*)();
   auto fn = reinterpret_cast<VersionFn>(dlsym(lib, "warpspec_version"));
   ASSERT_NE(fn, nullptr);
   EXPECT_STREQ(fn(), warpspec_version());
   dlclose(lib);
+}
+
+// ------------------------------------------------------------------ attention
+
+// (batch, seqlen, heads, head_dim), contiguous, on a fake 256-byte-aligned address.
+warpspec_tensor bshd(uintptr_t address, int64_t b, int64_t s, int64_t h, int64_t d,
+                     int32_t dtype = WARPSPEC_DTYPE_BF16) {
+  warpspec_tensor t{};
+  t.data = reinterpret_cast<void*>(address);
+  t.dtype = dtype;
+  t.rank = 4;
+  t.shape[0] = b, t.shape[1] = s, t.shape[2] = h, t.shape[3] = d;
+  t.stride[3] = 1, t.stride[2] = d, t.stride[1] = h * d, t.stride[0] = s * h * d;
+  return t;
+}
+
+// GQA 8 query heads over 2 kv heads, seqlen_q != seqlen_k, with the LSE.
+warpspec_attention_args valid_attention(int64_t d = 128) {
+  warpspec_attention_args args = warpspec_attention_args_default();
+  args.q = bshd(0x10000000, 2, 100, 8, d);
+  args.k = bshd(0x20000000, 2, 300, 2, d);
+  args.v = bshd(0x30000000, 2, 300, 2, d);
+  args.o = bshd(0x40000000, 2, 100, 8, d);
+  warpspec_tensor& l = args.lse;
+  l.data = reinterpret_cast<void*>(0x50000000);
+  l.dtype = WARPSPEC_DTYPE_FP32;
+  l.rank = 3;
+  l.shape[0] = 2, l.shape[1] = 8, l.shape[2] = 100;
+  l.stride[0] = 800, l.stride[1] = 100, l.stride[2] = 1;
+  return args;
+}
+
+// What the C API says must be what the C++ API says for the same arguments.
+warpspec::Status cpp_check(const warpspec_attention_args& c) {
+  auto view = [](const warpspec_tensor& t) {
+    warpspec::TensorView v;
+    v.data = t.data;
+    v.dtype = static_cast<warpspec::DType>(t.dtype);
+    v.rank = t.rank;
+    for (int i = 0; i < 4; ++i) v.shape[i] = t.shape[i], v.stride[i] = t.stride[i];
+    return v;
+  };
+  warpspec::AttentionArgs a;
+  a.q = view(c.q), a.k = view(c.k), a.v = view(c.v), a.o = view(c.o);
+  if (c.lse.data != nullptr) a.lse = view(c.lse);
+  if (c.softmax_scale != 0.0f) a.softmax_scale = c.softmax_scale;
+  a.causal = c.causal != 0;
+  return warpspec::check(a);
+}
+
+TEST(CApiAttention, DefaultsAreZeroWithTheSizeSet) {
+  const warpspec_attention_args args = warpspec_attention_args_default();
+  EXPECT_EQ(args.struct_size, sizeof(warpspec_attention_args));
+  EXPECT_EQ(args.softmax_scale, 0.0f);
+  EXPECT_EQ(args.causal, 0);
+  EXPECT_EQ(args.q.data, nullptr);
+  EXPECT_EQ(args.lse.data, nullptr);
+  EXPECT_EQ(sizeof(warpspec_attention_args), 424u);
+}
+
+TEST(CApiAttention, NullArgsAreRefused) {
+  EXPECT_EQ(warpspec_attention(nullptr, nullptr), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_EQ(last_error(), "invalid argument: warpspec_attention_args: must not be null");
+  EXPECT_EQ(warpspec_attention_check(nullptr), WARPSPEC_INVALID_ARGUMENT);
+}
+
+TEST(CApiAttention, ValidArgumentsPassTheCheckOrNameTheMissingDevice) {
+  for (int64_t d : {64, 96, 128, 192, 256}) {
+    for (int causal : {0, 1}) {
+      SCOPED_TRACE("head_dim " + std::to_string(d) + (causal ? " causal" : ""));
+      warpspec_attention_args args = valid_attention(d);
+      args.causal = causal;
+      if (d == 64) args.lse = warpspec_tensor{};  // no LSE: not computed
+      if (d == 192) args.softmax_scale = 0.05f;
+      const warpspec_status s = warpspec_attention_check(&args);
+      if (have_hopper()) {
+        EXPECT_EQ(s, WARPSPEC_OK) << last_error();
+        EXPECT_EQ(last_error(), "");
+      } else {
+        EXPECT_EQ(s, WARPSPEC_NO_DEVICE) << last_error();
+        EXPECT_NE(last_error().find("Hopper"), std::string::npos) << last_error();
+      }
+    }
+  }
+}
+
+struct AttentionRefusal {
+  const char* what;
+  void (*edit)(warpspec_attention_args&);
+  warpspec_status code;
+  const char* message;
+};
+
+const AttentionRefusal kAttentionRefusals[] = {
+    {"no q", [](warpspec_attention_args& a) { a.q.data = nullptr; }, WARPSPEC_INVALID_ARGUMENT, "q.data: must not be null"},
+    {"no output", [](warpspec_attention_args& a) { a.o.data = nullptr; }, WARPSPEC_INVALID_ARGUMENT, "o.data: must not be null"},
+    {"fp32", [](warpspec_attention_args& a) { a.q.dtype = a.k.dtype = a.v.dtype = a.o.dtype = WARPSPEC_DTYPE_FP32; }, WARPSPEC_UNSUPPORTED, "q.dtype"},
+    {"mixed dtypes", [](warpspec_attention_args& a) { a.k.dtype = WARPSPEC_DTYPE_FP16; }, WARPSPEC_INVALID_ARGUMENT, "k.dtype: must equal q.dtype"},
+    {"head dim 80", [](warpspec_attention_args& a) { a.q.shape[3] = a.k.shape[3] = a.v.shape[3] = a.o.shape[3] = 80; }, WARPSPEC_UNSUPPORTED, "head_dim"},
+    {"rank 3", [](warpspec_attention_args& a) { a.k.rank = 3; }, WARPSPEC_INVALID_ARGUMENT, "k.rank: must be 4"},
+    {"heads not a multiple", [](warpspec_attention_args& a) { a.k.shape[2] = a.v.shape[2] = 3; }, WARPSPEC_INVALID_ARGUMENT, "heads_q (8) must be a multiple of heads_kv (3)"},
+    {"v seqlen", [](warpspec_attention_args& a) { a.v.shape[1] = 299; }, WARPSPEC_INVALID_ARGUMENT, "v.shape[1]"},
+    {"strided head dim", [](warpspec_attention_args& a) { a.q.stride[3] = 2; }, WARPSPEC_INVALID_ARGUMENT, "q.stride[3]"},
+    {"odd stride", [](warpspec_attention_args& a) { a.k.stride[1] = 260; }, WARPSPEC_MISALIGNED, "k.stride[1]"},
+    {"misaligned", [](warpspec_attention_args& a) { a.v.data = reinterpret_cast<void*>(0x30000008); }, WARPSPEC_MISALIGNED, "v.data: must be 16-byte aligned"},
+    {"lse shape", [](warpspec_attention_args& a) { a.lse.shape[2] = 101; }, WARPSPEC_INVALID_ARGUMENT, "lse.shape[2]"},
+    {"lse dtype", [](warpspec_attention_args& a) { a.lse.dtype = WARPSPEC_DTYPE_BF16; }, WARPSPEC_INVALID_ARGUMENT, "lse.dtype"},
+    {"negative scale", [](warpspec_attention_args& a) { a.softmax_scale = -1.0f; }, WARPSPEC_INVALID_ARGUMENT, "softmax_scale: must be positive and finite"},
+    {"NaN scale", [](warpspec_attention_args& a) { a.softmax_scale = std::numeric_limits<float>::quiet_NaN(); }, WARPSPEC_INVALID_ARGUMENT, "softmax_scale"},
+    {"causal 2", [](warpspec_attention_args& a) { a.causal = 2; }, WARPSPEC_INVALID_ARGUMENT, "causal: must be 0 or 1, got 2"},
+    {"flags", [](warpspec_attention_args& a) { a.flags = 4; }, WARPSPEC_UNSUPPORTED, "flags: no options are defined yet"},
+    {"reserved", [](warpspec_attention_args& a) { a.reserved = 1; }, WARPSPEC_UNSUPPORTED, "reserved: must be 0"},
+    {"old struct", [](warpspec_attention_args& a) { a.struct_size = 352; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 352 is smaller than the first version's 424 bytes"},
+};
+
+TEST(CApiAttention, RefusalsGiveTheCodeAndTheMessage) {
+  for (const AttentionRefusal& r : kAttentionRefusals) {
+    SCOPED_TRACE(r.what);
+    warpspec_attention_args args = valid_attention();
+    r.edit(args);
+    EXPECT_EQ(warpspec_attention_check(&args), r.code) << last_error();
+    const std::string checked = last_error();
+    EXPECT_EQ(checked.rfind(std::string(warpspec_status_name(r.code)) + ": ", 0), 0u) << checked;
+    EXPECT_NE(checked.find(r.message), std::string::npos) << checked;
+    EXPECT_EQ(warpspec_attention(&args, nullptr), r.code) << last_error();  // refused: nothing launched
+    EXPECT_EQ(last_error(), checked);
+  }
+}
+
+TEST(CApiAttention, RefusalsAreTheCppApis) {
+  // The C layer adds only its own fields' rules (struct_size, flags, causal): every
+  // tensor and scale refusal is the C++ API's, code and message.
+  for (const AttentionRefusal& r : kAttentionRefusals) {
+    const std::string what = r.what;
+    if (what == "causal 2" || what == "flags" || what == "reserved" || what == "old struct") continue;
+    SCOPED_TRACE(r.what);
+    warpspec_attention_args args = valid_attention();
+    r.edit(args);
+    const warpspec::Status s = cpp_check(args);
+    EXPECT_EQ(warpspec_attention_check(&args), static_cast<int>(s.code()));
+    EXPECT_EQ(last_error(), s.to_string());
+  }
+}
+
+TEST(CApiAttention, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
+  struct Newer {
+    warpspec_attention_args v1;
+    uint64_t future[3];
+  } newer{};
+  newer.v1 = valid_attention();
+  newer.v1.o.data = nullptr;  // a refusal that comes after the struct is read
+  newer.v1.struct_size = sizeof(Newer);
+  EXPECT_EQ(warpspec_attention_check(&newer.v1), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("o.data"), std::string::npos) << last_error();
+
+  newer.future[2] = 7;
+  EXPECT_EQ(warpspec_attention_check(&newer.v1), WARPSPEC_UNSUPPORTED);
+  EXPECT_NE(last_error().find("knows 424"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 440"), std::string::npos) << last_error();
+}
+
+TEST(CApiAttention, HeaderCompilesAsC99AndWorksFromC) {
+  char message[512];
+  EXPECT_EQ(warpspec_test_attention_refusal_from_c(message, sizeof message), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(message).find("q.data: must not be null"), std::string::npos) << message;
+  EXPECT_EQ(warpspec_test_attention_args_size_from_c(), sizeof(warpspec_attention_args));
 }
 
 }  // namespace
