@@ -17,6 +17,7 @@ __all__ = [
     "WarpspecArgumentError",
     "WarpspecError",
     "check_device",
+    "flash_attn_func",
     "gemm",
     "library_path",
     "library_version",
@@ -46,5 +47,8 @@ except ImportError:  # the library layer still works; the ops need PyTorch
     def gemm(*args, **kwargs):
         raise ImportError("warpspec.gemm needs PyTorch (import torch failed)")
 
+    def flash_attn_func(*args, **kwargs):
+        raise ImportError("warpspec.flash_attn_func needs PyTorch (import torch failed)")
+
 else:
-    from .ops import gemm
+    from .ops import flash_attn_func, gemm

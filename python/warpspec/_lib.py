@@ -6,6 +6,7 @@ structs, and turns a non-OK status into an exception carrying the library's mess
 
 import ctypes
 import os
+import struct
 import sys
 import threading
 from pathlib import Path
@@ -65,9 +66,41 @@ class GemmArgs(ctypes.Structure):
     ]
 
 
+class AttentionArgs(ctypes.Structure):
+    """warpspec_attention_args, version 1. Build it with attention_args()."""
+
+    _fields_ = [
+        ("struct_size", ctypes.c_uint64),
+        ("q", Tensor),
+        ("k", Tensor),
+        ("v", Tensor),
+        ("o", Tensor),
+        ("lse", Tensor),
+        ("softmax_scale", ctypes.c_float),
+        ("causal", ctypes.c_int32),
+        ("flags", ctypes.c_uint32),
+        ("reserved", ctypes.c_uint32),
+    ]
+
+
 # The C side static_asserts the same numbers.
 assert ctypes.sizeof(Tensor) == 80, "warpspec_tensor layout"
 assert ctypes.sizeof(GemmArgs) == 352 and GemmArgs.flags.offset == 348, "warpspec_gemm_args layout"
+assert ctypes.sizeof(AttentionArgs) == 424 and AttentionArgs.softmax_scale.offset == 408, \
+    "warpspec_attention_args layout"
+
+# The same structs as struct-module formats, for the per-call path: one pack() call
+# builds a whole args struct as bytes (a few hundred ns, against tens of µs for
+# filling a ctypes.Structure field by field), and ctypes hands the bytes object's
+# buffer to C without a copy (the library only reads it, during the call). The
+# fields and their order are the ctypes classes' above; the sizes are checked below.
+# A tensor is: data, dtype, rank, shape[4], stride[4].
+TENSOR_FORMAT = "Qii4q4q"
+GEMM_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 4 + "ffiiiI")
+ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII")
+NULL_TENSOR = (0,) * 11  # data NULL: an absent optional tensor
+assert GEMM_FORMAT.size == ctypes.sizeof(GemmArgs), "GEMM_FORMAT mirrors warpspec_gemm_args"
+assert ATTENTION_FORMAT.size == ctypes.sizeof(AttentionArgs), "ATTENTION_FORMAT mirrors warpspec_attention_args"
 
 
 def gemm_args() -> GemmArgs:
@@ -75,6 +108,13 @@ def gemm_args() -> GemmArgs:
     args = GemmArgs()
     args.struct_size = ctypes.sizeof(GemmArgs)
     args.alpha = 1.0
+    return args
+
+
+def attention_args() -> AttentionArgs:
+    """warpspec_attention_args_default(): struct_size set, the rest zero."""
+    args = AttentionArgs()
+    args.struct_size = ctypes.sizeof(AttentionArgs)
     return args
 
 
@@ -156,6 +196,7 @@ def search_locations(environ=None, package_dir: Path = _PACKAGE_DIR):
 def _declare(cdll: ctypes.CDLL) -> None:
     c_int, c_char_p, c_void_p = ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p
     args_p = ctypes.POINTER(GemmArgs)
+    attention_p = ctypes.POINTER(AttentionArgs)
     signatures = {
         "warpspec_status_name": (c_char_p, [c_int]),
         "warpspec_last_error": (c_char_p, []),
@@ -167,6 +208,8 @@ def _declare(cdll: ctypes.CDLL) -> None:
         "warpspec_check_device": (c_int, [c_int]),
         "warpspec_gemm_check": (c_int, [args_p]),
         "warpspec_gemm": (c_int, [args_p, c_void_p]),
+        "warpspec_attention_check": (c_int, [attention_p]),
+        "warpspec_attention": (c_int, [attention_p, c_void_p]),
     }
     for name, (restype, argtypes) in signatures.items():
         fn = getattr(cdll, name)  # AttributeError: not this library
@@ -181,6 +224,12 @@ class Library:
     def __init__(self, cdll: ctypes.CDLL, path: str):
         self._cdll = cdll
         self.path = path
+        # The per-call entry points, a second handle on the same symbols: bytes from
+        # GEMM_FORMAT / ATTENTION_FORMAT (c_char_p: the buffer, no copy) and the stream
+        # as an int. See gemm_packed().
+        for name in ("warpspec_gemm", "warpspec_attention"):
+            fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)((name, cdll))
+            setattr(self, "_" + name[len("warpspec_"):] + "_packed", fn)
 
     def _check(self, status: int) -> None:
         if status != OK:
@@ -212,6 +261,26 @@ class Library:
     def gemm(self, args: GemmArgs, stream: int = 0) -> None:
         """Launch on `stream` (a cudaStream_t as an int; 0 is the legacy default)."""
         self._check(self._cdll.warpspec_gemm(ctypes.byref(args), ctypes.c_void_p(stream or None)))
+
+    def attention_check(self, args: AttentionArgs) -> None:
+        self._check(self._cdll.warpspec_attention_check(ctypes.byref(args)))
+
+    def attention(self, args: AttentionArgs, stream: int = 0) -> None:
+        """Launch on `stream` (a cudaStream_t as an int; 0 is the legacy default)."""
+        self._check(self._cdll.warpspec_attention(ctypes.byref(args), ctypes.c_void_p(stream or None)))
+
+    # The per-call path of the PyTorch ops: `packed` is GEMM_FORMAT / ATTENTION_FORMAT
+    # bytes, `stream` an int. The status is returned, not raised: the caller raises
+    # (error()) so that it can add what it knows to the message.
+    def gemm_packed(self, packed: bytes, stream: int) -> int:
+        return self._gemm_packed(packed, stream)
+
+    def attention_packed(self, packed: bytes, stream: int) -> int:
+        return self._attention_packed(packed, stream)
+
+    def error(self, status: int) -> WarpspecError:
+        """The exception for a non-OK status of this thread's last call."""
+        return error_for(status, self.last_error())
 
 
 def _open(target) -> Library:

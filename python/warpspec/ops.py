@@ -1,13 +1,27 @@
-"""PyTorch ops over the C ABI: registered with torch.library under the "warpspec"
+"""PyTorch ops over the C ABI, registered with torch.library under the "warpspec"
 namespace, each with a fake (meta) implementation so torch.compile traces them.
 
-Each op allocates its output with torch, then makes one library call on
-torch.cuda.current_stream(): no other allocation, no synchronisation, so the ops are
-CUDA-graph capturable. Inputs are passed as torch's strided views, strides and all;
-the library decides what it can run and refuses the rest with a message.
+Each op allocates its outputs with torch, then makes one library call on the current
+CUDA stream: no other allocation, no synchronisation, so the ops are CUDA-graph
+capturable. Inputs are passed as torch's strided views, strides and all; the library
+decides what it can run and refuses the rest with a message.
+
+Host cost per call (bench/gemm_host_overhead.py measures each layer). A call is a
+few µs of Python plus the library's own few µs, because:
+- the args struct is packed in one struct.pack() into bytes that ctypes passes to C
+  without a copy (not a ctypes.Structure filled field by field);
+- the stream is torch's raw current-stream handle (no torch.cuda.Stream object), and
+  the device is switched only when the operands are not on the current one;
+- the ops are registered with torch.library.define / impl (the dispatcher calls the
+  Python kernel directly), not torch.library.custom_op, whose Python wrappers cost
+  tens of µs per call;
+- in plain eager mode (plain tensors, no tracing, no dispatch or function modes, no
+  autograd to record, no profiler) the public functions call the kernel themselves,
+  skipping the dispatcher; everything else goes through torch.ops.warpspec.*, so
+  torch.compile, fake tensors, opcheck and the profiler see the op.
 """
 
-from typing import Optional
+from typing import Optional, Tuple
 
 import torch
 
@@ -22,6 +36,14 @@ for _name, _code in (("float8_e4m3fn", _lib.DTYPE_E4M3), ("float8_e5m2", _lib.DT
     if hasattr(torch, _name):  # fp8 dtypes arrived in torch 2.1
         _DTYPES[getattr(torch, _name)] = _code
 
+_PAD = [(0,) * (_lib.MAX_RANK - r) for r in range(_lib.MAX_RANK + 1)]
+_GEMM_PACK = _lib.GEMM_FORMAT.pack
+_ATTENTION_PACK = _lib.ATTENTION_FORMAT.pack
+_GEMM_SIZE = _lib.GEMM_FORMAT.size
+_ATTENTION_SIZE = _lib.ATTENTION_FORMAT.size
+_GEMM_NAMES = ("a", "b", "c")
+_ATTENTION_NAMES = ("q", "k", "v")
+
 
 def _dtype_code(dtype: torch.dtype, what: str) -> int:
     code = _DTYPES.get(dtype)
@@ -31,19 +53,130 @@ def _dtype_code(dtype: torch.dtype, what: str) -> int:
     return code
 
 
+def _fields(t: torch.Tensor, name: str) -> tuple:
+    """A warpspec_tensor's fields for torch's view as it is: data pointer (storage
+    offset included), dtype, rank, sizes, strides."""
+    r = t.dim()
+    if r > _lib.MAX_RANK:
+        raise ValueError(f"{name}: rank {r}; warpspec tensors have at most {_lib.MAX_RANK} dimensions")
+    code = _DTYPES.get(t.dtype)
+    if code is None:
+        _dtype_code(t.dtype, f"{name}.dtype")  # raises
+    pad = _PAD[r]
+    return (t.data_ptr(), code, r, *t.shape, *pad, *t.stride(), *pad)
+
+
 def _view(t: torch.Tensor, name: str) -> _lib.Tensor:
-    """torch's view as it is: data pointer (storage offset included), sizes, strides."""
+    """torch's view as a ctypes warpspec_tensor (for callers of _lib's struct API)."""
     return _lib.tensor(t.data_ptr(), _dtype_code(t.dtype, f"{name}.dtype"), t.shape, t.stride())
 
 
-def _check_cuda(named) -> None:
-    first_name, first = named[0]
-    for name, t in named:
-        if t.device.type != "cuda":
-            raise ValueError(f"{name}: must be a CUDA tensor, got one on {t.device}")
-        if t.device != first.device:
-            raise ValueError(f"{name}: is on {t.device} but {first_name} is on {first.device}; "
-                             "all operands must be on one GPU")
+def _device_of(names, *tensors) -> int:
+    """The CUDA device index all operands are on (`names` name them, in order, for the
+    message); ValueError naming the odd one out."""
+    index = tensors[0].get_device()
+    for t in tensors:
+        if not t.is_cuda or t.get_device() != index:
+            first = tensors[0]
+            for name, u in zip(names, tensors):
+                if not u.is_cuda:
+                    raise ValueError(f"{name}: must be a CUDA tensor, got one on {u.device}")
+                if u.device != first.device:
+                    raise ValueError(f"{name}: is on {u.device} but {names[0]} is on {first.device}; "
+                                     "all operands must be on one GPU")
+    return index
+
+
+# The current stream as a raw cudaStream_t int: torch's own fast accessor where it
+# has one (what torch.compile's generated code uses), else through a Stream object.
+if hasattr(torch._C, "_cuda_getCurrentRawStream"):
+    _raw_stream = torch._C._cuda_getCurrentRawStream
+else:  # pragma: no cover - older torch
+
+    def _raw_stream(index: int) -> int:
+        return torch.cuda.current_stream(index).cuda_stream
+
+
+# The calling thread's current CUDA device, without torch.cuda.current_device()'s
+# lazy-init check (an operand is on the GPU, so CUDA is initialised).
+_current_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+
+
+def _call(packed_fn, packed: bytes, index: int):
+    """One library call on device `index`'s current stream; returns the status.
+    The library works on the calling thread's current device, so switch to the
+    operands' device when it is not the current one (and back afterwards)."""
+    if index == _current_device():
+        return packed_fn(packed, _raw_stream(index))
+    with torch.cuda.device(index):
+        return packed_fn(packed, _raw_stream(index))
+
+
+# ------------------------------------------------------------------ eager fast path
+
+_is_compiling = getattr(torch.compiler, "is_compiling", None) or (lambda: False)
+_dispatch_modes = getattr(torch._C, "_len_torch_dispatch_stack", None)
+_function_modes = getattr(torch._C, "_is_torch_function_mode_enabled", None)
+_profiling = getattr(torch._C._autograd, "_profiler_enabled", None) if hasattr(torch._C, "_autograd") else None
+_fast_path_possible = _dispatch_modes is not None and _function_modes is not None and _profiling is not None
+
+
+def _plain_eager(*tensors) -> bool:
+    """True when calling the kernel directly is exactly what the dispatcher would do:
+    not under torch.compile / export tracing, no dispatch or function mode active
+    (FakeTensorMode, make_fx, DebugMode, `with torch.device(...)` and the like), no
+    profiler to record the op, only plain torch.Tensor operands, and no autograd
+    history to record. Anything else takes the registered op."""
+    if _is_compiling() or not _fast_path_possible:
+        return False
+    if _dispatch_modes() or _function_modes() or _profiling():
+        return False
+    grad = torch.is_grad_enabled()
+    for t in tensors:
+        if t is None:
+            continue
+        if type(t) is not torch.Tensor or (grad and t.requires_grad):
+            return False
+    return True
+
+
+class _ForwardOnly(torch.autograd.Function):
+    """Runs a forward-only op when an input requires grad, so that a backward through
+    it fails loudly instead of the dispatcher's fallback (a warning, no gradient)."""
+
+    @staticmethod
+    def forward(ctx, name, op, *args):
+        ctx.name = name
+        return op(*args)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(f"warpspec.{ctx.name} has no backward: it is forward-only; compute it under "
+                           "torch.no_grad(), or detach its inputs")
+
+
+def _needs_grad(*tensors) -> bool:
+    return torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
+
+
+# ------------------------------------------------------------------ registration
+
+_library = None
+if hasattr(torch.library, "register_fake"):  # torch >= 2.4
+    _library = torch.library.Library("warpspec", "FRAGMENT")
+
+
+def _register(name: str, schema: str, impl, fake):
+    """Define warpspec::<name>, with `impl` for CUDA (and CPU, where it refuses with
+    the same message eager mode gives) and `fake` for tracing. Returns the op, or
+    `impl` itself on a torch too old to trace."""
+    if _library is None:
+        return impl
+    _library.define(f"{name}{schema}")
+    _library.impl(name, impl, "CUDA")
+    _library.impl(name, impl, "CPU")
+    torch.library.register_fake(f"warpspec::{name}", fake, lib=_library)
+    return getattr(torch.ops.warpspec, name).default
 
 
 # ------------------------------------------------------------------ GEMM
@@ -52,15 +185,17 @@ def _check_cuda(named) -> None:
 def _gemm_shape(a: torch.Tensor, b: torch.Tensor):
     """D's shape: (M, N) for two matrices, else (L, M, N) with L broadcast from
     a's and b's batches (1 broadcasts)."""
-    if a.dim() not in (2, 3):
-        raise ValueError(f"a: must be (M, K) or (L, M, K), got shape {tuple(a.shape)}")
-    if b.dim() not in (2, 3):
-        raise ValueError(f"b: must be (K, N) or (L, K, N), got shape {tuple(b.shape)}")
-    m, n = a.shape[-2], b.shape[-1]
-    if a.dim() == 2 and b.dim() == 2:
+    sa, sb = a.shape, b.shape
+    ra, rb = len(sa), len(sb)
+    if ra not in (2, 3):
+        raise ValueError(f"a: must be (M, K) or (L, M, K), got shape {tuple(sa)}")
+    if rb not in (2, 3):
+        raise ValueError(f"b: must be (K, N) or (L, K, N), got shape {tuple(sb)}")
+    m, n = sa[-2], sb[-1]
+    if ra == 2 and rb == 2:
         return (m, n)
-    la = a.shape[0] if a.dim() == 3 else 1
-    lb = b.shape[0] if b.dim() == 3 else 1
+    la = sa[0] if ra == 3 else 1
+    lb = sb[0] if rb == 3 else 1
     if la != lb and la != 1 and lb != 1:
         raise ValueError(f"a, b: batch sizes {la} and {lb} do not broadcast (each must be 1 or the same)")
     return (lb if la == 1 else la, m, n)
@@ -68,32 +203,26 @@ def _gemm_shape(a: torch.Tensor, b: torch.Tensor):
 
 def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alpha: float, beta: float,
                out_dtype: Optional[torch.dtype]) -> torch.Tensor:
-    named = [("a", a), ("b", b)] + ([("c", c)] if c is not None else [])
-    _check_cuda(named)
+    index = _device_of(_GEMM_NAMES, a, b) if c is None else _device_of(_GEMM_NAMES, a, b, c)
     shape = _gemm_shape(a, b)
     out_dtype = a.dtype if out_dtype is None else out_dtype
-    args = _lib.gemm_args()
-    args.alpha = alpha
-    args.beta = beta
-    args.a = _view(a, "a")
-    args.b = _view(b, "b")
-    if c is not None:
-        args.c = _view(c, "c")
+    fa = _fields(a, "a")
+    fb = _fields(b, "b")
+    fc = _fields(c, "c") if c is not None else _lib.NULL_TENSOR
     _dtype_code(out_dtype, "out_dtype")
     lib = _lib.library()  # a missing library is reported before anything is allocated
-    with torch.cuda.device(a.device):
-        d = torch.empty(shape, dtype=out_dtype, device=a.device)
-        if d.numel() == 0:  # M or N or L is 0: nothing to compute (torch.matmul's answer)
-            return d
-        args.d = _view(d, "d")
-        try:
-            lib.gemm(args, torch.cuda.current_stream(a.device).cuda_stream)
-        except _lib.WarpspecError as e:
-            if ": d." in str(e):
-                # The user never named d: say what it is.
-                raise type(e)(f"{e} (d is the output: a new contiguous {tuple(shape)} {out_dtype} tensor, "
-                              "so N times its element size must be a multiple of 16 bytes)", e.code) from None
-            raise
+    d = torch.empty(shape, dtype=out_dtype, device=a.device)
+    if d.numel() == 0:  # M or N or L is 0: nothing to compute (torch.matmul's answer)
+        return d
+    packed = _GEMM_PACK(_GEMM_SIZE, *fa, *fb, *fc, *_fields(d, "d"), alpha, beta, 0, 0, 0, 0)
+    status = _call(lib._gemm_packed, packed, index)
+    if status != _lib.OK:
+        e = lib.error(status)
+        if ": d." in str(e):
+            # The user never named d: say what it is.
+            raise type(e)(f"{e} (d is the output: a new contiguous {tuple(shape)} {out_dtype} tensor, "
+                          "so N times its element size must be a multiple of 16 bytes)", e.code) from None
+        raise e
     return d
 
 
@@ -101,17 +230,8 @@ def _gemm_fake(a, b, c, alpha, beta, out_dtype):
     return a.new_empty(_gemm_shape(a, b), dtype=a.dtype if out_dtype is None else out_dtype)
 
 
-if hasattr(torch.library, "custom_op"):  # torch >= 2.4
-
-    @torch.library.custom_op("warpspec::gemm", mutates_args=())
-    def _gemm_op(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alpha: float, beta: float,
-                 out_dtype: Optional[torch.dtype]) -> torch.Tensor:
-        return _gemm_impl(a, b, c, alpha, beta, out_dtype)
-
-    _gemm_op.register_fake(_gemm_fake)
-    _gemm = torch.ops.warpspec.gemm.default
-else:  # older torch: eager only (no torch.compile tracing)
-    _gemm = _gemm_impl
+_gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, ScalarType? out_dtype) -> Tensor",
+                  _gemm_impl, _gemm_fake)
 
 
 def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alpha: float = 1.0,
@@ -128,11 +248,91 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     Returns a new contiguous (M, N) or (L, M, N) tensor. Input the library cannot
     take raises ValueError (a warpspec.WarpspecArgumentError) with its message; a
     missing or non-Hopper GPU raises RuntimeError (warpspec.WarpspecError). Nothing
-    is launched when refused.
+    is launched when refused. Forward only: a backward through it raises.
     """
+    if _plain_eager(a, b, c):
+        return _gemm_impl(a, b, c, float(alpha), float(beta), out_dtype)
+    if _needs_grad(a, b, c):
+        return _ForwardOnly.apply("gemm", _gemm, a, b, c, float(alpha), float(beta), out_dtype)
     return _gemm(a, b, c, float(alpha), float(beta), out_dtype)
 
 
-# TODO(attention): flash_attn_func(q, k, v, softmax_scale=None, causal=False,
-# return_attn_probs=False), FlashAttention-3's names and return convention, once the
-# C++ attention API and its C ABI entry (warpspec_attention_args) land.
+# ------------------------------------------------------------------ attention
+
+
+def _contiguous_last(t: torch.Tensor) -> torch.Tensor:
+    """FlashAttention's rule: a head dimension that is not contiguous is copied."""
+    return t if t.stride(-1) == 1 else t.contiguous()
+
+
+def _attention_shapes(q: torch.Tensor):
+    if q.dim() != 4:
+        raise ValueError(f"q: must be (batch, seqlen_q, heads, head_dim), got shape {tuple(q.shape)}")
+    b, s, h, _ = q.shape
+    return tuple(q.shape), (b, h, s)
+
+
+def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float],
+                    causal: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+    index = _device_of(_ATTENTION_NAMES, q, k, v)
+    out_shape, lse_shape = _attention_shapes(q)
+    q, k, v = _contiguous_last(q), _contiguous_last(k), _contiguous_last(v)
+    fq, fk, fv = _fields(q, "q"), _fields(k, "k"), _fields(v, "v")
+    scale = 0.0 if softmax_scale is None else float(softmax_scale)
+    if softmax_scale is not None and scale == 0.0:
+        raise ValueError("softmax_scale: must be positive and finite, got 0")  # 0 means "default" in C
+    lib = _lib.library()
+    out = torch.empty(out_shape, dtype=q.dtype, device=q.device)
+    lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
+    if out.numel() == 0:  # batch, seqlen_q, heads or head_dim 0: nothing to compute
+        return out, lse
+    packed = _ATTENTION_PACK(_ATTENTION_SIZE, *fq, *fk, *fv, *_fields(out, "out"), *_fields(lse, "softmax_lse"),
+                             scale, 1 if causal else 0, 0, 0)
+    status = _call(lib._attention_packed, packed, index)
+    if status != _lib.OK:
+        e = lib.error(status)
+        msg = str(e)
+        if ": o." in msg or ": lse." in msg:
+            raise type(e)(f"{msg} (o and lse are the outputs: new contiguous {out_shape} {q.dtype} and "
+                          f"{lse_shape} float32 tensors)", e.code) from None
+        raise e
+    return out, lse
+
+
+def _attention_fake(q, k, v, softmax_scale, causal):
+    out_shape, lse_shape = _attention_shapes(q)
+    return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
+
+
+_attention = _register("flash_attn_forward",
+                       "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal) -> (Tensor, Tensor)",
+                       _attention_impl, _attention_fake)
+
+
+def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float] = None,
+                    causal: bool = False, *, return_attn_probs: bool = False):
+    """FlashAttention-3's flash_attn_func (forward), on torch.cuda.current_stream().
+
+    q: (batch, seqlen_q, nheads, headdim); k, v: (batch, seqlen_k, nheads_k, headdim);
+    bfloat16 or float16, all the same; headdim 64, 96, 128, 192 or 256. nheads a
+    multiple of nheads_k (MQA / GQA: query head h reads kv head h // (nheads //
+    nheads_k)). Any strides work without a copy when the data and the strides of the
+    batch, seqlen and head dimensions are 16-byte aligned; a head dimension that is
+    not contiguous is copied first (as FlashAttention does).
+    softmax_scale: the scaling of q @ k^T before the softmax; default 1/sqrt(headdim).
+    causal: mask aligned to the bottom-right corner (query i sees key j iff
+    j <= i + seqlen_k - seqlen_q); a row that sees no key gets out = 0, lse = -inf.
+
+    Returns out, (batch, seqlen_q, nheads, headdim) contiguous, or with
+    return_attn_probs=True (out, softmax_lse) as FlashAttention-3 does, softmax_lse
+    (batch, nheads, seqlen_q) float32: the natural-log log-sum-exp of each row of
+    q @ k^T * softmax_scale. Bad input raises ValueError (warpspec.WarpspecArgumentError)
+    with the library's message; no Hopper GPU raises RuntimeError. Forward only.
+    """
+    if _plain_eager(q, k, v):
+        out, lse = _attention_impl(q, k, v, softmax_scale, bool(causal))
+    elif _needs_grad(q, k, v):
+        out, lse = _ForwardOnly.apply("flash_attn_func", _attention, q, k, v, softmax_scale, bool(causal))
+    else:
+        out, lse = _attention(q, k, v, softmax_scale, bool(causal))
+    return (out, lse) if return_attn_probs else out

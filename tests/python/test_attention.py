@@ -1,0 +1,377 @@
+"""warpspec.flash_attn_func against PyTorch, on a Hopper GPU.
+
+The oracle is FlashAttention-3's: a float32 reference (explicit causal mask, aligned
+to the bottom-right corner, GQA by repeating K/V heads), and the kernel's error
+against it must be within 2x the error of the same computation done in the input
+dtype (bf16/fp16 matmuls, float32 softmax) plus a small floor. The reference is
+itself checked against F.scaled_dot_product_attention in float32. Random data, a
+fresh seed per test (printed), outputs poisoned with NaN through the caching
+allocator before each call, every element checked.
+"""
+
+import math
+import random
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import torch.nn.functional as F  # noqa: E402
+
+import warpspec  # noqa: E402
+from warpspec import _lib  # noqa: E402
+
+
+def _why_no_hopper():
+    if not torch.cuda.is_available():
+        return "no CUDA device"
+    cap = torch.cuda.get_device_capability()
+    if cap != (9, 0):
+        return f"compute capability {cap[0]}.{cap[1]}, not 9.0"
+    return None
+
+
+_NO_HOPPER = _why_no_hopper()
+needs_hopper = pytest.mark.skipif(_NO_HOPPER is not None, reason=f"needs a Hopper GPU: {_NO_HOPPER}")
+
+DTYPES = [torch.bfloat16, torch.float16]
+HEAD_DIMS = [64, 96, 128, 192, 256]
+
+
+@pytest.fixture
+def seed():
+    s = random.SystemRandom().randrange(2**31)
+    print(f"seed={s}")
+    torch.manual_seed(s)
+    random.seed(s)
+    return s
+
+
+@pytest.fixture(autouse=True)
+def _exact_float32():
+    if torch.cuda.is_available():
+        old = torch.backends.cuda.matmul.allow_tf32
+        torch.backends.cuda.matmul.allow_tf32 = False
+        yield
+        torch.backends.cuda.matmul.allow_tf32 = old
+    else:
+        yield
+
+
+def bshd(b, s, h, d, dtype):
+    return torch.randn(b, s, h, d, device="cuda", dtype=dtype)
+
+
+def poison(q):
+    """Leave NaN blocks of out's and lse's sizes in the caching allocator, so the
+    outputs (allocated next) most likely start as NaN."""
+    b, s, h, d = q.shape
+    x = torch.full((b, s, h, d), float("nan"), dtype=q.dtype, device="cuda")
+    y = torch.full((b, h, s), float("nan"), dtype=torch.float32, device="cuda")
+    del x, y
+
+
+def attention_ref(q, k, v, softmax_scale=None, causal=False, upcast=True):
+    """(out, lse). upcast: in float32 (the reference); else the same computation in
+    the input dtype (matmuls in bf16/fp16, softmax in float32), FA3's `out_pt`."""
+    dtype = q.dtype
+    if upcast:
+        q, k, v = q.float(), k.float(), v.float()
+    b, sq, h, d = q.shape
+    sk, hk = k.shape[1], k.shape[2]
+    scale = 1.0 / math.sqrt(d) if softmax_scale is None else softmax_scale
+    k = k.repeat_interleave(h // hk, dim=2)
+    v = v.repeat_interleave(h // hk, dim=2)
+    scores = torch.einsum("bthd,bshd->bhts", q, k).float() * scale
+    if causal:
+        i = torch.arange(sq, device=q.device).view(-1, 1)
+        j = torch.arange(sk, device=q.device).view(1, -1)
+        scores = scores.masked_fill(j > i + sk - sq, float("-inf"))
+    lse = torch.logsumexp(scores, dim=-1)
+    p = torch.softmax(scores, dim=-1)
+    p = torch.nan_to_num(p, nan=0.0)  # a row that sees no key: output 0
+    out = torch.einsum("bhts,bshd->bthd", p.to(v.dtype), v)
+    return (out if upcast else out.to(dtype)), lse
+
+
+def check(q, k, v, out, lse, softmax_scale=None, causal=False, what=""):
+    b, sq, h, d = q.shape
+    assert out.shape == q.shape and out.dtype == q.dtype and out.is_contiguous(), what
+    assert lse.shape == (b, h, sq) and lse.dtype == torch.float32, what
+    out_ref, lse_ref = attention_ref(q, k, v, softmax_scale, causal)
+    out_pt, _ = attention_ref(q, k, v, softmax_scale, causal, upcast=False)
+    outf = out.float()
+    assert not torch.isnan(outf).any(), f"{what}: {torch.isnan(outf).sum().item()} NaN in out"
+    err = (outf - out_ref).abs().max().item()
+    err_pt = (out_pt.float() - out_ref).abs().max().item()
+    # FA3's floor: what one rounding step of the reference's magnitude costs.
+    floor = 2 * (out_ref + 0.3 - 0.3 - out_ref).abs().max().item() + 1e-5
+    assert err <= 2 * err_pt + floor, f"{what}: max error {err:.4g} > 2 * {err_pt:.4g} + {floor:.3g}"
+    # LSE: same inputs, float32 accumulation on both sides; -inf exactly where no key.
+    no_key = torch.isinf(lse_ref)
+    assert torch.equal(torch.isinf(lse) & (lse < 0), no_key), f"{what}: -inf LSE rows differ"
+    assert not torch.isnan(lse).any(), f"{what}: NaN in lse"
+    if (~no_key).any():
+        lse_err = (lse[~no_key] - lse_ref[~no_key]).abs().max().item()
+        assert lse_err <= 1e-3 + 1e-4 * lse_ref[~no_key].abs().max().item(), f"{what}: lse error {lse_err:.4g}"
+
+
+def run(q, k, v, **kw):
+    poison(q)
+    return warpspec.flash_attn_func(q, k, v, return_attn_probs=True, **kw)
+
+
+# ------------------------------------------------------------------ the reference itself
+
+
+@needs_hopper
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_reference_matches_sdpa_in_float32(causal, seed):
+    q, k, v = (bshd(2, 77, 4, 64, torch.float32) for _ in range(3))
+    out_ref, _ = attention_ref(q, k, v, causal=causal)
+    # seqlen_q == seqlen_k: SDPA's top-left causal mask is FA's bottom-right one.
+    sdpa = F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                          is_causal=causal).transpose(1, 2)
+    torch.testing.assert_close(out_ref, sdpa, atol=1e-5, rtol=1e-5)
+
+
+# ------------------------------------------------------------------ correctness
+
+
+@needs_hopper
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("seqlens", [(128, 128), (113, 203), (239, 97), (1, 300)], ids=str)
+def test_against_float32_reference(dtype, head_dim, causal, seqlens, seed):
+    sq, sk = seqlens
+    q, k, v = bshd(2, sq, 3, head_dim, dtype), bshd(2, sk, 3, head_dim, dtype), bshd(2, sk, 3, head_dim, dtype)
+    out, lse = run(q, k, v, causal=causal)
+    check(q, k, v, out, lse, causal=causal, what=f"seed={seed}")
+
+
+@needs_hopper
+@pytest.mark.parametrize("heads", [(8, 2), (6, 1), (4, 4)], ids=["gqa", "mqa", "mha"])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_gqa_and_mqa(heads, causal, seed):
+    h, hk = heads
+    q, k, v = bshd(2, 150, h, 128, torch.bfloat16), bshd(2, 260, hk, 128, torch.bfloat16), \
+        bshd(2, 260, hk, 128, torch.bfloat16)
+    out, lse = run(q, k, v, causal=causal)
+    check(q, k, v, out, lse, causal=causal, what=f"seed={seed}")
+
+
+@needs_hopper
+def test_softmax_scale_and_default(seed):
+    q, k, v = (bshd(1, 100, 2, 64, torch.float16) for _ in range(3))
+    out, lse = run(q, k, v, softmax_scale=0.3)
+    check(q, k, v, out, lse, softmax_scale=0.3, what=f"seed={seed}")
+    explicit = warpspec.flash_attn_func(q, k, v, softmax_scale=1 / 8)
+    default = warpspec.flash_attn_func(q, k, v)
+    assert torch.equal(explicit, default)
+
+
+@needs_hopper
+def test_causal_rows_that_see_no_key_are_zero_with_minus_inf_lse(seed):
+    q, k, v = bshd(1, 200, 2, 64, torch.bfloat16), bshd(1, 50, 2, 64, torch.bfloat16), bshd(1, 50, 2, 64, torch.bfloat16)
+    out, lse = run(q, k, v, causal=True)
+    assert torch.all(out[:, :150] == 0)
+    assert torch.all(lse[:, :, :150] == float("-inf"))
+    check(q, k, v, out, lse, causal=True, what=f"seed={seed}")
+
+
+@needs_hopper
+def test_return_convention_is_fa3s():
+    q, k, v = (bshd(1, 64, 2, 64, torch.bfloat16) for _ in range(3))
+    out = warpspec.flash_attn_func(q, k, v)
+    assert isinstance(out, torch.Tensor) and out.shape == q.shape
+    both = warpspec.flash_attn_func(q, k, v, None, False, return_attn_probs=True)
+    assert isinstance(both, tuple) and len(both) == 2
+    assert torch.equal(both[0], out) and both[1].shape == (1, 2, 64)
+
+
+# ------------------------------------------------------------------ layouts
+
+
+@needs_hopper
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_non_contiguous_views(dtype, seed):
+    # BHSD memory seen as BSHD, q/k/v sliced out of one packed qkv tensor, and a
+    # strided batch: passed as they are, strides and all.
+    b, s, h, d = 2, 130, 4, 64
+    q = torch.randn(b, h, s, d, device="cuda", dtype=dtype).transpose(1, 2)
+    qkv = torch.randn(b, s, 3, h, d, device="cuda", dtype=dtype)
+    k, v = qkv[:, :, 1], qkv[:, :, 2]
+    assert not q.is_contiguous() and not k.is_contiguous()
+    out, lse = run(q, k, v)
+    check(q, k, v, out, lse, what=f"seed={seed} bhsd/qkv")
+    big = torch.randn(2 * b, s, h, d, device="cuda", dtype=dtype)
+    q2 = big[::2]
+    out, lse = run(q2, k, v, causal=True)
+    check(q2, k, v, out, lse, causal=True, what=f"seed={seed} batch stride")
+
+
+@needs_hopper
+def test_non_contiguous_head_dim_is_copied_as_fa3_does(seed):
+    q = torch.randn(1, 64, 2, 64, 2, device="cuda", dtype=torch.bfloat16)[..., 0]  # head_dim stride 2
+    k, v = bshd(1, 64, 2, 64, torch.bfloat16), bshd(1, 64, 2, 64, torch.bfloat16)
+    out, lse = run(q, k, v)
+    check(q, k, v, out, lse, what=f"seed={seed}")
+
+
+@needs_hopper
+def test_runs_on_the_current_stream(seed):
+    q, k, v = (bshd(2, 256, 4, 128, torch.bfloat16) for _ in range(3))
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        out, lse = warpspec.flash_attn_func(q, k, v, return_attn_probs=True)
+        ref = out.clone()  # ordered after the kernel on `side`
+    side.synchronize()
+    check(q, k, v, ref, lse, what=f"seed={seed}")
+
+
+@needs_hopper
+def test_empty_batch_needs_no_launch():
+    q = torch.empty(0, 16, 2, 64, device="cuda", dtype=torch.bfloat16)
+    out, lse = warpspec.flash_attn_func(q, q, q, return_attn_probs=True)
+    assert out.shape == q.shape and lse.shape == (0, 2, 16)
+
+
+# ------------------------------------------------------------------ refusals
+
+
+def test_cpu_tensors_are_refused():
+    q = torch.randn(1, 16, 2, 64, dtype=torch.bfloat16)
+    with pytest.raises(ValueError, match="q: must be a CUDA tensor"):
+        warpspec.flash_attn_func(q, q, q)
+
+
+@needs_hopper
+def test_bad_input_raises_the_library_message():
+    def t(b=1, s=64, h=2, d=64, dtype=torch.bfloat16):
+        return bshd(b, s, h, d, dtype)
+
+    cases = [
+        ("fp32", lambda: warpspec.flash_attn_func(t(dtype=torch.float32), t(dtype=torch.float32),
+                                                  t(dtype=torch.float32)), _lib.UNSUPPORTED, "q.dtype"),
+        ("mixed dtypes", lambda: warpspec.flash_attn_func(t(), t(dtype=torch.float16), t()),
+         _lib.INVALID_ARGUMENT, "k.dtype: must equal q.dtype"),
+        ("head dim 80", lambda: warpspec.flash_attn_func(t(d=80), t(d=80), t(d=80)), _lib.UNSUPPORTED, "head_dim"),
+        ("heads not a multiple", lambda: warpspec.flash_attn_func(t(h=4), t(h=3), t(h=3)), _lib.INVALID_ARGUMENT,
+         "must be a multiple of heads_kv"),
+        ("k and v differ", lambda: warpspec.flash_attn_func(t(), t(s=64), t(s=65)), _lib.INVALID_ARGUMENT,
+         "v.shape[1]"),
+        ("batch differs", lambda: warpspec.flash_attn_func(t(b=2), t(b=1), t(b=1)), _lib.INVALID_ARGUMENT,
+         "k.shape[0]"),
+        # rows of 132 elements = 264 bytes: not a 16-byte multiple
+        ("misaligned stride", lambda: warpspec.flash_attn_func(
+            torch.randn(1, 64, 132, device="cuda", dtype=torch.bfloat16)[:, :, :128].unflatten(2, (2, 64)), t(), t()),
+         _lib.MISALIGNED, "q.stride[1]"),
+        ("misaligned pointer", lambda: warpspec.flash_attn_func(
+            torch.randn(64 * 2 * 64 + 1, device="cuda", dtype=torch.bfloat16)[1:].view(1, 64, 2, 64), t(), t()),
+         _lib.MISALIGNED, "q.data: must be 16-byte aligned"),
+        ("negative scale", lambda: warpspec.flash_attn_func(t(), t(), t(), softmax_scale=-1.0),
+         _lib.INVALID_ARGUMENT, "softmax_scale: must be positive and finite"),
+        ("NaN scale", lambda: warpspec.flash_attn_func(t(), t(), t(), softmax_scale=float("nan")),
+         _lib.INVALID_ARGUMENT, "softmax_scale"),
+    ]
+    for what, call, code, text in cases:
+        with pytest.raises(ValueError) as e:
+            call()
+        assert isinstance(e.value, warpspec.WarpspecArgumentError), what
+        assert e.value.code == code, f"{what}: {e.value}"
+        assert text in str(e.value), f"{what}: {e.value}"
+    torch.cuda.synchronize()  # nothing was launched that could have failed
+
+
+@needs_hopper
+def test_shape_errors_raised_in_python():
+    with pytest.raises(ValueError, match=r"q: must be \(batch, seqlen_q, heads, head_dim\)"):
+        warpspec.flash_attn_func(bshd(1, 64, 2, 64, torch.bfloat16)[0], bshd(1, 64, 2, 64, torch.bfloat16),
+                                 bshd(1, 64, 2, 64, torch.bfloat16))
+    with pytest.raises(ValueError, match="softmax_scale: must be positive"):
+        q = bshd(1, 64, 2, 64, torch.bfloat16)
+        warpspec.flash_attn_func(q, q, q, softmax_scale=0.0)
+
+
+@needs_hopper
+def test_backward_raises_instead_of_a_silent_zero_gradient():
+    q = bshd(1, 64, 2, 64, torch.bfloat16).requires_grad_()
+    k, v = bshd(1, 64, 2, 64, torch.bfloat16), bshd(1, 64, 2, 64, torch.bfloat16)
+    out = warpspec.flash_attn_func(q, k, v)
+    with torch.no_grad():
+        ref = warpspec.flash_attn_func(q, k, v)
+    assert torch.equal(out.detach(), ref)
+    with pytest.raises(RuntimeError, match="has no backward"):
+        out.float().sum().backward()
+
+
+# ------------------------------------------------------------------ torch integration
+
+
+@needs_hopper
+def test_opcheck():
+    if not hasattr(torch.library, "opcheck"):
+        pytest.skip("torch.library.opcheck needs torch >= 2.4")
+    op = torch.ops.warpspec.flash_attn_forward.default
+    q, k, v = bshd(2, 100, 4, 64, torch.bfloat16), bshd(2, 140, 2, 64, torch.bfloat16), \
+        bshd(2, 140, 2, 64, torch.bfloat16)
+    for args in [(q, k, v, None, False), (q, k, v, 0.2, True)]:
+        torch.library.opcheck(op, args, test_utils=("test_schema", "test_faketensor", "test_aot_dispatch_dynamic"))
+
+
+@needs_hopper
+def test_fake_shapes():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        q = torch.empty(2, 33, 8, 128, device="cuda", dtype=torch.float16)
+        k = torch.empty(2, 70, 2, 128, device="cuda", dtype=torch.float16)
+        out, lse = warpspec.flash_attn_func(q, k, k, return_attn_probs=True)
+        assert out.shape == (2, 33, 8, 128) and out.dtype == torch.float16
+        assert lse.shape == (2, 8, 33) and lse.dtype == torch.float32
+
+
+@needs_hopper
+def test_torch_compile_fullgraph(seed):
+    torch._dynamo.reset()
+
+    def block(x, wq, k, v):
+        q = (x @ wq).unflatten(-1, (4, 64))
+        out, lse = warpspec.flash_attn_func(q, k, v, causal=True, return_attn_probs=True)
+        return out.flatten(-2) * 2, lse.exp()
+
+    compiled = torch.compile(block, fullgraph=True)
+    for s in (128, 80):
+        x, wq = bshd(1, 2, s, 128, torch.bfloat16)[0], torch.randn(128, 256, device="cuda", dtype=torch.bfloat16)
+        k, v = bshd(2, 150, 2, 64, torch.bfloat16), bshd(2, 150, 2, 64, torch.bfloat16)
+        out, lse_exp = compiled(x, wq, k, v)
+        q = (x @ wq).unflatten(-1, (4, 64))
+        ref_out, ref_lse = warpspec.flash_attn_func(q, k, v, causal=True, return_attn_probs=True)
+        torch.testing.assert_close(out, ref_out.flatten(-2) * 2)
+        torch.testing.assert_close(lse_exp, ref_lse.exp())
+        check(q, k, v, ref_out, ref_lse, causal=True, what=f"seed={seed} s={s}")
+
+
+@needs_hopper
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_cuda_graph_capture_and_replay(causal, seed):
+    q, k, v = bshd(2, 190, 4, 128, torch.bfloat16), bshd(2, 250, 2, 128, torch.bfloat16), \
+        bshd(2, 250, 2, 128, torch.bfloat16)
+    side = torch.cuda.Stream()  # warm-up off the default stream, as torch's docs ask
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        warpspec.flash_attn_func(q, k, v, causal=causal)
+    torch.cuda.current_stream().wait_stream(side)
+
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out, lse = warpspec.flash_attn_func(q, k, v, causal=causal, return_attn_probs=True)
+    for replay in range(3):  # new inputs, in place, each replay
+        for t in (q, k, v):
+            t.copy_(torch.randn_like(t))
+        out.fill_(float("nan"))
+        lse.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        check(q, k, v, out, lse, causal=causal, what=f"seed={seed} replay {replay}")
