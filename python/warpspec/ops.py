@@ -201,29 +201,64 @@ def _gemm_shape(a: torch.Tensor, b: torch.Tensor):
     return (lb if la == 1 else la, m, n)
 
 
+def _aligned_empty(t: torch.Tensor) -> torch.Tensor:
+    """An uninitialised tensor like `t` that TMA can address: row-major, each row
+    starting on a 16-byte boundary (the last dimension padded, the padding sliced off)."""
+    cols = t.shape[-1]
+    per16 = max(1, 16 // t.element_size())
+    padded = (cols + per16 - 1) // per16 * per16
+    return torch.empty((*t.shape[:-1], padded), dtype=t.dtype, device=t.device)[..., :cols]
+
+
+def _aligned(t: torch.Tensor) -> torch.Tensor:
+    """A copy of `t` that TMA can address. Used only when the library refused the view
+    as it was."""
+    out = _aligned_empty(t)
+    out.copy_(t)
+    return out
+
+
+def _gemm_run(lib, index, a, b, c, d, alpha, beta):
+    fc = _fields(c, "c") if c is not None else _lib.NULL_TENSOR
+    packed = _GEMM_PACK(_GEMM_SIZE, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha, beta, 0, 0, 0, 0)
+    return _call(lib._gemm_packed, packed, index)
+
+
 def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alpha: float, beta: float,
                out_dtype: Optional[torch.dtype]) -> torch.Tensor:
     index = _device_of(_GEMM_NAMES, a, b) if c is None else _device_of(_GEMM_NAMES, a, b, c)
     shape = _gemm_shape(a, b)
     out_dtype = a.dtype if out_dtype is None else out_dtype
-    fa = _fields(a, "a")
-    fb = _fields(b, "b")
-    fc = _fields(c, "c") if c is not None else _lib.NULL_TENSOR
+    _fields(a, "a")
+    _fields(b, "b")
+    if c is not None:
+        _fields(c, "c")
     _dtype_code(out_dtype, "out_dtype")
     lib = _lib.library()  # a missing library is reported before anything is allocated
     d = torch.empty(shape, dtype=out_dtype, device=a.device)
     if d.numel() == 0:  # M or N or L is 0: nothing to compute (torch.matmul's answer)
         return d
-    packed = _GEMM_PACK(_GEMM_SIZE, *fa, *fb, *fc, *_fields(d, "d"), alpha, beta, 0, 0, 0, 0)
-    status = _call(lib._gemm_packed, packed, index)
-    if status != _lib.OK:
+    status = _gemm_run(lib, index, a, b, c, d, alpha, beta)
+    if status == _lib.OK:
+        return d
+    e = lib.error(status)
+    # Views TMA cannot address as they are (odd leading dimensions, unaligned data, no
+    # unit stride, C in the other layout, an output row not a multiple of 16 bytes):
+    # like torch.matmul, compute anyway, through aligned copies. Everything else (shapes,
+    # dtypes, the device) is the caller's error and raised as the library said it.
+    if e.code == _lib.MISALIGNED or ("stride" in str(e) and e.code in (_lib.INVALID_ARGUMENT, _lib.UNSUPPORTED)
+                                     and ": d." not in str(e)):
+        a2 = _aligned(a)
+        b2 = _aligned(b)
+        c2 = _aligned(c) if c is not None and beta != 0.0 else None
+        d2 = _aligned_empty(d)
+        status = _gemm_run(lib, index, a2, b2, c2, d2, alpha, beta)
+        if status == _lib.OK:
+            if d2.data_ptr() != d.data_ptr():
+                d.copy_(d2)
+            return d
         e = lib.error(status)
-        if ": d." in str(e):
-            # The user never named d: say what it is.
-            raise type(e)(f"{e} (d is the output: a new contiguous {tuple(shape)} {out_dtype} tensor, "
-                          "so N times its element size must be a multiple of 16 bytes)", e.code) from None
-        raise e
-    return d
+    raise e
 
 
 def _gemm_fake(a, b, c, alpha, beta, out_dtype):
@@ -240,8 +275,10 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
 
     a: (M, K) or (L, M, K); b: (K, N) or (L, K, N); bfloat16 or float16, the same.
     Any view with a unit stride in one of its last two dims works without a copy
-    (b = w.t() included) when its data and leading dimension are 16-byte aligned; a
-    batch of 1, a 2-D operand, or a batch stride of 0 (expand) broadcasts.
+    (b = w.t() included) when its data and leading dimension are 16-byte aligned;
+    other views (odd K or N, slices at odd offsets, arbitrary strides) are computed
+    through aligned copies, as torch.matmul would. A batch of 1, a 2-D operand, or a
+    batch stride of 0 (expand) broadcasts.
     c: (M, N) or (L, M, N) of out_dtype, row-major; read only when beta != 0.
     out_dtype: a's dtype (default) or torch.float32.
 
