@@ -1,5 +1,6 @@
 // AttentionScheduler on the CPU: every (m_block, head, batch) tile exactly once over
-// the persistent grid, the m-fastest order for non-causal, longest-first for causal.
+// the persistent grid, the m-fastest order for non-causal, longest-first dealt
+// serpentine for causal, and the causal load balance that serpentine buys.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,7 +26,7 @@ TEST(AttentionScheduler, EveryTileOnceInBothOrders) {
   for (AttentionOrder o : {AttentionOrder::kMFastest, AttentionOrder::kLongestFirst})
     for (auto [tm, h, b] : {std::tuple{1, 1, 1}, std::tuple{64, 16, 2}, std::tuple{3, 7, 5}, std::tuple{9, 1, 13},
                             std::tuple{128, 32, 1}})
-      for (int grid : {1, 7, 132, 1000}) {
+      for (int grid : {1, 7, 8, 10, 132, 1000}) {  // partial last rounds, odd and even
         const auto a = args(tm, h, b, warpspec::schedule::attention_grid_size(tm, h, b, grid), o);
         ASSERT_EQ(AttentionScheduler::check(a), nullptr);
         const AttentionScheduler s(a);
@@ -44,6 +45,13 @@ TEST(AttentionScheduler, EveryTileOnceInBothOrders) {
           }
         }
         for (int x : seen) ASSERT_EQ(x, 1);
+        // Every CTA gets floor or ceil of tiles / G.
+        const int lo = s.total_tiles() / s.grid_size();
+        for (int cta = 0; cta < s.grid_size(); ++cta) {
+          int count = 0;
+          for (AttentionWork w = s.first(cta); w.valid; w = s.next(w)) ++count;
+          EXPECT_TRUE(count == lo || count == lo + 1) << "cta " << cta << " got " << count;
+        }
       }
 }
 
@@ -57,14 +65,45 @@ TEST(AttentionScheduler, MFastestKeepsHeadsTogether) {
   }
 }
 
-TEST(AttentionScheduler, LongestFirstHandsOutLongTilesFirst) {
-  const AttentionScheduler s(args(16, 3, 2, 10, AttentionOrder::kLongestFirst));
-  std::vector<int> m;
-  for (int i = 0; i < s.total_tiles(); ++i) m.push_back(s.get(i).m_block);
-  EXPECT_TRUE(std::is_sorted(m.rbegin(), m.rend()));
-  EXPECT_EQ(m.front(), 15);
-  EXPECT_EQ(m.back(), 0);
-  EXPECT_FALSE(s.get(s.total_tiles()).valid);
+TEST(AttentionScheduler, LongestFirstDealsRoundsSerpentine) {
+  // 16 m-blocks x 3 heads x 2 batches = 96 tiles over 10 CTAs: rounds 0..8 full, round 9
+  // (odd) holds 6 tiles, which go to CTAs 4..9.
+  const int tm = 16, h = 3, b = 2, grid = 10;
+  const AttentionScheduler s(args(tm, h, b, grid, AttentionOrder::kLongestFirst));
+  auto list = [&](int pos) {  // the work list: longest m-block first, (head, batch) fastest
+    return std::tuple{tm - 1 - pos / (h * b), pos % h, (pos / h) % b};
+  };
+  for (int i = 0; i < 10 * grid; ++i) {
+    const int round = i / grid, cta = i % grid;
+    const int pos = round % 2 ? round * grid + grid - 1 - cta : i;
+    const AttentionWork w = s.get(i);
+    ASSERT_EQ(w.valid, pos < tm * h * b) << "index " << i;
+    if (!w.valid) continue;
+    EXPECT_EQ(std::tuple(w.m_block, w.head, w.batch), list(pos)) << "index " << i;
+  }
+  EXPECT_EQ(s.get(0).m_block, 15);
+  EXPECT_EQ(s.get(grid).m_block, 12);  // round 1 (positions 10..19) reversed
+  EXPECT_EQ(s.get(2 * grid - 1).m_block, 14);
+  EXPECT_FALSE(s.get(9 * grid + 3).valid);
+  EXPECT_TRUE(s.get(9 * grid + 4).valid);
+  EXPECT_EQ(s.get(9 * grid + 9).m_block, 0);
+}
+
+// Causal cost of a tile ~ the key blocks it reads (m_block + 1 when block_n = block_m).
+// The benchmark's shapes (16k tokens, hidden 2048) on 132 SMs: the busiest CTA must
+// stay within 1% of the mean (the plain stride c, c+G, ... was 3-12% above it).
+TEST(AttentionScheduler, LongestFirstBalancesCausalLoad) {
+  for (auto [tm, h, b] : {std::tuple{64, 16, 2}, std::tuple{128, 16, 1}, std::tuple{64, 32, 4}, std::tuple{128, 32, 1},
+                          std::tuple{64, 8, 2}, std::tuple{128, 8, 1}, std::tuple{32, 16, 4}}) {
+    const int grid = warpspec::schedule::attention_grid_size(tm, h, b, 132);
+    const AttentionScheduler s(args(tm, h, b, grid, AttentionOrder::kLongestFirst));
+    std::vector<double> load(grid, 0.0);
+    double total = 0;
+    for (int cta = 0; cta < grid; ++cta)
+      for (AttentionWork w = s.first(cta); w.valid; w = s.next(w)) load[cta] += w.m_block + 1, total += w.m_block + 1;
+    const double worst = *std::max_element(load.begin(), load.end());
+    EXPECT_LE(worst, 1.01 * total / grid) << tm << " x " << h << " x " << b;
+  }
 }
 
 TEST(AttentionScheduler, CheckRefusesBadArguments) {

@@ -9,9 +9,17 @@
 //     batch. The CTAs running at one time cover few (batch, head) pairs, so their K/V
 //     blocks are shared through L2; query heads of one GQA group are adjacent.
 //   kLongestFirst (causal: tile m_block reads ~m_block+1 key blocks): m_block from the
-//     last (longest) down to 0, slowest; (head, batch) fastest. With the fixed grid
-//     stride this hands out the long tiles first and the short ones fill the tail,
-//     the longest-processing-time rule, without an atomic counter (no workspace).
+//     last (longest) down to 0, slowest; (head, batch) fastest, so long tiles go out
+//     first and short ones fill the tail (the longest-processing-time rule) without an
+//     atomic counter (no workspace). The work list is dealt in rounds of G tiles,
+//     serpentine: in even rounds CTA c takes position c, in odd rounds G-1-c, so the
+//     CTA that got the longest tile of one round gets the shortest of the next. A plain
+//     stride (c, c+G, ...) gives CTA 0 the longest tile of every round: at hd128 8k
+//     causal (64 m-blocks x 32 heads, G 132) its load is 6% above the mean, so the
+//     grid idles 6% at the end; serpentine brings that under 0.5% (bench/NOTES.md,
+//     Attention, "v2 — serpentine causal schedule ..."). Each round is still one
+//     contiguous range of the list, so the CTAs running together share (batch, head)
+//     pairs as before.
 //
 // Usage, kernel side:  for (auto t = s.first(blockIdx.x); t.valid; t = s.next(t)) ...
 // Host side: check(args) == nullptr, then AttentionScheduler(args).
@@ -35,7 +43,7 @@ struct AttentionWork {
   int32_t m_block = 0;
   int32_t head = 0;
   int32_t batch = 0;
-  int32_t linear = 0;  // the work index this came from
+  int32_t linear = 0;  // the work index this came from (cta + k * grid)
   bool valid = false;
 };
 
@@ -72,6 +80,7 @@ class AttentionScheduler {
       : tiles_m_(a.tiles_m),
         heads_div_(uint32_t(a.heads)),
         inner_div_(uint32_t(a.order == AttentionOrder::kLongestFirst ? a.heads * a.batch : a.tiles_m)),
+        grid_div_(uint32_t(a.grid_size)),
         total_(uint32_t(a.tiles_m) * uint32_t(a.heads) * uint32_t(a.batch)),
         stride_(uint32_t(a.grid_size)),
         longest_first_(a.order == AttentionOrder::kLongestFirst) {}
@@ -82,11 +91,23 @@ class AttentionScheduler {
     return longest_first_ ? AttentionOrder::kLongestFirst : AttentionOrder::kMFastest;
   }
 
-  // The tile of work index `linear`; past the end valid = false (coordinates then
-  // meaningless but computed without a branch).
+  // Position in the work list of work index `linear` (index = round * G + CTA):
+  // kLongestFirst reverses every odd round (serpentine). Only the last round can be
+  // partial: some of its CTAs then get a position at or past the end (invalid, so they
+  // stop), and every later round lies wholly past it.
+  WARPSPEC_SCHED_FN uint32_t position(int linear) const {
+    if (!longest_first_) return uint32_t(linear);
+    uint32_t round, cta;
+    grid_div_.divmod(uint32_t(linear), round, cta);
+    return (round & 1u) ? round * stride_ + (stride_ - 1u - cta) : uint32_t(linear);
+  }
+
+  // The tile of work index `linear` (the CTA's k-th tile has index cta + k*G); past
+  // the end valid = false (coordinates then meaningless but computed without a branch).
   WARPSPEC_SCHED_FN AttentionWork get(int linear) const {
     uint32_t outer, inner, bh_batch, bh_head;
-    inner_div_.divmod(uint32_t(linear), outer, inner);
+    const uint32_t pos = position(linear);
+    inner_div_.divmod(pos, outer, inner);
     // kMFastest: inner = m_block, outer = (batch, head). kLongestFirst: inner =
     // (batch, head), outer = rank from the longest m_block.
     const uint32_t bh = longest_first_ ? inner : outer;
@@ -96,7 +117,7 @@ class AttentionScheduler {
     w.head = int32_t(bh_head);
     w.batch = int32_t(bh_batch);
     w.linear = linear;
-    w.valid = uint32_t(linear) < total_;
+    w.valid = pos < total_;
     return w;
   }
 
@@ -108,6 +129,7 @@ class AttentionScheduler {
   int32_t tiles_m_ = 1;
   FastDivmod heads_div_{1};
   FastDivmod inner_div_{1};
+  FastDivmod grid_div_{1};
   uint32_t total_ = 1;
   uint32_t stride_ = 1;
   bool longest_first_ = false;
