@@ -83,7 +83,7 @@ void register_attention(CLI::App& app, int& exit_code) {
   cmd->add_option("--seqlen-k", o->p.seqlen_k, "key/value length")->check(CLI::PositiveNumber);
   cmd->add_option("--heads", o->p.heads, "query heads")->check(CLI::PositiveNumber);
   cmd->add_option("--heads-kv", o->p.heads_kv, "key/value heads (default: --heads; GQA when fewer)");
-  cmd->add_option("--head-dim", o->p.head_dim, "64, 96, 128, 192 or 256");
+  cmd->add_option("--head-dim", o->p.head_dim, "a multiple of 8 up to 256 (64/128/192/256 native)");
   cmd->add_flag("--causal", o->p.causal, "causal mask, aligned to the bottom-right corner");
   cmd->add_option("--dtype", o->dtype, "bf16 or fp16");
   cmd->add_flag("--check", o->check, "compare with the float32 reference (FlashAttention-3's rule)");

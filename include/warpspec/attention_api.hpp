@@ -16,8 +16,9 @@ struct AttentionArgs {
   // o: like q. Rank-4 views, bf16 or fp16, all the same dtype. The last dimension is
   // contiguous (stride 1); the other three may have any strides whose byte sizes are
   // multiples of 16 (TMA addresses them), data 16-byte aligned.
-  //   head_dim: 64, 96, 128, 192 or 256 (96 runs the 128 kernel; the loads zero-fill
-  //             the missing columns and nothing past column 96 is written).
+  //   head_dim: a multiple of 8 from 8 to 256. 64, 128, 192 and 256 run natively;
+  //             others run the next larger kernel (96 runs the 128 one): the loads
+  //             zero-fill the missing columns and nothing past head_dim is written.
   //   heads_q a multiple of heads_kv (MQA / GQA: query head h reads kv head
   //             h / (heads_q / heads_kv); K and V are never copied).
   //   seqlen_q, seqlen_k >= 1 and may differ.

@@ -351,7 +351,7 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     """FlashAttention-3's flash_attn_func (forward), on torch.cuda.current_stream().
 
     q: (batch, seqlen_q, nheads, headdim); k, v: (batch, seqlen_k, nheads_k, headdim);
-    bfloat16 or float16, all the same; headdim 64, 96, 128, 192 or 256. nheads a
+    bfloat16 or float16, all the same; headdim a multiple of 8 up to 256. nheads a
     multiple of nheads_k (MQA / GQA: query head h reads kv head h // (nheads //
     nheads_k)). Any strides work without a copy when the data and the strides of the
     batch, seqlen and head dimensions are 16-byte aligned; a head dimension that is

@@ -111,7 +111,8 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   p.head_dim = a.q.shape[3];
   p.kernel_d = attention_impl::kernel_head_dim(p.head_dim);
   if (p.kernel_d == 0)
-    return unsupported(fmt("q.shape[3] (head_dim): must be 64, 96, 128, 192 or 256, got %" PRId64, p.head_dim));
+    return unsupported(fmt("q.shape[3] (head_dim): must be a multiple of 8 from 8 to 256 (64, 128, 192 and 256 run "
+                           "natively, others padded up to the next), got %" PRId64, p.head_dim));
   WARPSPEC_RETURN_IF_ERROR(check_bshd(a.q, "q", p.dtype, {-1, -1, -1, -1}));
   p.batch = a.q.shape[0];
   p.seqlen_q = a.q.shape[1];

@@ -222,6 +222,25 @@ std::vector<Case> sweep() {
   return out;
 }
 
+// Head dims that run padded on the next larger kernel (zero-filled loads, clipped store).
+std::vector<Case> padded_sweep() {
+  std::vector<Case> out;
+  int i = 0;
+  for (int d : {8, 40, 80, 160, 224})
+    for (auto [sq, sk] : {std::pair<int, int>{113, 1031}, std::pair<int, int>{257, 80}}) {
+      Case c;
+      c.d = d, c.causal = (i % 2) == 1, c.sq = sq, c.sk = sk;
+      c.ratio = (i % 3) == 0 ? 4 : 1;
+      c.layout = Layout(i % 3);
+      c.hkv = 1 + (i % 2);
+      c.batch = 2;
+      c.dtype = (i % 4 == 3) ? DType::kFP16 : DType::kBF16;
+      out.push_back(c);
+      ++i;
+    }
+  return out;
+}
+
 class AttentionSweep : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AttentionSweep, MatchesReference) {
@@ -230,6 +249,13 @@ TEST_P(AttentionSweep, MatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Attention, AttentionSweep, ::testing::ValuesIn(sweep()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           const Case& c = info.param;
+                           return "d" + std::to_string(c.d) + (c.causal ? "_causal" : "_full") + "_q" +
+                                  std::to_string(c.sq) + "_k" + std::to_string(c.sk) + "_r" + std::to_string(c.ratio) +
+                                  "_l" + std::to_string(int(c.layout)) + (c.dtype == DType::kFP16 ? "_fp16" : "_bf16");
+                         });
+INSTANTIATE_TEST_SUITE_P(AttentionPadded, AttentionSweep, ::testing::ValuesIn(padded_sweep()),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            const Case& c = info.param;
                            return "d" + std::to_string(c.d) + (c.causal ? "_causal" : "_full") + "_q" +

@@ -34,7 +34,7 @@ _NO_HOPPER = _why_no_hopper()
 needs_hopper = pytest.mark.skipif(_NO_HOPPER is not None, reason=f"needs a Hopper GPU: {_NO_HOPPER}")
 
 DTYPES = [torch.bfloat16, torch.float16]
-HEAD_DIMS = [64, 96, 128, 192, 256]
+HEAD_DIMS = [64, 96, 128, 192, 256, 40, 160]  # 40 and 160 run padded
 
 
 @pytest.fixture
@@ -256,7 +256,7 @@ def test_bad_input_raises_the_library_message():
                                                   t(dtype=torch.float32)), _lib.UNSUPPORTED, "q.dtype"),
         ("mixed dtypes", lambda: warpspec.flash_attn_func(t(), t(dtype=torch.float16), t()),
          _lib.INVALID_ARGUMENT, "k.dtype: must equal q.dtype"),
-        ("head dim 80", lambda: warpspec.flash_attn_func(t(d=80), t(d=80), t(d=80)), _lib.UNSUPPORTED, "head_dim"),
+        ("head dim 100", lambda: warpspec.flash_attn_func(t(d=100), t(d=100), t(d=100)), _lib.UNSUPPORTED, "head_dim"),
         ("heads not a multiple", lambda: warpspec.flash_attn_func(t(h=4), t(h=3), t(h=3)), _lib.INVALID_ARGUMENT,
          "must be a multiple of heads_kv"),
         ("k and v differ", lambda: warpspec.flash_attn_func(t(), t(s=64), t(s=65)), _lib.INVALID_ARGUMENT,

@@ -43,8 +43,14 @@ inline constexpr HeadDimConfig kHeadDimConfigs[] = {
 // The kernel head dim that serves a user head dim; 0 if none. 96 is padded to 128:
 // the TMA loads zero-fill columns 96..127 of Q, K and V (they add nothing to Q·Kᵀ and
 // produce zero O columns) and the O store is clipped at 96.
+// The kernel that runs head dim d: the smallest built one that holds it. A smaller d
+// rides on it padded: the loads zero-fill columns d.. (zeros add nothing to Q·Kᵀ and
+// give zero columns of O) and the O store is clipped at d. d must be a multiple of 8,
+// so a row of O ends on a 16-byte boundary: TMA stores write whole 16-byte chunks, and
+// a ragged row end would spill into the next head.
 constexpr int kernel_head_dim(int64_t d) {
-  return d == 64 ? 64 : d == 96 ? 128 : d == 128 ? 128 : d == 192 ? 192 : d == 256 ? 256 : 0;
+  if (d < 8 || d > 256 || d % 8 != 0) return 0;
+  return d <= 64 ? 64 : d <= 128 ? 128 : d <= 192 ? 192 : 256;
 }
 
 constexpr HeadDimConfig config_for(int kernel_d) {
