@@ -32,6 +32,7 @@ GemmArgs valid_args() {
 void expect_refused(const GemmArgs& g, StatusCode code, const std::string& names) {
   warpspec::Status s = warpspec::check(g);
   EXPECT_EQ(s.code(), code) << s.to_string();
+  if (s.ok()) return;  // the pointers are fake: never run a case the check accepted
   EXPECT_NE(s.message().find(names), std::string::npos) << "message should name '" << names << "': " << s.message();
   // gemm() refuses identically (and launches nothing).
   warpspec::Status r = warpspec::gemm(g, nullptr);
