@@ -4,9 +4,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <array>
-#include <atomic>
 
+#include "../launch_kernel.cuh"
 #include "launch.hpp"
 #include "warpspec/attention/kernel.cuh"
 
@@ -14,20 +13,7 @@ namespace warpspec::attention_impl {
 
 template <class Kernel>
 Status launch_kernel(const AttentionParams& p, int grid, cudaStream_t stream) {
-  // Opt in to > 48 KB of dynamic shared memory, once per device.
-  static std::array<std::atomic<bool>, 64> opted{};
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess) return cuda_error("cudaGetDevice", err);
-  if (device >= 64 || !opted[device].load(std::memory_order_acquire)) {
-    err = cudaFuncSetAttribute(attention_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::kSmemBytes);
-    if (err != cudaSuccess) return cuda_error("cudaFuncSetAttribute(attention smem)", err);
-    if (device < 64) opted[device].store(true, std::memory_order_release);
-  }
-  attention_kernel<Kernel><<<grid, kThreads, Kernel::kSmemBytes, stream>>>(p);
-  err = cudaGetLastError();
-  if (err != cudaSuccess) return cuda_error("attention kernel launch", err);
-  return Status::Ok();
+  return warpspec::launch_kernel<attention_kernel<Kernel>>(p, grid, kThreads, Kernel::kSmemBytes, stream, "attention");
 }
 
 template <int kHeadDim>

@@ -2,10 +2,9 @@
 // Runtime -> template dispatch for one input dtype: output dtype x operand majors x
 // tile. Included by exactly one .cu per input dtype, so instantiations build in
 // parallel.
-#include <array>
-#include <atomic>
 #include <string>
 
+#include "../launch_kernel.cuh"
 #include "launch.hpp"
 #include "warpspec/gemm/kernel.cuh"
 
@@ -13,20 +12,7 @@ namespace warpspec::gemm_impl {
 
 template <class Kernel>
 Status launch_kernel(const GemmParams& p, int grid, cudaStream_t stream) {
-  // Opt in to > 48 KB of dynamic shared memory, once per device.
-  static std::array<std::atomic<bool>, 64> opted{};
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess) return cuda_error("cudaGetDevice", err);
-  if (device >= 64 || !opted[device].load(std::memory_order_acquire)) {
-    err = cudaFuncSetAttribute(gemm_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::kSmemBytes);
-    if (err != cudaSuccess) return cuda_error("cudaFuncSetAttribute(gemm smem)", err);
-    if (device < 64) opted[device].store(true, std::memory_order_release);
-  }
-  gemm_kernel<Kernel><<<grid, kThreads, Kernel::kSmemBytes, stream>>>(p);
-  err = cudaGetLastError();
-  if (err != cudaSuccess) return cuda_error("gemm kernel launch", err);
-  return Status::Ok();
+  return warpspec::launch_kernel<gemm_kernel<Kernel>>(p, grid, kThreads, Kernel::kSmemBytes, stream, "gemm");
 }
 
 template <TileConfig kTile, class TIn, class TOut>
