@@ -12,10 +12,8 @@ few µs of Python plus the library's own few µs, because:
   without a copy (not a ctypes.Structure filled field by field);
 - the stream is torch's raw current-stream handle (no torch.cuda.Stream object), and
   the device is switched only when the operands are not on the current one;
-- the ops are registered with torch.library.define / impl (the dispatcher calls the
-  Python kernel directly), not torch.library.custom_op, whose Python wrappers cost
-  tens of µs per call;
-- in plain eager mode (plain tensors, no tracing, no dispatch or function modes, no
+- the ops are registered with torch.library.custom_op, whose dispatch costs tens of
+  µs per call, so in plain eager mode (plain tensors, no tracing, no dispatch or function modes, no
   autograd to record, no profiler) the public functions call the kernel themselves,
   skipping the dispatcher; everything else goes through torch.ops.warpspec.*, so
   torch.compile, fake tensors, opcheck and the profiler see the op.
@@ -161,21 +159,17 @@ def _needs_grad(*tensors) -> bool:
 
 # ------------------------------------------------------------------ registration
 
-_library = None
-if hasattr(torch.library, "register_fake"):  # torch >= 2.4
-    _library = torch.library.Library("warpspec", "FRAGMENT")
+_HAS_CUSTOM_OP = hasattr(torch.library, "custom_op")  # torch >= 2.4
 
 
 def _register(name: str, schema: str, impl, fake):
-    """Define warpspec::<name>, with `impl` for CUDA (and CPU, where it refuses with
-    the same message eager mode gives) and `fake` for tracing. Returns the op, or
-    `impl` itself on a torch too old to trace."""
-    if _library is None:
+    """Register warpspec::<name> with torch.library.custom_op (`impl` for every device:
+    on CPU it refuses with the same message eager mode gives) and `fake` for tracing.
+    Returns the op, or `impl` itself on a torch too old to trace."""
+    if not _HAS_CUSTOM_OP:
         return impl
-    _library.define(f"{name}{schema}")
-    _library.impl(name, impl, "CUDA")
-    _library.impl(name, impl, "CPU")
-    torch.library.register_fake(f"warpspec::{name}", fake, lib=_library)
+    op = torch.library.custom_op(f"warpspec::{name}", impl, mutates_args=(), schema=schema)
+    op.register_fake(fake)
     return getattr(torch.ops.warpspec, name).default
 
 
