@@ -109,10 +109,19 @@ TensorView to_view(const warpspec_tensor& t) {
   return v;
 }
 
+Status check_flags(uint32_t flags) {
+  if ((flags & ~WARPSPEC_FLAG_KNOWN) == 0) return Status::Ok();
+  return unsupported("flags: unknown option bits 0x" + [&] {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%x", unsigned(flags & ~WARPSPEC_FLAG_KNOWN));
+    return std::string(buf);
+  }() + "; the known ones are WARPSPEC_FLAG_PDL (1)");
+}
+
 Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   warpspec_gemm_args args = warpspec_gemm_args_default();
   WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_gemm_args", kGemmArgsV1Size, &args));
-  if (args.flags != 0) return unsupported("flags: no options are defined yet; must be 0, got " + std::to_string(args.flags));
+  WARPSPEC_RETURN_IF_ERROR(check_flags(args.flags));
   out->a = to_view(args.a);
   out->b = to_view(args.b);
   out->c = to_view(args.c);
@@ -122,13 +131,14 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   out->raster = static_cast<GemmRaster>(args.raster);  // validated by the API
   out->swizzle = args.swizzle;
   out->tile_n = args.tile_n;
+  out->pdl = (args.flags & WARPSPEC_FLAG_PDL) != 0;
   return Status::Ok();
 }
 
 Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out) {
   warpspec_attention_args args = warpspec_attention_args_default();
   WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_attention_args", kAttentionArgsV1Size, &args));
-  if (args.flags != 0) return unsupported("flags: no options are defined yet; must be 0, got " + std::to_string(args.flags));
+  WARPSPEC_RETURN_IF_ERROR(check_flags(args.flags));
   if (args.reserved != 0) return unsupported("reserved: must be 0, got " + std::to_string(args.reserved));
   if (args.causal != 0 && args.causal != 1)
     return invalid_argument("causal: must be 0 or 1, got " + std::to_string(args.causal));
@@ -141,6 +151,7 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   // which refuses what is not positive and finite.
   if (args.softmax_scale != 0.0f) out->softmax_scale = args.softmax_scale;
   out->causal = args.causal == 1;
+  out->pdl = (args.flags & WARPSPEC_FLAG_PDL) != 0;
   return Status::Ok();
 }
 

@@ -34,6 +34,9 @@ struct AttentionArgs {
   // key j iff j <= i + seqlen_k - seqlen_q. A row that sees no key gets O = 0 and
   // LSE = −inf.
   bool causal = false;
+  // Programmatic dependent launch (as GemmArgs::pdl): may start during the previous
+  // kernel's tail, waits for it before touching global memory. Off by default.
+  bool pdl = false;
 };
 
 // Can this run? Checks every argument and the device without launching anything.

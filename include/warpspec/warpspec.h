@@ -101,6 +101,13 @@ typedef struct warpspec_tensor {
   int64_t stride[WARPSPEC_MAX_RANK];
 } warpspec_tensor;
 
+/* Option bits of the args structs' `flags`. */
+/* Programmatic dependent launch (warpspec::GemmArgs::pdl, AttentionArgs::pdl): the
+ * kernel may start during the previous kernel's tail on the stream and waits for it
+ * before touching global memory. */
+#define WARPSPEC_FLAG_PDL 1u
+#define WARPSPEC_FLAG_KNOWN (WARPSPEC_FLAG_PDL)
+
 /* ------------------------------------------------------------------ GEMM */
 
 /* warpspec::GemmRaster. */
@@ -124,7 +131,7 @@ typedef struct warpspec_gemm_args {
   int32_t raster;  /* warpspec_gemm_raster */
   int32_t swizzle; /* L2 grouping of tiles: 1, 2, 4 or 8; 0 picks one */
   int32_t tile_n;  /* CTA tile width: 64, 128 or 256; 0 picks one (tuning and tests) */
-  uint32_t flags;  /* reserved for options; must be 0 */
+  uint32_t flags;  /* WARPSPEC_FLAG_* bits; others must be 0 */
 } warpspec_gemm_args;
 
 /* struct_size set, alpha = 1, everything else zero (beta 0, heuristics). */
@@ -161,7 +168,7 @@ typedef struct warpspec_attention_args {
   warpspec_tensor q, k, v, o, lse;
   float softmax_scale; /* 0 means 1/sqrt(head_dim); otherwise positive and finite */
   int32_t causal;      /* 0 or 1: mask aligned to the bottom-right corner (FA2/FA3) */
-  uint32_t flags;      /* reserved for options; must be 0 */
+  uint32_t flags;      /* WARPSPEC_FLAG_* bits; others must be 0 */
   uint32_t reserved;   /* must be 0 */
 } warpspec_attention_args;
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "../common/device_props.hpp"
 #include "launch.hpp"
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention_api.hpp"
@@ -155,13 +156,10 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   return Status::Ok();
 }
 
-Status prepare(const AttentionArgs& a, Plan* plan, AttentionParams* params, int* grid) {
+Status prepare(const AttentionArgs& a, Plan* plan, AttentionParams* params, LaunchShape* shape) {
   WARPSPEC_RETURN_IF_ERROR(make_plan(a, plan));
-  WARPSPEC_RETURN_IF_ERROR(check_device());
-  int device = 0, sms = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err != cudaSuccess) return cuda_error("reading the SM count", err);
+  DeviceProps device;
+  WARPSPEC_RETURN_IF_ERROR(current_device_props(&device));
 
   const Plan& p = *plan;
   const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d);
@@ -179,7 +177,7 @@ Status prepare(const AttentionArgs& a, Plan* plan, AttentionParams* params, int*
   sa.heads = int(p.heads_q);
   sa.batch = int(p.batch);
   sa.order = a.causal ? schedule::AttentionOrder::kLongestFirst : schedule::AttentionOrder::kMFastest;
-  sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, sms);
+  sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, device.sm_count);
   if (const char* why = schedule::AttentionScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
   q.sched = schedule::AttentionScheduler(sa);
   q.seqlen_q = int32_t(p.seqlen_q);
@@ -196,7 +194,8 @@ Status prepare(const AttentionArgs& a, Plan* plan, AttentionParams* params, int*
   q.lse_stride_b = a.lse.empty() ? 0 : a.lse.stride[0];
   q.lse_stride_h = a.lse.empty() ? 0 : a.lse.stride[1];
   q.lse_stride_s = a.lse.empty() ? 0 : a.lse.stride[2];
-  *grid = sa.grid_size;
+  shape->grid = sa.grid_size;
+  shape->pdl = a.pdl;
   return Status::Ok();
 }
 
@@ -205,20 +204,21 @@ Status prepare(const AttentionArgs& a, Plan* plan, AttentionParams* params, int*
 Status check(const AttentionArgs& args) {
   Plan plan;
   AttentionParams params{};
-  int grid = 0;
-  return prepare(args, &plan, &params, &grid);
+  LaunchShape shape;
+  return prepare(args, &plan, &params, &shape);
 }
 
 Status attention_forward(const AttentionArgs& args, cudaStream_t stream) {
   Plan plan;
   AttentionParams params{};
-  int grid = 0;
-  WARPSPEC_RETURN_IF_ERROR(prepare(args, &plan, &params, &grid));
+  LaunchShape shape;
+  WARPSPEC_RETURN_IF_ERROR(prepare(args, &plan, &params, &shape));
+  const attention_impl::AttentionConfig cfg{attention_impl::config_for(plan.kernel_d), plan.dtype};
   switch (plan.kernel_d) {
-    case 64: return attention_impl::launch_attention_hd64(plan.dtype, params, grid, stream);
-    case 128: return attention_impl::launch_attention_hd128(plan.dtype, params, grid, stream);
-    case 192: return attention_impl::launch_attention_hd192(plan.dtype, params, grid, stream);
-    case 256: return attention_impl::launch_attention_hd256(plan.dtype, params, grid, stream);
+    case 64: return attention_impl::launch_attention_hd64(cfg, params, shape, stream);
+    case 128: return attention_impl::launch_attention_hd128(cfg, params, shape, stream);
+    case 192: return attention_impl::launch_attention_hd192(cfg, params, shape, stream);
+    case 256: return attention_impl::launch_attention_hd256(cfg, params, shape, stream);
     default: return internal_error(fmt("attention: no kernel for head dim %d", plan.kernel_d));
   }
 }

@@ -1,10 +1,11 @@
-// Attention forward kernels of head dim 192 (bf16 and fp16).
+// Attention forward kernels of head dim 192 (bf16 and fp16); also serves head dims 136..184.
 #include "launch.cuh"
 
 namespace warpspec::attention_impl {
 
-Status launch_attention_hd192(DType dtype, const AttentionParams& p, int grid, cudaStream_t stream) {
-  return launch_for_head_dim<192>(dtype, p, grid, stream);
+Status launch_attention_hd192(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
+                             cudaStream_t stream) {
+  return launch_attention_slice<192>(cfg, p, shape, stream);
 }
 
 }  // namespace warpspec::attention_impl

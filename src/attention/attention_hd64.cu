@@ -1,10 +1,11 @@
-// Attention forward kernels of head dim 64 (bf16 and fp16).
+// Attention forward kernels of head dim 64 (bf16 and fp16); also serves head dims 8..56.
 #include "launch.cuh"
 
 namespace warpspec::attention_impl {
 
-Status launch_attention_hd64(DType dtype, const AttentionParams& p, int grid, cudaStream_t stream) {
-  return launch_for_head_dim<64>(dtype, p, grid, stream);
+Status launch_attention_hd64(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
+                             cudaStream_t stream) {
+  return launch_attention_slice<64>(cfg, p, shape, stream);
 }
 
 }  // namespace warpspec::attention_impl

@@ -1,25 +1,28 @@
 #pragma once
-// Runtime -> template dispatch for one kernel head dim: the dtype. Included by exactly
+// The slice of kAttentionInstances with kernel head dim kHeadDim: included by exactly
 // one .cu per head dim, so the instantiations build in parallel.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
-
-#include "../launch_kernel.cuh"
+#include "../common/dispatch.hpp"
+#include "../common/launch.cuh"
+#include "instances.hpp"
 #include "launch.hpp"
 #include "warpspec/attention/kernel.cuh"
 
 namespace warpspec::attention_impl {
 
-template <class Kernel>
-Status launch_kernel(const AttentionParams& p, int grid, cudaStream_t stream) {
-  return warpspec::launch_kernel<attention_kernel<Kernel>>(p, grid, kThreads, Kernel::kSmemBytes, stream, "attention");
-}
+template <int kHeadDim>
+struct AttentionSlice {
+  static constexpr const char* kFamily = "attention";
+  static constexpr bool keep(const AttentionConfig& c) { return c.shape.head_dim == kHeadDim; }
+  template <AttentionConfig kCfg>
+  static Status launch(const AttentionParams& p, const LaunchShape& shape, cudaStream_t stream) {
+    return warpspec::launch<AttentionKernel<kCfg>>(p, shape, stream, "attention");
+  }
+};
 
 template <int kHeadDim>
-Status launch_for_head_dim(DType dtype, const AttentionParams& p, int grid, cudaStream_t stream) {
-  if (dtype == DType::kBF16) return launch_kernel<AttentionKernel<kHeadDim, __nv_bfloat16>>(p, grid, stream);
-  return launch_kernel<AttentionKernel<kHeadDim, __half>>(p, grid, stream);
+Status launch_attention_slice(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
+                              cudaStream_t stream) {
+  return launch_built<kAttentionInstances, AttentionSlice<kHeadDim>>(cfg, p, shape, stream);
 }
 
 }  // namespace warpspec::attention_impl

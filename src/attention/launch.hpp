@@ -1,18 +1,24 @@
 #pragma once
-// Between the host logic (attention.cpp) and the per-head-dim kernel instantiations
-// (attention_hd<d>.cu): which kernel, with which parameters.
+// Between the host logic (attention.cpp) and the kernel instantiations
+// (attention_hd<d>.cu): which kernel (a configuration from instances.hpp), with which
+// parameters.
 #include <cuda_runtime_api.h>
 
+#include "../common/launch.hpp"
+#include "warpspec/attention/config.hpp"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/status.hpp"
-#include "warpspec/tensor.hpp"
 
 namespace warpspec::attention_impl {
 
-// One per kernel head dim; each dispatches bf16 / fp16.
-Status launch_attention_hd64(DType dtype, const AttentionParams& p, int grid, cudaStream_t stream);
-Status launch_attention_hd128(DType dtype, const AttentionParams& p, int grid, cudaStream_t stream);
-Status launch_attention_hd192(DType dtype, const AttentionParams& p, int grid, cudaStream_t stream);
-Status launch_attention_hd256(DType dtype, const AttentionParams& p, int grid, cudaStream_t stream);
+// One per kernel head dim, each instantiating that head dim's kernels (bf16, fp16).
+Status launch_attention_hd64(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
+                             cudaStream_t stream);
+Status launch_attention_hd128(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
+                              cudaStream_t stream);
+Status launch_attention_hd192(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
+                              cudaStream_t stream);
+Status launch_attention_hd256(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
+                              cudaStream_t stream);
 
 }  // namespace warpspec::attention_impl

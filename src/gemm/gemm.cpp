@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "../common/device_props.hpp"
+#include "instances.hpp"
 #include "launch.hpp"
 #include "warpspec/device.hpp"
 #include "warpspec/gemm/config.hpp"
@@ -18,7 +20,7 @@ namespace warpspec {
 namespace {
 
 using gemm_impl::GemmParams;
-using gemm_impl::GemmVariant;
+using gemm_impl::GemmConfig;
 
 std::string fmt(const char* f, auto... args) {
   char buf[512];
@@ -108,7 +110,7 @@ Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer
 
 // Everything the launch needs, derived from validated arguments.
 struct Plan {
-  GemmVariant variant;
+  GemmConfig config;  // the kernel: one of gemm_impl::kGemmInstances
   int64_t m = 0, n = 0, k = 0, l = 1;  // the kernel's problem (after a possible swap)
   Mat a, b, c, d;                       // the kernel's operands: a is M x K, b is K x N
   bool swapped = false;
@@ -176,10 +178,10 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   }
   p.m = p.a.rows, p.k = p.a.cols, p.n = p.b.cols, p.l = L;
   p.alpha = args.alpha, p.beta = args.beta;
-  p.variant.in = a.dtype;
-  p.variant.out = d.dtype;
-  p.variant.a_k_major = p.a.row_major;   // A (M x K) row-major: K contiguous
-  p.variant.b_k_major = !p.b.row_major;  // B (K x N) column-major: K contiguous
+  p.config.in = a.dtype;
+  p.config.out = d.dtype;
+  p.config.a_k_major = p.a.row_major;   // A (M x K) row-major: K contiguous
+  p.config.b_k_major = !p.b.row_major;  // B (K x N) column-major: K contiguous
   *plan = p;
   return Status::Ok();
 }
@@ -237,24 +239,21 @@ int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
 }
 
 // Validation plus everything that can fail before launch, shared by check and run.
-static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, int* grid) {
+static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, LaunchShape* shape) {
   WARPSPEC_RETURN_IF_ERROR(make_plan(args, plan));
-  WARPSPEC_RETURN_IF_ERROR(check_device());
-  int device = 0, sms = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err != cudaSuccess) return cuda_error("reading the SM count", err);
+  DeviceProps device;
+  WARPSPEC_RETURN_IF_ERROR(current_device_props(&device));
 
-  plan->variant.tile = pick_tile(plan->m, plan->n, plan->l, sms);
+  int tile = pick_tile(plan->m, plan->n, plan->l, device.sm_count);
   for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
-    if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) plan->variant.tile = t;
+    if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) tile = t;
+  plan->config.tile = gemm_impl::kTileConfigs[tile];
   const Plan& p = *plan;
-  const auto& cfg = gemm_impl::kTileConfigs[p.variant.tile];
-  const int bm = cfg.block_m, bn = cfg.block_n, bk = cfg.block_k;
+  const int bm = p.config.tile.block_m, bn = p.config.tile.block_n, bk = p.config.tile.block_k;
   GemmParams& q = *params;
   q.a_rows = p.m <= 64 ? 64 : bm;
-  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.variant.a_k_major, p.m, p.k, uint32_t(p.variant.a_k_major ? q.a_rows : 64), uint32_t(bk), "a"));
-  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.variant.b_k_major, p.n, p.k, uint32_t(p.variant.b_k_major ? bn : 64), uint32_t(bk), "b"));
+  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.config.a_k_major, p.m, p.k, uint32_t(p.config.a_k_major ? q.a_rows : 64), uint32_t(bk), "a"));
+  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.config.b_k_major, p.n, p.k, uint32_t(p.config.b_k_major ? bn : 64), uint32_t(bk), "b"));
   WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.m, p.n, 64, "d"));
   if (p.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));
   else q.map_c = q.map_d;  // never read
@@ -274,7 +273,7 @@ static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, int*
                                               : schedule::RasterOrder::kHeuristic;
   const schedule::RasterOrder resolved = schedule::resolve_raster(sa.raster, sa.tiles_m, sa.tiles_n);
   sa.swizzle = pick_swizzle(args.swizzle, resolved == schedule::RasterOrder::kAlongM ? sa.tiles_n : sa.tiles_m);
-  sa.grid_size = schedule::persistent_grid_size(sa.tiles_m, sa.tiles_n, sa.batch, sms);
+  sa.grid_size = schedule::persistent_grid_size(sa.tiles_m, sa.tiles_n, sa.batch, device.sm_count);
   if (const char* why = schedule::PersistentScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
   q.sched = schedule::PersistentScheduler(sa);
   q.k_tiles = int((p.k + bk - 1) / bk);
@@ -289,24 +288,25 @@ static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, int*
   q.d = p.d.data;
   q.ldd = p.d.ld;
   q.d_batch_stride = p.d.batch > 1 ? p.d.batch_stride : 0;
-  *grid = sa.grid_size;
+  shape->grid = sa.grid_size;
+  shape->pdl = args.pdl;
   return Status::Ok();
 }
 
 Status check(const GemmArgs& args) {
   Plan plan;
   GemmParams params{};
-  int grid = 0;
-  return prepare(args, &plan, &params, &grid);
+  LaunchShape shape;
+  return prepare(args, &plan, &params, &shape);
 }
 
 Status gemm(const GemmArgs& args, cudaStream_t stream) {
   Plan plan;
   GemmParams params{};
-  int grid = 0;
-  WARPSPEC_RETURN_IF_ERROR(prepare(args, &plan, &params, &grid));
-  if (plan.variant.in == DType::kBF16) return gemm_impl::launch_gemm_bf16(plan.variant, params, grid, stream);
-  return gemm_impl::launch_gemm_fp16(plan.variant, params, grid, stream);
+  LaunchShape shape;
+  WARPSPEC_RETURN_IF_ERROR(prepare(args, &plan, &params, &shape));
+  if (plan.config.in == DType::kBF16) return gemm_impl::launch_gemm_bf16(plan.config, params, shape, stream);
+  return gemm_impl::launch_gemm_fp16(plan.config, params, shape, stream);
 }
 
 }  // namespace warpspec

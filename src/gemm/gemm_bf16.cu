@@ -1,12 +1,10 @@
-// GEMM kernels with bf16 inputs (every output dtype, operand major and tile).
-#include <cuda_bf16.h>
-
+// GEMM kernels with bf16 inputs: the bf16 slice of kGemmInstances.
 #include "launch.cuh"
 
 namespace warpspec::gemm_impl {
 
-Status launch_gemm_bf16(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream) {
-  return launch_for_input<__nv_bfloat16>(v, p, grid, stream);
+Status launch_gemm_bf16(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream) {
+  return launch_gemm_slice<DType::kBF16>(cfg, p, shape, stream);
 }
 
 }  // namespace warpspec::gemm_impl

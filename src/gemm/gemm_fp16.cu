@@ -1,12 +1,10 @@
-// GEMM kernels with fp16 inputs (every output dtype, operand major and tile).
-#include <cuda_fp16.h>
-
+// GEMM kernels with fp16 inputs: the fp16 slice of kGemmInstances.
 #include "launch.cuh"
 
 namespace warpspec::gemm_impl {
 
-Status launch_gemm_fp16(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream) {
-  return launch_for_input<__half>(v, p, grid, stream);
+Status launch_gemm_fp16(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream) {
+  return launch_gemm_slice<DType::kFP16>(cfg, p, shape, stream);
 }
 
 }  // namespace warpspec::gemm_impl

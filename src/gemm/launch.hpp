@@ -1,24 +1,17 @@
 #pragma once
-// Between the host logic (gemm.cpp) and the per-dtype kernel instantiations
-// (gemm_<dtype>.cu): which kernel, with which parameters.
+// Between the host logic (gemm.cpp) and the kernel instantiations (gemm_<dtype>.cu):
+// which kernel (a configuration from instances.hpp), with which parameters.
 #include <cuda_runtime_api.h>
 
+#include "../common/launch.hpp"
+#include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/status.hpp"
-#include "warpspec/tensor.hpp"
 
 namespace warpspec::gemm_impl {
 
-
-struct GemmVariant {
-  DType in = DType::kBF16;
-  DType out = DType::kBF16;
-  bool a_k_major = true;
-  bool b_k_major = true;
-  int tile = 0;  // index into kTileConfigs
-};
-
-Status launch_gemm_bf16(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream);
-Status launch_gemm_fp16(const GemmVariant& v, const GemmParams& p, int grid, cudaStream_t stream);
+// One per input dtype, each instantiating the kernels of kGemmInstances with that input.
+Status launch_gemm_bf16(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream);
+Status launch_gemm_fp16(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream);
 
 }  // namespace warpspec::gemm_impl

@@ -123,7 +123,7 @@ const Refusal kRefusals[] = {
     {"unknown raster", [](warpspec_gemm_args& g) { g.raster = 7; }, WARPSPEC_INVALID_ARGUMENT, "raster: unknown value 7"},
     {"bad swizzle", [](warpspec_gemm_args& g) { g.swizzle = 3; }, WARPSPEC_INVALID_ARGUMENT, "swizzle"},
     {"bad tile", [](warpspec_gemm_args& g) { g.tile_n = 96; }, WARPSPEC_INVALID_ARGUMENT, "tile_n"},
-    {"reserved flags", [](warpspec_gemm_args& g) { g.flags = 1; }, WARPSPEC_UNSUPPORTED, "flags: no options are defined yet"},
+    {"unknown flag bits", [](warpspec_gemm_args& g) { g.flags = 2; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x2"},
     {"old struct", [](warpspec_gemm_args& g) { g.struct_size = 64; }, WARPSPEC_INVALID_ARGUMENT, "struct_size: 64 is smaller"},
 };
 
@@ -340,7 +340,7 @@ const AttentionRefusal kAttentionRefusals[] = {
     {"negative scale", [](warpspec_attention_args& a) { a.softmax_scale = -1.0f; }, WARPSPEC_INVALID_ARGUMENT, "softmax_scale: must be positive and finite"},
     {"NaN scale", [](warpspec_attention_args& a) { a.softmax_scale = std::numeric_limits<float>::quiet_NaN(); }, WARPSPEC_INVALID_ARGUMENT, "softmax_scale"},
     {"causal 2", [](warpspec_attention_args& a) { a.causal = 2; }, WARPSPEC_INVALID_ARGUMENT, "causal: must be 0 or 1, got 2"},
-    {"flags", [](warpspec_attention_args& a) { a.flags = 4; }, WARPSPEC_UNSUPPORTED, "flags: no options are defined yet"},
+    {"flags", [](warpspec_attention_args& a) { a.flags = 4; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x4"},
     {"reserved", [](warpspec_attention_args& a) { a.reserved = 1; }, WARPSPEC_UNSUPPORTED, "reserved: must be 0"},
     {"old struct", [](warpspec_attention_args& a) { a.struct_size = 352; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 352 is smaller than the first version's 424 bytes"},
 };

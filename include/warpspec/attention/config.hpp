@@ -5,12 +5,11 @@
 // warpgroups of 64 rows each (the wgmma M), one producer warpgroup.
 #include <cstdint>
 
+#include "warpspec/tensor.hpp"
+
 namespace warpspec::attention_impl {
 
-inline constexpr int kMaxSmemPerBlock = 232448;  // sm_90 after opt-in (227 KB)
-
 inline constexpr int kConsumerWarpgroups = 2;
-inline constexpr int kThreads = 128 * (1 + kConsumerWarpgroups);
 inline constexpr int kBlockM = 64 * kConsumerWarpgroups;
 // Register split (setmaxnreg): 168 per thread at entry (65536 / 384). The producer
 // needs almost nothing (one thread issues TMA); the consumers hold O (head_dim / 2
@@ -18,13 +17,18 @@ inline constexpr int kBlockM = 64 * kConsumerWarpgroups;
 // 24 + 2 x 240 = 504 = 3 x 168: the pool balances exactly (HOPPER-FACTS §5).
 inline constexpr int kProducerRegs = 24;
 inline constexpr int kConsumerRegs = 240;
-static_assert(kProducerRegs + kConsumerWarpgroups * kConsumerRegs <= 3 * 168,
-              "setmaxnreg budget exceeds the registers the CTA starts with: the inc would block forever");
+
+// Named barriers (0 is __syncthreads), one table for the kernel.
+enum NamedBarrier : uint32_t {
+  kPingPong0 = 1,                        // consumer warpgroup w waits on kPingPong0 + w for its turn
+  kEpilogue0 = 1 + kConsumerWarpgroups,  // consumer warpgroup w's epilogue
+};
 
 struct HeadDimConfig {
   int head_dim;  // the kernel's head dim: a multiple of 64 (128-byte SW128 columns)
   int block_n;   // keys per K/V block: the QK^T wgmma N and the P·V wgmma K
   int stages;    // K and V pipeline depth (each)
+  constexpr bool operator==(const HeadDimConfig&) const = default;
 };
 
 // Shared memory: Q (128 x d) + stages x (K + V) (block_n x d each), bf16/fp16.
@@ -40,9 +44,6 @@ inline constexpr HeadDimConfig kHeadDimConfigs[] = {
     {256, 80, 2},
 };
 
-// The kernel head dim that serves a user head dim; 0 if none. 96 is padded to 128:
-// the TMA loads zero-fill columns 96..127 of Q, K and V (they add nothing to Q·Kᵀ and
-// produce zero O columns) and the O store is clipped at 96.
 // The kernel that runs head dim d: the smallest built one that holds it. A smaller d
 // rides on it padded: the loads zero-fill columns d.. (zeros add nothing to Q·Kᵀ and
 // give zero columns of O) and the O store is clipped at d. d must be a multiple of 8,
@@ -58,5 +59,13 @@ constexpr HeadDimConfig config_for(int kernel_d) {
     if (c.head_dim == kernel_d) return c;
   return {0, 0, 0};
 }
+
+// The one compile-time value an attention kernel is instantiated on: what changes
+// registers, shared memory or instructions. Masks, lengths and scales are runtime.
+struct AttentionConfig {
+  HeadDimConfig shape;
+  DType dtype = DType::kBF16;  // Q, K, V and O
+  constexpr bool operator==(const AttentionConfig&) const = default;
+};
 
 }  // namespace warpspec::attention_impl

@@ -8,33 +8,24 @@
 // buffer goes back to the producer (q_empty, one arrival per warpgroup) only once the
 // store has read it (bulk wait_group.read), so the next tile's Q cannot overwrite O
 // in flight.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include "warpspec/attention/mainloop.cuh"
+#include "warpspec/hopper/convert.cuh"
+#include "warpspec/hopper/fragment.cuh"
 
 namespace warpspec::attention_impl {
 
-template <class T>
-__device__ __forceinline__ uint32_t pack2(float lo, float hi) {
-  uint32_t r;
-  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
-  } else {
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
-  }
-  return r;
-}
-
-template <int kHeadDim, class T>
+template <AttentionConfig kCfg>
 struct Epilogue {
-  using ML = Mainloop<kHeadDim, T>;
+  using ML = Mainloop<kCfg>;
+  using T = typename ML::T;
+  static constexpr int kHeadDim = ML::kHeadDim;
   static constexpr int kBoxCols = ML::kBoxCols;
   static constexpr int kCols = ML::kCols;
 
-  __device__ __forceinline__ static void store(const AttentionParams& p, typename ML::Storage& s, uint64_t* q_empty,
-                                               int wg, const schedule::AttentionWork& w,
+  template <class Ctx>
+  __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w,
                                                float (&o)[kHeadDim / 2], OnlineSoftmax<ML::kBlockN>& sm) {
+    const AttentionParams& p = c.p;
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
     const uint32_t barrier = kEpilogue0 + wg;
@@ -42,31 +33,22 @@ struct Epilogue {
     sm.finalize(inv, lse);
     // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on.
     hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
-    // This warpgroup's rows of every column: column c at c * kBlockM * 128 bytes,
-    // row r at r * 128 bytes, 16-byte chunks XORed with r & 7 (SW128).
-    uint8_t* base = reinterpret_cast<uint8_t*>(s.q) + 64 * wg * 128;
-#pragma unroll
-    for (int c8 = 0; c8 < kHeadDim / 8; ++c8) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int i = 4 * c8 + 2 * h;
-        const int row = 16 * warp + g + 8 * h;  // row & 7 == g
-        const int col = 8 * c8 + 2 * q;
-        const int byte = (col % kBoxCols) * 2;
-        uint8_t* dst = base + (col / kBoxCols) * (kBlockM * 128) + row * 128 + ((((byte >> 4) ^ g) << 4) | (byte & 15));
-        *reinterpret_cast<uint32_t*>(dst) = pack2<T>(o[i] * inv[h], o[i + 1] * inv[h]);
-      }
-    }
+    // This warpgroup's rows of every column box: box b at b * kBlockM * 128 bytes.
+    uint8_t* base = reinterpret_cast<uint8_t*>(c.s.tiles.q) + 64 * wg * 128;
+    hopper::for_each_accum_pair_sw128<int(sizeof(T)), kHeadDim>(0, kBlockM * 128, [&](int i, uint32_t off) {
+      const float s = inv[(i >> 1) & 1];
+      *reinterpret_cast<uint32_t*>(base + off) = hopper::pack2<T>(o[i] * s, o[i + 1] * s);
+    });
     hopper::fence_proxy_async_smem();
     hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
     if (t == 0) {
 #pragma unroll
-      for (int c = 0; c < kCols; ++c)
-        hopper::tma_store(&p.map_o, base + c * (kBlockM * 128), c * kBoxCols, w.m_block * kBlockM + 64 * wg, w.head,
-                          w.batch);
+      for (int col = 0; col < kCols; ++col)
+        hopper::tma_store(&p.map_o, base + col * (kBlockM * 128), col * kBoxCols, w.m_block * kBlockM + 64 * wg,
+                          w.head, w.batch);
       hopper::tma_store_commit();
       hopper::tma_store_wait_read<0>();
-      hopper::mbarrier_arrive(q_empty);
+      hopper::mbarrier_arrive(&c.s.q_empty);
     }
     if (p.lse != nullptr && q == 0) {
 #pragma unroll

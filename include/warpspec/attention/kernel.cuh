@@ -1,5 +1,6 @@
 #pragma once
-// The warp-specialized persistent attention forward kernel: roles only.
+// The warp-specialized persistent attention forward kernel: roles only (the skeleton,
+// ws_kernel.cuh, does the set-up, the register split and PDL).
 //
 //   warpgroup 0 (producer, 24 registers): one thread loads, per tile, Q once and the
 //     tile's K and V blocks (last block first) through two TMA pipelines.
@@ -11,18 +12,25 @@
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/epilogue.cuh"
 #include "warpspec/attention/mainloop.cuh"
+#include "warpspec/attention/mask.cuh"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/warp.cuh"
+#include "warpspec/ws_kernel.cuh"
 
 namespace warpspec::attention_impl {
 
-template <int kHeadDim, class T>
+template <AttentionConfig kCfg>
 struct AttentionKernel {
-  using MainloopT = Mainloop<kHeadDim, T>;
-  using EpilogueT = Epilogue<kHeadDim, T>;
+  using Params = AttentionParams;
+  using MainloopT = Mainloop<kCfg>;
+  using EpilogueT = Epilogue<kCfg>;
+  static constexpr int kHeadDim = MainloopT::kHeadDim;
   static constexpr int kBlockN = MainloopT::kBlockN;
   static constexpr int kStages = MainloopT::kStages;
+  static constexpr int kConsumerWarpgroups = attention_impl::kConsumerWarpgroups;
+  static constexpr int kProducerRegs = attention_impl::kProducerRegs, kConsumerRegs = attention_impl::kConsumerRegs;
+  static constexpr int kClusterSize = 1;
 
   struct SharedStorage {
     typename MainloopT::Storage tiles;
@@ -31,72 +39,54 @@ struct AttentionKernel {
     uint64_t q_full;   // Q landed (TMA, one expect_tx per tile)
     uint64_t q_empty;  // Q's buffer free again: both warpgroups' O stores have read it
   };
-  static constexpr int kSmemBytes = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
-  static_assert(kSmemBytes <= kMaxSmemPerBlock, "attention shared storage exceeds 227 KB");
 
-  __device__ __forceinline__ static void run(const AttentionParams& p, uint8_t* smem_raw) {
-    // TMA and wgmma swizzle on absolute address bits: align the base to 1024 B.
-    auto& s = *reinterpret_cast<SharedStorage*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
-    Pipeline<kStages> kpipe(s.k_barriers), vpipe(s.v_barriers);
-    const int wg = hopper::warpgroup_index();
-    const int warp = hopper::warp_index();
+  struct Context {
+    const Params& p;
+    SharedStorage& s;
+    Pipeline<kStages> kpipe, vpipe;
+    __device__ __forceinline__ Context(const Params& params, SharedStorage& storage)
+        : p(params), s(storage), kpipe(storage.k_barriers), vpipe(storage.v_barriers) {}
+  };
 
-    if (threadIdx.x == 0) {
-      // 1 expect_tx arrival per stage; released by one lane of each consumer warp.
-      kpipe.init(1, 4 * kConsumerWarpgroups);
-      vpipe.init(1, 4 * kConsumerWarpgroups);
-      hopper::mbarrier_init(&s.q_full, 1);
-      hopper::mbarrier_init(&s.q_empty, kConsumerWarpgroups);
-      hopper::fence_barrier_init();
+  __device__ __forceinline__ static void init_barriers(SharedStorage& s) {
+    // 1 expect_tx arrival per stage; released by one lane of each consumer warp.
+    Pipeline<kStages>(s.k_barriers).init(1, 4 * kConsumerWarpgroups);
+    Pipeline<kStages>(s.v_barriers).init(1, 4 * kConsumerWarpgroups);
+    hopper::mbarrier_init(&s.q_full, 1);
+    hopper::mbarrier_init(&s.q_empty, kConsumerWarpgroups);
+  }
+
+  __device__ __forceinline__ static void prefetch(const Params& p) {
+    hopper::tma_prefetch_descriptor(&p.map_q);
+    hopper::tma_prefetch_descriptor(&p.map_k);
+    hopper::tma_prefetch_descriptor(&p.map_v);
+    hopper::tma_prefetch_descriptor(&p.map_o);
+  }
+
+  __device__ __forceinline__ static void producer(Context& c, int warp) {
+    if (warp != 0 || !hopper::elect_one()) return;
+    typename MainloopT::Cursor cur;
+    for (auto w = c.p.sched.first(blockIdx.x); w.valid; w = c.p.sched.next(w)) {
+      const int n_blocks = n_block_count<kBlockN>(c.p, w.m_block);
+      if (n_blocks > 0) MainloopT::load(c, cur, w, n_blocks);
     }
-    if (warp == 0 && hopper::elect_one()) {
-      hopper::tma_prefetch_descriptor(&p.map_q);
-      hopper::tma_prefetch_descriptor(&p.map_k);
-      hopper::tma_prefetch_descriptor(&p.map_v);
-      hopper::tma_prefetch_descriptor(&p.map_o);
-    }
-    __syncthreads();
+    allow_dependents();  // every load of this CTA is issued
+  }
 
-    if (wg == 0) {
-      hopper::setmaxnreg_dec<kProducerRegs>();
-      if (warp == 0 && hopper::elect_one()) {
-        PipelineState<kStages> kst, vst;
-        uint32_t q_iter = 0;
-        for (auto w = p.sched.first(blockIdx.x); w.valid; w = p.sched.next(w)) {
-          const int n_blocks = n_block_count<kBlockN>(p, w.m_block);
-          if (n_blocks == 0) continue;
-          MainloopT::load(p, kpipe, vpipe, kst, vst, s.tiles, &s.q_full, &s.q_empty, q_iter, w, n_blocks);
-          ++q_iter;
-        }
-      }
-    } else {
-      hopper::setmaxnreg_inc<kConsumerRegs>();
-      const int consumer = wg - 1;
-      // The first turn on the tensor cores is consumer 0's: consumer 1 hands it over.
-      if (consumer == 1) hopper::named_barrier_arrive(kPingPong0, 2 * hopper::kWarpgroupSize);
-      PipelineState<kStages> kst, vst;
-      uint32_t q_iter = 0;
-      float o[kHeadDim / 2];
-      for (auto w = p.sched.first(blockIdx.x); w.valid; w = p.sched.next(w)) {
-        const int n_blocks = n_block_count<kBlockN>(p, w.m_block);
-        if (n_blocks == 0) {
-          EpilogueT::store_zero(p, consumer, w);
-          continue;
-        }
-        OnlineSoftmax<kBlockN> sm(p.scale_log2);
-        hopper::mbarrier_wait(&s.q_full, q_iter & 1u);
-        MainloopT::mma(p, kpipe, vpipe, kst, vst, s.tiles, consumer, w, n_blocks, o, sm);
-        EpilogueT::store(p, s.tiles, &s.q_empty, consumer, w, o, sm);
-        ++q_iter;
-      }
+  __device__ __forceinline__ static void consumer(Context& c, int consumer) {
+    // The first turn on the tensor cores is consumer 0's: consumer 1 hands it over.
+    if (consumer == 1) hopper::named_barrier_arrive(kPingPong0, 2 * hopper::kWarpgroupSize);
+    typename MainloopT::Cursor cur;
+    float o[kHeadDim / 2];
+    for (auto w = c.p.sched.first(blockIdx.x); w.valid;) {  // (advanced at the end: fewer live registers)
+      const int n_blocks = n_block_count<kBlockN>(c.p, w.m_block);
+      OnlineSoftmax<kBlockN> sm(c.p.scale_log2);
+      if (n_blocks > 0) MainloopT::mma(c, cur, consumer, w, n_blocks, o, sm);
+      if (n_blocks > 0) EpilogueT::store(c, consumer, w, o, sm);
+      else EpilogueT::store_zero(c.p, consumer, w);
+      w = c.p.sched.next(w);
     }
   }
 };
-
-template <class Kernel>
-__global__ void __launch_bounds__(kThreads, 1) attention_kernel(const __grid_constant__ AttentionParams p) {
-  extern __shared__ uint8_t smem[];
-  Kernel::run(p, smem);
-}
 
 }  // namespace warpspec::attention_impl

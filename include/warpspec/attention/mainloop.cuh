@@ -23,6 +23,7 @@
 #include "warpspec/attention/mask.cuh"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/attention/softmax.cuh"
+#include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/tma.cuh"
 #include "warpspec/hopper/warp.cuh"
@@ -32,19 +33,14 @@
 
 namespace warpspec::attention_impl {
 
-// Named barrier ids (0 is __syncthreads), one table for the kernel.
-enum NamedBarrier : uint32_t {
-  kPingPong0 = 1,   // consumer warpgroup w waits on kPingPong0 + w for its turn
-  kEpilogue0 = 1 + kConsumerWarpgroups,  // consumer warpgroup w's epilogue
-};
-
-template <int kHeadDim, class T>
+template <AttentionConfig kCfg>
 struct Mainloop {
-  static constexpr HeadDimConfig kCfg = config_for(kHeadDim);
-  static_assert(kCfg.head_dim == kHeadDim, "no configuration for this kernel head dim");
+  using T = hopper::element_t<kCfg.dtype>;
+  static constexpr int kHeadDim = kCfg.shape.head_dim;
+  static_assert(config_for(kHeadDim) == kCfg.shape, "no configuration for this kernel head dim");
   static_assert(sizeof(T) == 2, "the attention kernel is written for 16-bit inputs");
-  static constexpr int kBlockN = kCfg.block_n;
-  static constexpr int kStages = kCfg.stages;
+  static constexpr int kBlockN = kCfg.shape.block_n;
+  static constexpr int kStages = kCfg.shape.stages;
   static constexpr int kBoxCols = 64;  // 128 bytes of 16-bit elements: the SW128 span
   static constexpr int kCols = kHeadDim / kBoxCols;
   static_assert(kHeadDim % kBoxCols == 0, "kernel head dims are whole SW128 columns");
@@ -75,6 +71,13 @@ struct Mainloop {
   using Pipe = Pipeline<kStages>;
   using State = PipelineState<kStages>;
 
+  // What each role carries from tile to tile: its place in the K and V rings and the
+  // count of Q loads (the parity of q_full / q_empty).
+  struct Cursor {
+    State k, v;
+    uint32_t q_iter = 0;
+  };
+
   // ------------------------------------------------------------------ producer
 
   // One K or V block: kCols boxes of {64 columns, block_n rows}.
@@ -93,24 +96,27 @@ struct Mainloop {
   // One thread: everything one tile reads. The first K block goes before Q: its stage
   // does not depend on the previous tile's epilogue, which still owns Q's buffer
   // (q_empty) and is what the consumers wait for first anyway.
-  __device__ __forceinline__ static void load(const AttentionParams& p, Pipe& kpipe, Pipe& vpipe, State& kst,
-                                              State& vst, Storage& s, uint64_t* q_full, uint64_t* q_empty,
-                                              uint32_t q_iter, const schedule::AttentionWork& w, int n_blocks) {
+  // `c`: the kernel's context (params, storage, pipelines and the Q barriers).
+  template <class Ctx>
+  __device__ __forceinline__ static void load(Ctx& c, Cursor& cur, const schedule::AttentionWork& w, int n_blocks) {
+    const AttentionParams& p = c.p;
+    Storage& s = c.s.tiles;
     const int head_kv = w.head / p.group;
     int n = n_blocks - 1;
-    load_kv(&p.map_k, kpipe, kst, &s.k[0][0], n, head_kv, w.batch);
-    if (q_iter > 0) hopper::mbarrier_wait(q_empty, (q_iter - 1) & 1u);
-    hopper::mbarrier_arrive_expect_tx(q_full, kQBytes);
+    load_kv(&p.map_k, c.kpipe, cur.k, &s.k[0][0], n, head_kv, w.batch);
+    if (cur.q_iter > 0) hopper::mbarrier_wait(&c.s.q_empty, (cur.q_iter - 1) & 1u);
+    hopper::mbarrier_arrive_expect_tx(&c.s.q_full, kQBytes);
 #pragma unroll
-    for (int c = 0; c < kCols; ++c)
-      hopper::tma_load(s.q + c * kBlockM * kBoxCols, &p.map_q, q_full, c * kBoxCols, w.m_block * kBlockM, w.head,
-                       w.batch);
-    load_kv(&p.map_v, vpipe, vst, &s.v[0][0], n, head_kv, w.batch);
+    for (int col = 0; col < kCols; ++col)
+      hopper::tma_load(s.q + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full, col * kBoxCols, w.m_block * kBlockM,
+                       w.head, w.batch);
+    load_kv(&p.map_v, c.vpipe, cur.v, &s.v[0][0], n, head_kv, w.batch);
 #pragma unroll 1
     for (n = n_blocks - 2; n >= 0; --n) {
-      load_kv(&p.map_k, kpipe, kst, &s.k[0][0], n, head_kv, w.batch);
-      load_kv(&p.map_v, vpipe, vst, &s.v[0][0], n, head_kv, w.batch);
+      load_kv(&p.map_k, c.kpipe, cur.k, &s.k[0][0], n, head_kv, w.batch);
+      load_kv(&p.map_v, c.vpipe, cur.v, &s.v[0][0], n, head_kv, w.batch);
     }
+    ++cur.q_iter;
   }
 
   // ------------------------------------------------------------------ consumers
@@ -149,11 +155,19 @@ struct Mainloop {
     for (int j = 0; j < kBlockN / 16; ++j) hopper::wgmma_fence_operands(pf[j]);
   }
 
-  // Consumer warpgroup `wg` (0 or 1): one tile, n_blocks >= 1. On return O holds the
-  // un-normalised output and `sm` the row statistics.
-  __device__ __forceinline__ static void mma(const AttentionParams& p, Pipe& kpipe, Pipe& vpipe, State& kst,
-                                             State& vst, Storage& s, int wg, const schedule::AttentionWork& w,
+  // Consumer warpgroup `wg` (0 or 1): one tile, n_blocks >= 1. Waits for the tile's Q;
+  // on return O holds the un-normalised output and `sm` the row statistics.
+  template <class Ctx>
+  __device__ __forceinline__ static void mma(Ctx& c, Cursor& cur, int wg, const schedule::AttentionWork& w,
                                              int n_blocks, float (&o)[kHeadDim / 2], OnlineSoftmax<kBlockN>& sm) {
+    const AttentionParams& p = c.p;
+    Storage& s = c.s.tiles;
+    Pipe& kpipe = c.kpipe;
+    Pipe& vpipe = c.vpipe;
+    State& kst = cur.k;
+    State& vst = cur.v;
+    hopper::mbarrier_wait(&c.s.q_full, cur.q_iter & 1u);
+    ++cur.q_iter;
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const bool releaser = (t % 32) == 0;  // one arrival per consumer warp
     const uint32_t q_base = hopper::smem_u32(s.q);

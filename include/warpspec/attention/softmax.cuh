@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "warpspec/hopper/arch.cuh"
+#include "warpspec/hopper/warp_reduce.cuh"
 
 namespace warpspec::attention_impl {
 
@@ -21,15 +22,6 @@ WARPSPEC_DEVICE float exp2_approx(float x) {
   float y;
   asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   return y;
-}
-
-WARPSPEC_DEVICE float quad_max(float x) {
-  x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 1));
-  return fmaxf(x, __shfl_xor_sync(0xffffffffu, x, 2));
-}
-WARPSPEC_DEVICE float quad_sum(float x) {
-  x += __shfl_xor_sync(0xffffffffu, x, 1);
-  return x + __shfl_xor_sync(0xffffffffu, x, 2);
 }
 
 template <int kBlockN>
@@ -53,7 +45,7 @@ struct OnlineSoftmax {
       float mx = row_max[h];
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j) mx = fmaxf(mx, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
-      mx = quad_max(mx);
+      mx = hopper::quad_max(mx);
       const float m_scaled = mx == -INFINITY ? 0.0f : mx * scale_log2;
       alpha[h] = kFirst ? 1.0f : exp2_approx(row_max[h] * scale_log2 - m_scaled);
       row_max[h] = mx;
@@ -76,7 +68,7 @@ struct OnlineSoftmax {
   WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2]) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const float l = quad_sum(row_sum[h]);
+      const float l = hopper::quad_sum(row_sum[h]);
       const bool empty = !(l > 0.0f);  // 0 or NaN
       inv[h] = empty ? 0.0f : 1.0f / l;
       lse[h] = empty ? -INFINITY : (row_max[h] * scale_log2 + __log2f(l)) * 0.6931471805599453f;

@@ -1,31 +1,52 @@
 #pragma once
-// GEMM configurations: one constexpr table that the kernel and the host heuristics
-// both read. A configuration fixes the CTA tile, the mainloop depth and the epilogue
-// staging; the kernel is the cooperative schedule (two consumer warpgroups split the
-// tile's rows, 64 each, a producer warpgroup feeds them).
+// GEMM configurations: the one compile-time value a GEMM kernel is instantiated on,
+// and the table of tiles that the kernel and the host heuristics both read.
+//
+// A configuration fixes the CTA tile, the mainloop depth, the epilogue staging, the
+// element types, the operand majors and the cluster shape. The kernel is the
+// cooperative schedule: two consumer warpgroups split the tile's rows, 64 each; a
+// producer warpgroup feeds them.
 #include <cstdint>
+
+#include "warpspec/tensor.hpp"
 
 namespace warpspec::gemm_impl {
 
 struct TileConfig {
-  int block_m;  // rows of the CTA tile: 64 per consumer warpgroup
-  int block_n;  // columns: the wgmma N (8..256, multiple of 8... here of 64, the TMA box)
-  int block_k;  // K per stage: 64 16-bit elements = one 128-byte swizzle atom row
-  int stages;   // mainloop pipeline depth
+  int block_m;     // rows of the CTA tile: 64 per consumer warpgroup
+  int block_n;     // columns: the wgmma N, a multiple of 64 (the N-major B box) up to 256
+  int block_k;     // K per stage: 64 16-bit elements = one 128-byte swizzle row
+  int stages;      // mainloop pipeline depth
   int epi_stages;  // epilogue chunk buffers (see below)
+  constexpr bool operator==(const TileConfig&) const = default;
 };
 
-// Shared memory per block on sm_90 after opt-in (227 KB).
-inline constexpr int kMaxSmemPerBlock = 232448;
+struct ClusterShape {
+  int m = 1, n = 1;  // CTAs per cluster along M and N
+  constexpr int size() const { return m * n; }
+  constexpr bool operator==(const ClusterShape&) const = default;
+};
+
+// Everything that changes registers, shared memory or instructions; nothing else.
+struct GemmConfig {
+  TileConfig tile;
+  DType in = DType::kBF16;   // A and B
+  DType out = DType::kBF16;  // C and D
+  bool a_k_major = true;     // A (M x K) has K contiguous
+  bool b_k_major = true;     // B (K x N) has K contiguous
+  ClusterShape cluster{};
+  constexpr bool operator==(const GemmConfig&) const = default;
+};
 
 inline constexpr int kConsumerWarpgroups = 2;
-inline constexpr int kThreads = 128 * (1 + kConsumerWarpgroups);
-// Register split (setmaxnreg): 168 per thread at entry (65536 / 384, rounded down to
-// 8). Producer 40 + 2 x 232 = 504 = 3 x 168: the pool balances exactly.
+// Register split (setmaxnreg): 168 per thread at entry (65536 / 384).
+// Producer 40 + 2 x 232 = 504 = 3 x 168: the pool balances exactly.
 inline constexpr int kProducerRegs = 40;
 inline constexpr int kConsumerRegs = 232;
-static_assert(kProducerRegs + kConsumerWarpgroups * kConsumerRegs <= 3 * 168,
-              "setmaxnreg budget exceeds the registers the CTA starts with: the inc would block forever");
+
+// Named barriers (0 is __syncthreads): consumer warpgroup w's epilogue uses
+// kEpilogueBarrier0 + w.
+enum NamedBarrier : uint32_t { kEpilogueBarrier0 = 1 };
 
 // Epilogue: output goes through shared memory in chunks of 128 bytes per row (64 bf16
 // or 32 fp32 columns) so each chunk is one SW128 TMA box. With `epi_stages` chunk
@@ -35,10 +56,10 @@ static_assert(kProducerRegs + kConsumerWarpgroups * kConsumerRegs <= 3 * 168,
 // place with D.
 inline constexpr int kEpiRowBytes = 128;
 
-// The configurations we build, widest first. The host picks one per problem
-// (src/gemm/gemm.cpp, pick_tile): the widest tile that still fills the SMs. Narrower
-// tiles re-read A more often but put more SMs to work when the output has few tiles
-// (small M, or small M*N), which is when the GEMM is bound by reading B.
+// The tiles we build, widest first. The host picks one per problem (src/gemm/gemm.cpp,
+// pick_tile): the widest tile that still fills the SMs. Narrower tiles re-read A more
+// often but put more SMs to work when the output has few tiles (small M, or small
+// M*N), which is when the GEMM is bound by reading B.
 inline constexpr TileConfig kTileConfigs[] = {
     // 2 x (64 x 256) per CTA: the most operand reuse. Three stages (144 KB) leave room for
     // four epilogue buffers, a whole bf16 tile: stores then never hold up the next mainloop.

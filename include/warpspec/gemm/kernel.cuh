@@ -1,5 +1,6 @@
 #pragma once
-// The cooperative warp-specialized persistent GEMM kernel: roles only.
+// The cooperative warp-specialized persistent GEMM kernel: roles only (the skeleton,
+// ws_kernel.cuh, does the set-up, the register split and PDL).
 //
 //   warpgroup 0 (producer, 40 registers):
 //     warp 0 — mainloop loads: A and B tiles by TMA into the staged ring;
@@ -12,17 +13,22 @@
 #include "warpspec/gemm/epilogue.cuh"
 #include "warpspec/gemm/mainloop.cuh"
 #include "warpspec/gemm/params.hpp"
-#include "warpspec/hopper/cluster.cuh"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/warp.cuh"
+#include "warpspec/ws_kernel.cuh"
 
 namespace warpspec::gemm_impl {
 
-template <int kBlockM, int kBlockN, int kBlockK, int kStages, int kEpiStages, class TIn, class TOut, bool kAKMajor,
-          bool kBKMajor>
+template <GemmConfig kCfg>
 struct GemmKernel {
-  using MainloopT = Mainloop<kBlockM, kBlockN, kBlockK, kStages, TIn, kAKMajor, kBKMajor>;
-  using EpilogueT = Epilogue<kBlockM, kBlockN, kEpiStages, TOut>;
+  using Params = GemmParams;
+  using MainloopT = Mainloop<kCfg>;
+  using EpilogueT = Epilogue<kCfg>;
+  static constexpr int kStages = kCfg.tile.stages, kEpiStages = kCfg.tile.epi_stages;
+  static constexpr int kConsumerWarpgroups = gemm_impl::kConsumerWarpgroups;
+  static constexpr int kProducerRegs = gemm_impl::kProducerRegs, kConsumerRegs = gemm_impl::kConsumerRegs;
+  static constexpr int kClusterSize = kCfg.cluster.size();
+  static_assert(kClusterSize == 1, "clusters (TMA multicast) are not built into the GEMM roles yet");
 
   struct SharedStorage {
     typename MainloopT::Storage mainloop;
@@ -31,78 +37,65 @@ struct GemmKernel {
     PipelineStorage<kEpiStages> epilogue_barriers;
     uint64_t load_order;  // mainloop warp -> epilogue load warp, once
   };
-  static constexpr int kSmemBytes = int(sizeof(SharedStorage)) + 1024;  // + alignment slack
-  static_assert(kSmemBytes <= kMaxSmemPerBlock, "GEMM shared storage exceeds 227 KB");
 
-  __device__ __forceinline__ static void run(const GemmParams& p, uint8_t* smem_raw) {
-    // TMA and wgmma swizzle on absolute address bits: align the base to 1024 B.
-    auto& s = *reinterpret_cast<SharedStorage*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
-    Pipeline<kStages> mainloop_pipe(s.mainloop_barriers);
-    Pipeline<kEpiStages> epilogue_pipe(s.epilogue_barriers);
-    const int wg = hopper::warpgroup_index();
-    const int warp = hopper::warp_index();
+  struct Context {
+    const Params& p;
+    SharedStorage& s;
+    Pipeline<kStages> mainloop;
+    Pipeline<kEpiStages> epilogue;
+    __device__ __forceinline__ Context(const Params& params, SharedStorage& storage)
+        : p(params), s(storage), mainloop(storage.mainloop_barriers), epilogue(storage.epilogue_barriers) {}
+  };
 
-    if (threadIdx.x == 0) {
-      // Mainloop: 1 expect_tx arrival per stage; released by one lane of each of the
-      // 8 consumer warps. Epilogue: 1 expect_tx; released by each warpgroup's storer.
-      mainloop_pipe.init(1, 4 * kConsumerWarpgroups);
-      epilogue_pipe.init(1, kConsumerWarpgroups);
-      hopper::mbarrier_init(&s.load_order, 1);
-      hopper::fence_barrier_init();
-    }
-    if (warp == 0 && hopper::elect_one()) {
-      hopper::tma_prefetch_descriptor(&p.map_a);
-      hopper::tma_prefetch_descriptor(&p.map_b);
-      hopper::tma_prefetch_descriptor(&p.map_d);
-      if (p.beta != 0.0f) hopper::tma_prefetch_descriptor(&p.map_c);
-    }
-    __syncthreads();
+  __device__ __forceinline__ static void init_barriers(SharedStorage& s) {
+    // Mainloop: 1 expect_tx arrival per stage; released by one lane of each of the
+    // 8 consumer warps. Epilogue: 1 expect_tx; released by each warpgroup's storer.
+    Pipeline<kStages>(s.mainloop_barriers).init(1, 4 * kConsumerWarpgroups);
+    Pipeline<kEpiStages>(s.epilogue_barriers).init(1, kConsumerWarpgroups);
+    hopper::mbarrier_init(&s.load_order, 1);
+  }
 
-    if (wg == 0) {
-      hopper::setmaxnreg_dec<kProducerRegs>();
-      if (warp == 0) {
-        if (hopper::elect_one()) {
-          // Wait for a previous kernel's writes (programmatic dependent launch).
-          hopper::griddep_wait();
-          PipelineState<kStages> st;
-          bool first = true;
-          for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t)) {
-            MainloopT::load(p, mainloop_pipe, st, s.mainloop, t.m_block, t.n_block, t.l);
-            if (first) {
-              hopper::mbarrier_arrive(&s.load_order);
-              first = false;
-            }
-          }
-        }
-      } else if (warp == 1 && p.beta != 0.0f) {
-        if (hopper::elect_one()) {
-          hopper::griddep_wait();
-          hopper::mbarrier_wait(&s.load_order, 0);
-          PipelineState<kEpiStages> st;
-          for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t)) {
-            if (t.in_bounds) EpilogueT::load(p, epilogue_pipe, st, s.epilogue, t.m_block, t.n_block, t.l);
-          }
-        }
-      }
-    } else {
-      hopper::setmaxnreg_inc<kConsumerRegs>();
-      const int consumer = wg - 1;
+  __device__ __forceinline__ static void prefetch(const Params& p) {
+    hopper::tma_prefetch_descriptor(&p.map_a);
+    hopper::tma_prefetch_descriptor(&p.map_b);
+    hopper::tma_prefetch_descriptor(&p.map_d);
+    if (p.beta != 0.0f) hopper::tma_prefetch_descriptor(&p.map_c);
+  }
+
+  __device__ __forceinline__ static void producer(Context& c, int warp) {
+    const Params& p = c.p;
+    if (warp == 0) {
+      if (!hopper::elect_one()) return;
       PipelineState<kStages> st;
-      PipelineState<kEpiStages> epi_st;
-      float acc[kBlockN / 2];
+      bool first = true;
       for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t)) {
-        MainloopT::mma(p, mainloop_pipe, st, s.mainloop, consumer, acc);
-        if (t.in_bounds) EpilogueT::store(p, epilogue_pipe, epi_st, s.epilogue, consumer, t.m_block, t.n_block, t.l, acc);
+        MainloopT::load(p, c.mainloop, st, c.s.mainloop, t);
+        if (first) {
+          hopper::mbarrier_arrive(&c.s.load_order);
+          first = false;
+        }
       }
-      EpilogueT::store_tail();
+      allow_dependents();  // every mainloop load of this CTA is issued
+    } else if (warp == 1 && p.beta != 0.0f) {
+      if (!hopper::elect_one()) return;
+      hopper::mbarrier_wait(&c.s.load_order, 0);
+      PipelineState<kEpiStages> st;
+      for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t))
+        if (t.in_bounds) EpilogueT::load(p, c.epilogue, st, c.s.epilogue, t);
     }
   }
-};
 
-template <class Kernel>
-__global__ void __launch_bounds__(kThreads, 1) gemm_kernel(const __grid_constant__ GemmParams p) {
-  extern __shared__ uint8_t smem[];
-  Kernel::run(p, smem);
-}
+  __device__ __forceinline__ static void consumer(Context& c, int consumer) {
+    const Params& p = c.p;
+    PipelineState<kStages> st;
+    PipelineState<kEpiStages> epi_st;
+    float acc[kCfg.tile.block_n / 2];
+    for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t)) {
+      MainloopT::mma(p, c.mainloop, st, c.s.mainloop, consumer, acc);
+      if (t.in_bounds) EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);
+    }
+    EpilogueT::store_tail();
+  }
+};
 
 }  // namespace warpspec::gemm_impl

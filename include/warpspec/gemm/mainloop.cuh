@@ -9,6 +9,7 @@
 // loads and the wgmma reads agree by construction.
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/params.hpp"
+#include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/tma.cuh"
 #include "warpspec/hopper/wgmma.cuh"
 #include "warpspec/hopper/wgmma_desc.hpp"
@@ -16,8 +17,12 @@
 
 namespace warpspec::gemm_impl {
 
-template <int kBlockM, int kBlockN, int kBlockK, int kStages, class TIn, bool kAKMajor, bool kBKMajor>
+template <GemmConfig kCfg>
 struct Mainloop {
+  using TIn = hopper::element_t<kCfg.in>;
+  static constexpr int kBlockM = kCfg.tile.block_m, kBlockN = kCfg.tile.block_n, kBlockK = kCfg.tile.block_k;
+  static constexpr int kStages = kCfg.tile.stages;
+  static constexpr bool kAKMajor = kCfg.a_k_major, kBKMajor = kCfg.b_k_major;
   static_assert(sizeof(TIn) == 2, "the GEMM mainloop is written for 16-bit inputs");
   static_assert(kBlockK * sizeof(TIn) == 128, "one stage's K must be one SW128 row (64 x 16-bit)");
   static_assert(kBlockM == 64 * kConsumerWarpgroups, "each consumer warpgroup owns 64 rows of the tile");
@@ -47,12 +52,12 @@ struct Mainloop {
   using State = PipelineState<kStages>;
 
   // Producer (one thread): fill stages for one tile.
-  __device__ __forceinline__ static void load(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int m_block,
-                                              int n_block, int l) {
-    const int m0 = m_block * kBlockM;
-    const int n0 = n_block * kBlockN;
-    const int la = l * p.a_l_mul;
-    const int lb = l * p.b_l_mul;
+  __device__ __forceinline__ static void load(const GemmParams& p, Pipe& pipe, State& st, Storage& s,
+                                              const schedule::WorkTile& t) {
+    const int m0 = t.m_block * kBlockM;
+    const int n0 = t.n_block * kBlockN;
+    const int la = t.l * p.a_l_mul;
+    const int lb = t.l * p.b_l_mul;
 #pragma unroll 1
     for (int kt = 0; kt < p.k_tiles; ++kt) {
       const int k0 = kt * kBlockK;

@@ -5,12 +5,13 @@
 
 #include <cstdint>
 
+#include "warpspec/hopper/host_device.hpp"
+
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #error "warpspec device code needs the sm_90a target: -gencode arch=compute_90a,code=sm_90a (the -arch=sm_90a shorthand also runs a compute_90 pass that rejects wgmma/setmaxnreg)"
 #endif
 
 #define WARPSPEC_DEVICE __device__ __forceinline__
-#define WARPSPEC_HOST_DEVICE __host__ __device__ __forceinline__
 
 namespace warpspec::hopper {
 

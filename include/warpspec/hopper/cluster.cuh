@@ -30,6 +30,9 @@ WARPSPEC_DEVICE void cluster_sync() {
 // completed and their writes are visible (call before reading their outputs or
 // overwriting their inputs). launch_dependents: allow the next grid to start early.
 WARPSPEC_DEVICE void griddep_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
-WARPSPEC_DEVICE void griddep_launch_dependents() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+// launch_dependents orders no memory (the dependent's wait covers this grid's writes),
+// so it takes no "memory" clobber: one would pin every value the compiler keeps in
+// memory around it, and in a register-tight consumer that spills.
+WARPSPEC_DEVICE void griddep_launch_dependents() { asm volatile("griddepcontrol.launch_dependents;"); }
 
 }  // namespace warpspec::hopper

@@ -19,11 +19,7 @@
 // maps logical -> physical and physical -> logical.
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define WARPSPEC_SWIZZLE_FN __host__ __device__ __forceinline__ constexpr
-#else
-#define WARPSPEC_SWIZZLE_FN inline constexpr
-#endif
+#include "warpspec/hopper/host_device.hpp"
 
 namespace warpspec::hopper {
 
@@ -38,7 +34,7 @@ enum class TmaSwizzle : int {
 
 // Bytes in one swizzled row (the span): also the largest inner box extent in bytes
 // that the mode accepts. 0 for kNone (no limit from swizzling) or an unknown value.
-WARPSPEC_SWIZZLE_FN uint32_t swizzle_span_bytes(TmaSwizzle s) {
+WARPSPEC_HOST_DEVICE constexpr uint32_t swizzle_span_bytes(TmaSwizzle s) {
   switch (s) {
     case TmaSwizzle::k32B: return 32;
     case TmaSwizzle::k64B: return 64;
@@ -50,7 +46,7 @@ WARPSPEC_SWIZZLE_FN uint32_t swizzle_span_bytes(TmaSwizzle s) {
 // Bytes after which the pattern repeats, 2^(7+B) = 8 spans: 256, 512, 1024; the
 // alignment a swizzled tile needs for swizzle_offset to be exact. 16 for kNone (the
 // TMA chunk), 0 for an unknown value.
-WARPSPEC_SWIZZLE_FN uint32_t swizzle_repeat_bytes(TmaSwizzle s) {
+WARPSPEC_HOST_DEVICE constexpr uint32_t swizzle_repeat_bytes(TmaSwizzle s) {
   switch (s) {
     case TmaSwizzle::kNone: return 16;
     case TmaSwizzle::k32B: return 256;
@@ -61,7 +57,7 @@ WARPSPEC_SWIZZLE_FN uint32_t swizzle_repeat_bytes(TmaSwizzle s) {
 }
 
 // Number of swizzled index bits B (the `B` of CuTe's Swizzle<B,4,3>).
-WARPSPEC_SWIZZLE_FN uint32_t swizzle_bits(TmaSwizzle s) {
+WARPSPEC_HOST_DEVICE constexpr uint32_t swizzle_bits(TmaSwizzle s) {
   switch (s) {
     case TmaSwizzle::k32B: return 1;
     case TmaSwizzle::k64B: return 2;
@@ -72,7 +68,7 @@ WARPSPEC_SWIZZLE_FN uint32_t swizzle_bits(TmaSwizzle s) {
 
 // Physical byte offset of logical byte `offset` in a tile whose base is aligned to
 // swizzle_repeat_bytes(s). kNone (and an unknown mode) is the identity.
-WARPSPEC_SWIZZLE_FN uint32_t swizzle_offset(TmaSwizzle s, uint32_t offset) {
+WARPSPEC_HOST_DEVICE constexpr uint32_t swizzle_offset(TmaSwizzle s, uint32_t offset) {
   const uint32_t mask = (1u << swizzle_bits(s)) - 1u;  // 0 for kNone: identity
   return offset ^ (((offset >> 7) & mask) << 4);
 }
@@ -82,10 +78,9 @@ WARPSPEC_SWIZZLE_FN uint32_t swizzle_offset(TmaSwizzle s, uint32_t offset) {
 // swizzled. For swizzled modes use row_bytes == the span, i.e. boxes whose inner
 // extent fills the span: that is the layout the GPU tests verify. Where TMA puts rows
 // of a narrower box under a swizzle (dense, or padded to the span) is not verified.
-WARPSPEC_SWIZZLE_FN uint32_t swizzle_offset_2d(TmaSwizzle s, uint32_t row, uint32_t col_byte, uint32_t row_bytes) {
+WARPSPEC_HOST_DEVICE constexpr uint32_t swizzle_offset_2d(TmaSwizzle s, uint32_t row, uint32_t col_byte, uint32_t row_bytes) {
   return swizzle_offset(s, row * row_bytes + col_byte);
 }
 
 }  // namespace warpspec::hopper
 
-#undef WARPSPEC_SWIZZLE_FN

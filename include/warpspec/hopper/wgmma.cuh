@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "warpspec/hopper/arch.cuh"
+#include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/wgmma_desc.hpp"
 
 namespace warpspec::hopper {
@@ -307,15 +308,7 @@ WARPSPEC_DEVICE void accum_to_a_fragment(const float (&d)[R], int k_slice, uint3
                 "accum_to_a_fragment: only 16-bit A fragments (bf16, fp16)");
   static_assert(R % 8 == 0, "accum_to_a_fragment: the accumulator must cover whole 16-column k-slices");
 #pragma unroll
-  for (int r = 0; r < 4; ++r) {
-    const float lo = d[8 * k_slice + 2 * r], hi = d[8 * k_slice + 2 * r + 1];
-    // cvt.rn.{bf16,f16}x2.f32 puts its first source in the upper half.
-    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-      asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(a[r]) : "f"(hi), "f"(lo));
-    } else {
-      asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(a[r]) : "f"(hi), "f"(lo));
-    }
-  }
+  for (int r = 0; r < 4; ++r) a[r] = pack2<T>(d[8 * k_slice + 2 * r], d[8 * k_slice + 2 * r + 1]);
 }
 
 }  // namespace warpspec::hopper

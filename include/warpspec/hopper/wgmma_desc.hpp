@@ -13,11 +13,7 @@
 //   bits 62-63  swizzle: 0 none, 1 = 128B, 2 = 64B, 3 = 32B (NOT CUtensorMap numbering)
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define WARPSPEC_DESC_FN __host__ __device__ __forceinline__ constexpr
-#else
-#define WARPSPEC_DESC_FN inline constexpr
-#endif
+#include "warpspec/hopper/host_device.hpp"
 
 namespace warpspec::hopper {
 
@@ -35,15 +31,15 @@ enum class Major : uint32_t { kK = 0, kMN = 1 };
 
 // Bytes of one swizzled row (the swizzle span): 32/64/128; 16 for kNone, whose "row" is
 // one 16-byte core-matrix row.
-WARPSPEC_DESC_FN uint32_t wgmma_row_bytes(WgmmaSwizzle s) {
+WARPSPEC_HOST_DEVICE constexpr uint32_t wgmma_row_bytes(WgmmaSwizzle s) {
   return s == WgmmaSwizzle::k128B ? 128u : s == WgmmaSwizzle::k64B ? 64u : s == WgmmaSwizzle::k32B ? 32u : 16u;
 }
 
 // The descriptor field encoding: byte address or offset, 16-byte units, 14 bits.
-WARPSPEC_DESC_FN uint64_t wgmma_desc_encode(uint32_t bytes) { return (bytes & 0x3FFFFu) >> 4; }
+WARPSPEC_HOST_DEVICE constexpr uint64_t wgmma_desc_encode(uint32_t bytes) { return (bytes & 0x3FFFFu) >> 4; }
 
 // A descriptor from its fields (byte values; the encoding is applied here).
-WARPSPEC_DESC_FN uint64_t make_wgmma_desc(uint32_t smem_addr, uint32_t lbo_bytes, uint32_t sbo_bytes,
+WARPSPEC_HOST_DEVICE constexpr uint64_t make_wgmma_desc(uint32_t smem_addr, uint32_t lbo_bytes, uint32_t sbo_bytes,
                                           WgmmaSwizzle swizzle, uint32_t base_offset = 0) {
   return wgmma_desc_encode(smem_addr) | (wgmma_desc_encode(lbo_bytes) << 16) |
          (wgmma_desc_encode(sbo_bytes) << 32) | (uint64_t(base_offset & 7u) << 49) |
@@ -53,14 +49,14 @@ WARPSPEC_DESC_FN uint64_t make_wgmma_desc(uint32_t smem_addr, uint32_t lbo_bytes
 // Move a descriptor's start address by `bytes` (a multiple of 16). The start field is
 // the low 14 bits, so an add is exact while the address stays below 256 KB, which all
 // of shared memory (228 KB) is; LBO/SBO/swizzle are untouched.
-WARPSPEC_DESC_FN uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes) { return desc + (bytes >> 4); }
+WARPSPEC_HOST_DEVICE constexpr uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes) { return desc + (bytes >> 4); }
 
 // Field readers (tests, debugging): bytes for addresses and offsets.
-WARPSPEC_DESC_FN uint32_t wgmma_desc_start(uint64_t d) { return uint32_t(d & 0x3FFFu) << 4; }
-WARPSPEC_DESC_FN uint32_t wgmma_desc_lbo(uint64_t d) { return uint32_t((d >> 16) & 0x3FFFu) << 4; }
-WARPSPEC_DESC_FN uint32_t wgmma_desc_sbo(uint64_t d) { return uint32_t((d >> 32) & 0x3FFFu) << 4; }
-WARPSPEC_DESC_FN uint32_t wgmma_desc_base_offset(uint64_t d) { return uint32_t(d >> 49) & 7u; }
-WARPSPEC_DESC_FN WgmmaSwizzle wgmma_desc_swizzle(uint64_t d) { return WgmmaSwizzle(uint32_t(d >> 62)); }
+WARPSPEC_HOST_DEVICE constexpr uint32_t wgmma_desc_start(uint64_t d) { return uint32_t(d & 0x3FFFu) << 4; }
+WARPSPEC_HOST_DEVICE constexpr uint32_t wgmma_desc_lbo(uint64_t d) { return uint32_t((d >> 16) & 0x3FFFu) << 4; }
+WARPSPEC_HOST_DEVICE constexpr uint32_t wgmma_desc_sbo(uint64_t d) { return uint32_t((d >> 32) & 0x3FFFu) << 4; }
+WARPSPEC_HOST_DEVICE constexpr uint32_t wgmma_desc_base_offset(uint64_t d) { return uint32_t(d >> 49) & 7u; }
+WARPSPEC_HOST_DEVICE constexpr WgmmaSwizzle wgmma_desc_swizzle(uint64_t d) { return WgmmaSwizzle(uint32_t(d >> 62)); }
 
 // One wgmma operand tile (A: M x K, or B: N x K) in shared memory, in the layout TMA
 // writes and wgmma reads. The tile is a row of "columns" side by side, each column
@@ -85,18 +81,18 @@ struct WgmmaOperandLayout {
   uint32_t mn = 64;         // M (A) or N (B) extent, elements
   uint32_t k = 64;          // K extent, elements
 
-  WARPSPEC_DESC_FN uint32_t row_bytes() const { return wgmma_row_bytes(swizzle); }
+  WARPSPEC_HOST_DEVICE constexpr uint32_t row_bytes() const { return wgmma_row_bytes(swizzle); }
   // Rows per column, padded to the 8-row core-matrix height.
-  WARPSPEC_DESC_FN uint32_t rows() const { return ((major == Major::kK ? mn : k) + 7u) / 8u * 8u; }
-  WARPSPEC_DESC_FN uint32_t column_bytes() const { return rows() * row_bytes(); }
-  WARPSPEC_DESC_FN uint32_t columns() const {
+  WARPSPEC_HOST_DEVICE constexpr uint32_t rows() const { return ((major == Major::kK ? mn : k) + 7u) / 8u * 8u; }
+  WARPSPEC_HOST_DEVICE constexpr uint32_t column_bytes() const { return rows() * row_bytes(); }
+  WARPSPEC_HOST_DEVICE constexpr uint32_t columns() const {
     const uint32_t contiguous_bytes = (major == Major::kK ? k : mn) * elem_bytes;
     return (contiguous_bytes + row_bytes() - 1u) / row_bytes();
   }
-  WARPSPEC_DESC_FN uint32_t bytes() const { return columns() * column_bytes(); }
+  WARPSPEC_HOST_DEVICE constexpr uint32_t bytes() const { return columns() * column_bytes(); }
 
   // Byte offset from the tile base of element (mn_idx, k_idx), swizzle applied.
-  WARPSPEC_DESC_FN uint32_t offset(uint32_t mn_idx, uint32_t k_idx) const {
+  WARPSPEC_HOST_DEVICE constexpr uint32_t offset(uint32_t mn_idx, uint32_t k_idx) const {
     const uint32_t row = major == Major::kK ? mn_idx : k_idx;
     const uint32_t along = (major == Major::kK ? k_idx : mn_idx) * elem_bytes;  // bytes on the contiguous dim
     const uint32_t logical = (along / row_bytes()) * column_bytes() + row * row_bytes() + along % row_bytes();
@@ -108,18 +104,18 @@ struct WgmmaOperandLayout {
   }
 
   // LBO / SBO for this layout (table above).
-  WARPSPEC_DESC_FN uint32_t lbo() const {
+  WARPSPEC_HOST_DEVICE constexpr uint32_t lbo() const {
     if (major == Major::kK) return swizzle == WgmmaSwizzle::kNone ? column_bytes() : 16u;
     return swizzle == WgmmaSwizzle::kNone ? 8u * row_bytes() : column_bytes();
   }
-  WARPSPEC_DESC_FN uint32_t sbo() const {
+  WARPSPEC_HOST_DEVICE constexpr uint32_t sbo() const {
     if (major == Major::kMN && swizzle == WgmmaSwizzle::kNone) return column_bytes();
     return 8u * row_bytes();
   }
 
   // One instruction consumes 32 bytes of K (k16 of 16-bit, k32 of 8-bit).
-  WARPSPEC_DESC_FN uint32_t k_per_instr() const { return 32u / elem_bytes; }
-  WARPSPEC_DESC_FN uint32_t k_steps() const { return k / k_per_instr(); }
+  WARPSPEC_HOST_DEVICE constexpr uint32_t k_per_instr() const { return 32u / elem_bytes; }
+  WARPSPEC_HOST_DEVICE constexpr uint32_t k_steps() const { return k / k_per_instr(); }
 
   // Start offset of the sub-tile that k-step `j` reads, rows from M/N index `mn0`
   // (a multiple of 8 for K-major, of a whole column's worth for MN-major, e.g. 64 for
@@ -128,10 +124,10 @@ struct WgmmaOperandLayout {
   // the unswizzled address and wgmma applies the pattern itself:
   //   K-major:  +32 B per k-step inside a span, then the next column (HOPPER-FACTS §4);
   //   MN-major: +16 rows (two 8-deep K groups) per k-step.
-  WARPSPEC_DESC_FN uint32_t k_step_offset(uint32_t j, uint32_t mn0 = 0) const { return offset(mn0, j * k_per_instr()); }
+  WARPSPEC_HOST_DEVICE constexpr uint32_t k_step_offset(uint32_t j, uint32_t mn0 = 0) const { return offset(mn0, j * k_per_instr()); }
 
   // The descriptor for k-step `j` of a tile whose base is at shared address `base`.
-  WARPSPEC_DESC_FN uint64_t desc(uint32_t base, uint32_t j = 0, uint32_t mn0 = 0) const {
+  WARPSPEC_HOST_DEVICE constexpr uint64_t desc(uint32_t base, uint32_t j = 0, uint32_t mn0 = 0) const {
     return make_wgmma_desc(base + k_step_offset(j, mn0), lbo(), sbo(), swizzle);
   }
 };

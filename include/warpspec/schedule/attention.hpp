@@ -76,7 +76,7 @@ class AttentionScheduler {
   AttentionScheduler() = default;
 
   // Precondition: check(args) == nullptr.
-  WARPSPEC_SCHED_FN explicit AttentionScheduler(const Arguments& a)
+  WARPSPEC_HOST_DEVICE explicit AttentionScheduler(const Arguments& a)
       : tiles_m_(a.tiles_m),
         heads_div_(uint32_t(a.heads)),
         inner_div_(uint32_t(a.order == AttentionOrder::kLongestFirst ? a.heads * a.batch : a.tiles_m)),
@@ -85,9 +85,9 @@ class AttentionScheduler {
         stride_(uint32_t(a.grid_size)),
         longest_first_(a.order == AttentionOrder::kLongestFirst) {}
 
-  WARPSPEC_SCHED_FN int total_tiles() const { return int(total_); }
-  WARPSPEC_SCHED_FN int grid_size() const { return int(stride_); }
-  WARPSPEC_SCHED_FN AttentionOrder order() const {
+  WARPSPEC_HOST_DEVICE int total_tiles() const { return int(total_); }
+  WARPSPEC_HOST_DEVICE int grid_size() const { return int(stride_); }
+  WARPSPEC_HOST_DEVICE AttentionOrder order() const {
     return longest_first_ ? AttentionOrder::kLongestFirst : AttentionOrder::kMFastest;
   }
 
@@ -95,7 +95,7 @@ class AttentionScheduler {
   // kLongestFirst reverses every odd round (serpentine). Only the last round can be
   // partial: some of its CTAs then get a position at or past the end (invalid, so they
   // stop), and every later round lies wholly past it.
-  WARPSPEC_SCHED_FN uint32_t position(int linear) const {
+  WARPSPEC_HOST_DEVICE uint32_t position(int linear) const {
     if (!longest_first_) return uint32_t(linear);
     uint32_t round, cta;
     grid_div_.divmod(uint32_t(linear), round, cta);
@@ -104,7 +104,7 @@ class AttentionScheduler {
 
   // The tile of work index `linear` (the CTA's k-th tile has index cta + k*G); past
   // the end valid = false (coordinates then meaningless but computed without a branch).
-  WARPSPEC_SCHED_FN AttentionWork get(int linear) const {
+  WARPSPEC_HOST_DEVICE AttentionWork get(int linear) const {
     uint32_t outer, inner, bh_batch, bh_head;
     const uint32_t pos = position(linear);
     inner_div_.divmod(pos, outer, inner);
@@ -121,9 +121,9 @@ class AttentionScheduler {
     return w;
   }
 
-  WARPSPEC_SCHED_FN AttentionWork first(int cta) const { return get(cta); }
+  WARPSPEC_HOST_DEVICE AttentionWork first(int cta) const { return get(cta); }
   // Call only while t.valid (check() keeps index + stride inside int32).
-  WARPSPEC_SCHED_FN AttentionWork next(const AttentionWork& t) const { return get(t.linear + int(stride_)); }
+  WARPSPEC_HOST_DEVICE AttentionWork next(const AttentionWork& t) const { return get(t.linear + int(stride_)); }
 
  private:
   int32_t tiles_m_ = 1;

@@ -7,19 +7,13 @@
 #include <cstdint>
 
 // Schedulers are value types used on both sides: built on the host, walked in the
-// kernel. Under nvcc they must be __host__ __device__; under g++ those words do not
-// exist. (A name of our own, not hopper/arch.cuh's WARPSPEC_HOST_DEVICE, so including
-// both never redefines a macro differently.)
-#if defined(__CUDACC__)
-#define WARPSPEC_SCHED_FN __host__ __device__ __forceinline__
-#else
-#define WARPSPEC_SCHED_FN inline
-#endif
+// kernel (WARPSPEC_HOST_DEVICE: hopper/host_device.hpp).
+#include "warpspec/hopper/host_device.hpp"
 
 namespace warpspec::schedule {
 
 // ceil(log2(x)) for x >= 1, by a loop: construction-time only, and constexpr-friendly.
-WARPSPEC_SCHED_FN constexpr uint32_t ceil_log2(uint32_t x) {
+WARPSPEC_HOST_DEVICE constexpr uint32_t ceil_log2(uint32_t x) {
   uint32_t s = 0;
   while ((uint64_t{1} << s) < x) ++s;
   return s;
@@ -42,21 +36,21 @@ class FastDivmod {
   FastDivmod() = default;
 
   // Construction divides once, 64-bit; do it on the host (or once per kernel).
-  WARPSPEC_SCHED_FN explicit FastDivmod(uint32_t divisor) : divisor_(divisor) {
+  WARPSPEC_HOST_DEVICE explicit FastDivmod(uint32_t divisor) : divisor_(divisor) {
     const uint32_t s = ceil_log2(divisor);
     shift_ = 31 + s;
     multiplier_ = static_cast<uint32_t>(((uint64_t{1} << shift_) + divisor - 1) / divisor);
   }
 
-  WARPSPEC_SCHED_FN uint32_t divisor() const { return divisor_; }
+  WARPSPEC_HOST_DEVICE uint32_t divisor() const { return divisor_; }
 
   // floor(n / d). n must be below 2^31.
-  WARPSPEC_SCHED_FN uint32_t div(uint32_t n) const {
+  WARPSPEC_HOST_DEVICE uint32_t div(uint32_t n) const {
     return static_cast<uint32_t>((static_cast<uint64_t>(n) * multiplier_) >> shift_);
   }
 
   // quotient = n / d, remainder = n % d: the remainder costs one more multiply-add.
-  WARPSPEC_SCHED_FN void divmod(uint32_t n, uint32_t& quotient, uint32_t& remainder) const {
+  WARPSPEC_HOST_DEVICE void divmod(uint32_t n, uint32_t& quotient, uint32_t& remainder) const {
     quotient = div(n);
     remainder = n - quotient * divisor_;
   }

@@ -115,7 +115,7 @@ class PersistentScheduler {
 
   // Precondition: check(args) == nullptr. Resolves kHeuristic and precomputes every
   // divisor; cheap enough to build in the kernel too, but meant for the host.
-  WARPSPEC_SCHED_FN explicit PersistentScheduler(const Arguments& args)
+  WARPSPEC_HOST_DEVICE explicit PersistentScheduler(const Arguments& args)
       : tiles_m_(args.tiles_m),
         tiles_n_(args.tiles_n),
         log_cluster_m_(args.cluster_m == 2 ? 1 : 0),
@@ -134,31 +134,31 @@ class PersistentScheduler {
   }
 
   // Convenience form of the brief's sketch: no clusters.
-  WARPSPEC_SCHED_FN PersistentScheduler(int tiles_m, int tiles_n, int batch, int grid_size,
+  WARPSPEC_HOST_DEVICE PersistentScheduler(int tiles_m, int tiles_n, int batch, int grid_size,
                                         RasterOrder raster, int swizzle)
       : PersistentScheduler(Arguments{tiles_m, tiles_n, batch, grid_size, raster, swizzle}) {}
 
   // In-range output tiles: what the kernel computes and stores.
-  WARPSPEC_SCHED_FN int total_tiles() const { return total_tiles_; }
+  WARPSPEC_HOST_DEVICE int total_tiles() const { return total_tiles_; }
   // Work indices: cluster units over all batches (== total_tiles() for 1x1 clusters).
-  WARPSPEC_SCHED_FN int total_work() const { return int(total_units_); }
-  WARPSPEC_SCHED_FN int grid_size() const { return int(stride_) << cluster_log_size(); }
-  WARPSPEC_SCHED_FN RasterOrder raster() const { return raster_; }  // never kHeuristic
-  WARPSPEC_SCHED_FN int swizzle() const { return swizzle_; }
-  WARPSPEC_SCHED_FN int cluster_m() const { return 1 << log_cluster_m_; }
-  WARPSPEC_SCHED_FN int cluster_n() const { return 1 << log_cluster_n_; }
+  WARPSPEC_HOST_DEVICE int total_work() const { return int(total_units_); }
+  WARPSPEC_HOST_DEVICE int grid_size() const { return int(stride_) << cluster_log_size(); }
+  WARPSPEC_HOST_DEVICE RasterOrder raster() const { return raster_; }  // never kHeuristic
+  WARPSPEC_HOST_DEVICE int swizzle() const { return swizzle_; }
+  WARPSPEC_HOST_DEVICE int cluster_m() const { return 1 << log_cluster_m_; }
+  WARPSPEC_HOST_DEVICE int cluster_n() const { return 1 << log_cluster_n_; }
 
   // Position of cluster rank r along M and N: the convention get() uses, which the
   // kernel's multicast masks must follow (CTAs with equal rank_n share a B tile...).
-  WARPSPEC_SCHED_FN int cta_rank_m(int cta_rank) const {
+  WARPSPEC_HOST_DEVICE int cta_rank_m(int cta_rank) const {
     return cta_rank & ((1 << log_cluster_m_) - 1);
   }
-  WARPSPEC_SCHED_FN int cta_rank_n(int cta_rank) const { return cta_rank >> log_cluster_m_; }
+  WARPSPEC_HOST_DEVICE int cta_rank_n(int cta_rank) const { return cta_rank >> log_cluster_m_; }
 
   // The tile of work index `linear` (cluster units) for the CTA of rank `cta_rank` in
   // its cluster. Indices past the end give valid = false; the coordinates are then
   // meaningless but computed without a branch (any index < 2^31 is safe to map).
-  WARPSPEC_SCHED_FN WorkTile get(int linear, int cta_rank = 0) const {
+  WARPSPEC_HOST_DEVICE WorkTile get(int linear, int cta_rank = 0) const {
     uint32_t l, in_batch, unit_m, unit_n;
     batch_.divmod(uint32_t(linear), l, in_batch);
     raster_map_.map(in_batch, unit_m, unit_n);
@@ -175,19 +175,19 @@ class PersistentScheduler {
 
   // First tile of the CTA with linear id `cta` in a 1-D grid whose clusters are
   // consecutive ids (cluster dims (C,1,1): cluster = cta / C, rank = cta % C).
-  WARPSPEC_SCHED_FN WorkTile first(int cta) const {
+  WARPSPEC_HOST_DEVICE WorkTile first(int cta) const {
     const int log_size = cluster_log_size();
     return get(cta >> log_size, cta & ((1 << log_size) - 1));
   }
 
   // The same CTA's next tile: one grid stride on. Call only while t.valid (check()
   // guarantees index + stride stays in int32 from any valid index).
-  WARPSPEC_SCHED_FN WorkTile next(const WorkTile& t) const {
+  WARPSPEC_HOST_DEVICE WorkTile next(const WorkTile& t) const {
     return get(t.linear + int(stride_), t.cta_rank);
   }
 
  private:
-  WARPSPEC_SCHED_FN int cluster_log_size() const { return log_cluster_m_ + log_cluster_n_; }
+  WARPSPEC_HOST_DEVICE int cluster_log_size() const { return log_cluster_m_ + log_cluster_n_; }
 
   FastDivmod batch_;            // units per batch: work index -> (l, index in batch)
   SwizzledRaster raster_map_;   // index in batch -> (unit_m, unit_n)

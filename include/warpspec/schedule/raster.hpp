@@ -39,7 +39,7 @@ enum class RasterOrder : uint8_t {
 // output quickly, so one wave re-reads the few operand tiles of that short side from
 // L2 while streaming the long side once; along the long side a wave would touch many
 // tiles of both operands. Explicit kAlongM / kAlongN pass through unchanged.
-WARPSPEC_SCHED_FN constexpr RasterOrder resolve_raster(RasterOrder order, int tiles_m,
+WARPSPEC_HOST_DEVICE constexpr RasterOrder resolve_raster(RasterOrder order, int tiles_m,
                                                        int tiles_n, int cluster_m = 1,
                                                        int cluster_n = 1) {
   if (order != RasterOrder::kHeuristic) return order;
@@ -57,7 +57,7 @@ class SwizzledRaster {
 
   // `order` must already be resolved (not kHeuristic); swizzle is 1, 2, 4 or 8 and
   // counts are >= 1 with count_m * count_n < 2^31 (PersistentScheduler::check).
-  WARPSPEC_SCHED_FN SwizzledRaster(uint32_t count_m, uint32_t count_n, RasterOrder order,
+  WARPSPEC_HOST_DEVICE SwizzledRaster(uint32_t count_m, uint32_t count_n, RasterOrder order,
                                    uint32_t swizzle)
       : along_m_(order == RasterOrder::kAlongM), log_swizzle_(ceil_log2(swizzle)) {
     const uint32_t major = along_m_ ? count_m : count_n;
@@ -70,12 +70,12 @@ class SwizzledRaster {
     width_tail_ = FastDivmod(tail_width != 0 ? tail_width : swizzle);
   }
 
-  WARPSPEC_SCHED_FN bool along_m() const { return along_m_; }
+  WARPSPEC_HOST_DEVICE bool along_m() const { return along_m_; }
 
   // idx < count_m * count_n. The tail stripe starts at full_stripes * swizzle * major,
   // which is exactly where idx / (swizzle * major) reaches full_stripes, so one
   // stripe divmod serves both full and tail stripes; only the width divisor differs.
-  WARPSPEC_SCHED_FN void map(uint32_t idx, uint32_t& m, uint32_t& n) const {
+  WARPSPEC_HOST_DEVICE void map(uint32_t idx, uint32_t& m, uint32_t& n) const {
     uint32_t stripe, in_stripe;
     stripe_.divmod(idx, stripe, in_stripe);
     // A select, not a branch: the kernel's loop stays straight-line.

@@ -1,0 +1,61 @@
+#pragma once
+// Number formats: the element type of each DType, and packing fp32 pairs into the
+// 32-bit registers that 16-bit outputs and wgmma A fragments are made of.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <type_traits>
+
+#include "warpspec/hopper/arch.cuh"
+#include "warpspec/tensor.hpp"
+
+namespace warpspec::hopper {
+
+// The CUDA element type of a DType (what kernels are instantiated on).
+template <DType>
+struct ElementOf;
+template <>
+struct ElementOf<DType::kBF16> {
+  using type = __nv_bfloat16;
+};
+template <>
+struct ElementOf<DType::kFP16> {
+  using type = __half;
+};
+template <>
+struct ElementOf<DType::kFP32> {
+  using type = float;
+};
+template <DType kType>
+using element_t = typename ElementOf<kType>::type;
+
+template <class T>
+inline constexpr bool kIs16Bit = std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>;
+
+// Two fp32 values rounded to nearest into one 32-bit register of two 16-bit values,
+// `lo` in the lower half (the lower address once stored). cvt.rn.{bf16,f16}x2.f32
+// puts its first source in the upper half.
+template <class T>
+WARPSPEC_DEVICE uint32_t pack2(float lo, float hi) {
+  static_assert(kIs16Bit<T>, "pack2: bf16 or fp16");
+  uint32_t r;
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+  } else {
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+  }
+  return r;
+}
+
+// The inverse: two 16-bit values (lower half first) as fp32.
+template <class T>
+WARPSPEC_DEVICE float2 unpack2(uint32_t v) {
+  static_assert(kIs16Bit<T>, "unpack2: bf16 or fp16");
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&v));
+  } else {
+    return __half22float2(*reinterpret_cast<const __half2*>(&v));
+  }
+}
+
+}  // namespace warpspec::hopper

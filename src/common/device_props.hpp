@@ -1,0 +1,15 @@
+#pragma once
+// The current device as the launch paths need it: checked to be Hopper (check_device),
+// with the properties the host heuristics read, queried once per device.
+#include "warpspec/status.hpp"
+
+namespace warpspec {
+
+struct DeviceProps {
+  int ordinal = 0;
+  int sm_count = 0;
+};
+
+Status current_device_props(DeviceProps* out);
+
+}  // namespace warpspec
