@@ -1,48 +1,44 @@
 #!/usr/bin/env python3
-"""PyTorch SDPA on FlashAttention-3's forward sweep, for the side-by-side with
-`warpspec bench attention`: 16k tokens in all (batch = 16384 / seqlen), hidden 2048
-(heads = 2048 / head_dim), head dims 64 / 128 / 256, seqlen 512 .. 16384, causal and
-not. TFLOP/s = 4 * b * h * sq * sk * d / time, halved for causal.
+"""PyTorch SDPA alone on FlashAttention-3's forward sweep, for machines where the
+warpspec Python package is not importable: 16k tokens in all (batch = 16384 / seqlen),
+hidden 2048 (heads = 2048 / head_dim), head dims 64 / 128 / 256, seqlen 512 .. 16384,
+causal and not. TFLOP/s = 4 * d per visible (query, key) pair (the causal mask counted
+exactly, as `warpspec bench attention` counts it).
 
 Backends: cuDNN attention and PyTorch's flash attention (FlashAttention-2 kernels),
-each forced with torch.nn.attention.sdpa_kernel. Timing: CUDA events, median of
---iters runs after a warm-up, two input sets alternating (as warpspec's runner does).
+each forced with torch.nn.attention.sdpa_kernel. Timing: bench/measure.py, the method
+of `warpspec bench` (both backends interleaved ABBA after a second of load, queued
+without synchronisation between calls, rounds with spread).
 
-    python3 bench/attention_sdpa.py [--iters 20] [--head-dims 64 128 256] [--dtype bf16]
+A figure from this script next to one from `warpspec bench attention` compares two
+runs; for ours against the peer in one process, use bench/attention_vs_torch.py.
+
+    python3 bench/attention_sdpa.py [--rounds 5] [--iters 20] [--head-dims 64 128 256] [--dtype bf16]
 """
 import argparse
-import statistics
+import sys
+from pathlib import Path
 
 import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
 import torch.nn.functional as F
 
-
-def time_ms(fn, iters):
-    for _ in range(3):
-        fn(0)
-    torch.cuda.synchronize()
-    times = []
-    for i in range(iters):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn(i)
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from measure import attention_flops, time_interleaved, tflops  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--iters", type=int, default=20, help="timed calls per backend per round")
+    ap.add_argument("--warmup-s", type=float, default=1.0)
     ap.add_argument("--head-dims", type=int, nargs="+", default=[64, 128, 256])
     ap.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16")
     args = ap.parse_args()
     dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float16
     backends = [("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)]
     print(f"{'hdim':<6} {'mask':<7} {'seqlen':>6} {'batch':>6} {'heads':>5} " +
-          " ".join(f"{name + ' TFLOP/s':>14}" for name, _ in backends))
+          " ".join(f"{name + ' TFLOP/s':<22}" for name, _ in backends))
     for d in args.head_dims:
         for causal in (False, True):
             s = 512
@@ -52,18 +48,26 @@ def main():
                 # the layout FlashAttention and warpspec take.
                 sets = [tuple(torch.randn(b, s, h, d, device="cuda", dtype=dtype).transpose(1, 2)
                               for _ in range(3)) for _ in range(2)]
-                flops = 4.0 * b * h * s * s * d / (2 if causal else 1)
-                row = []
-                for _, backend in backends:
-                    try:
+                flops = attention_flops(b, h, s, s, d, causal)
+                fns, names = [], []
+                for name, backend in backends:
+                    def fn(i, backend=backend):
                         with sdpa_kernel(backend):
-                            ms = time_ms(lambda i: F.scaled_dot_product_attention(*sets[i % 2], is_causal=causal),
-                                         args.iters)
-                        row.append(f"{flops / ms / 1e9:>14.1f}")
-                    except RuntimeError as e:  # backend unavailable for this shape
-                        row.append(f"{'n/a':>14}")
-                print(f"{d:<6} {'causal' if causal else 'full':<7} {s:>6} {b:>6} {h:>5} " + " ".join(row), flush=True)
-                del sets
+                            return F.scaled_dot_product_attention(*sets[i % 2], is_causal=causal)
+                    try:  # backend unavailable for this shape
+                        fn(0)
+                        torch.cuda.synchronize()
+                    except RuntimeError:
+                        continue
+                    fns.append(fn)
+                    names.append(name)
+                cells = {}
+                if fns:
+                    res = time_interleaved(fns, args.warmup_s, args.rounds, args.iters)
+                    cells = {name: tflops(res.ms[c], flops).fmt(1) for c, name in enumerate(names)}
+                print(f"{d:<6} {'causal' if causal else 'full':<7} {s:>6} {b:>6} {h:>5} " +
+                      " ".join(f"{cells.get(name, 'n/a'):<22}" for name, _ in backends), flush=True)
+                del sets, fns
                 s *= 2
 
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """warpspec.gemm against torch.matmul (cuBLAS) in the same process, on a Hopper GPU.
 
-For each shape: both ops on the same inputs, CUDA events around every call, warm-up
-first, the median of many runs, inputs rotated across enough copies that L2 (60 MB
-on H200) does not hold the previous run's operands. Prints one table; ratio =
-torch time / warpspec time (above 1: warpspec is faster).
+For each shape: both ops on the same inputs, timed as bench/measure.py says (the method
+of `warpspec bench`: interleaved call by call in ABBA order after a second of sustained
+load, queued alike, median and least-largest of several rounds), inputs rotated across
+enough copies that L2 (60 MB on H200) does not hold the previous call's operands.
+Prints one table; ratio = torch time / warpspec time per round (above 1: warpspec is
+faster).
 
   WARPSPEC_LIBRARY=build/libwarpspec.so PYTHONPATH=python python3 bench/gemm_vs_torch.py
   ... --dtype fp16 --layout nt --shapes 4096x4096x4096,8192x8192x8192 --out-dtype fp32
@@ -13,10 +15,14 @@ torch time / warpspec time (above 1: warpspec is faster).
 import argparse
 import statistics
 import sys
+from pathlib import Path
 
 import torch
 
 import warpspec
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from measure import time_interleaved, tflops  # noqa: E402
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 
@@ -49,22 +55,6 @@ def make_inputs(m, n, k, dtype, layout, copies):
     return sets
 
 
-def time_op(fn, sets, warmup, iters):
-    """Median milliseconds of fn(a, b), rotating through `sets`."""
-    for i in range(warmup):
-        fn(*sets[i % len(sets)])
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(iters)]
-    for i in range(iters):
-        a, b = sets[i % len(sets)]
-        starts[i].record()
-        fn(a, b)
-        ends[i].record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--shapes", type=parse_shapes, default=DEFAULT_SHAPES, help="MxNxK,MxNxK,...")
@@ -72,8 +62,9 @@ def main():
     p.add_argument("--out-dtype", choices=list(DTYPES), default=None, help="default: the input dtype")
     p.add_argument("--layout", choices=["nn", "nt", "tn", "tt"], default="nn",
                    help="A and B: n row-major, t transposed view (nt = x @ w.t())")
-    p.add_argument("--warmup", type=int, default=10)
-    p.add_argument("--iters", type=int, default=50)
+    p.add_argument("--warmup-s", type=float, default=1.0, help="seconds of sustained load before timing")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--iters", type=int, default=20, help="timed calls per op per round")
     p.add_argument("--l2-bytes", type=float, default=120e6, help="operand bytes to rotate through (>= 2x L2)")
     args = p.parse_args()
 
@@ -84,7 +75,7 @@ def main():
     out_dtype = DTYPES[args.out_dtype] if args.out_dtype else dtype
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, warpspec {warpspec.library_version()} "
           f"({warpspec.library_path()}); {args.dtype} -> {args.out_dtype or args.dtype}, layout {args.layout}, "
-          f"median of {args.iters} after {args.warmup} warm-up")
+          f"interleaved after {args.warmup_s} s of load, median (least-largest) of {args.rounds} rounds")
 
     ours = lambda a, b: warpspec.gemm(a, b, out_dtype=out_dtype)  # noqa: E731
     if out_dtype == dtype:
@@ -98,7 +89,8 @@ def main():
             theirs = lambda a, b: torch.matmul(a, b).to(out_dtype)  # noqa: E731
             print("# torch.mm has no out_dtype here: torch column is matmul + cast")
 
-    header = f"{'M':>6} {'N':>6} {'K':>6} | {'warpspec ms':>11} {'TFLOP/s':>8} | {'torch ms':>9} {'TFLOP/s':>8} | {'ratio':>6}"
+    header = (f"{'M':>6} {'N':>6} {'K':>6} | {'warpspec ms':>11} {'TFLOP/s':<20} | {'torch ms':>9} {'TFLOP/s':<20} | "
+              f"{'ratio':<20}")
     print(header)
     print("-" * len(header))
     ratios = []
@@ -107,16 +99,16 @@ def main():
         copies = max(2, min(64, int(args.l2_bytes // max(bytes_per_set, 1)) + 1))
         sets = make_inputs(m, n, k, dtype, args.layout, copies)
         try:
-            t_ours = time_op(ours, sets, args.warmup, args.iters)
+            ours(*sets[0])  # a refusal is reported, not timed
         except (ValueError, RuntimeError) as e:
             print(f"{m:>6} {n:>6} {k:>6} | refused: {e}")
             continue
-        t_torch = time_op(theirs, sets, args.warmup, args.iters)
+        res = time_interleaved([lambda i: ours(*sets[i % len(sets)]), lambda i: theirs(*sets[i % len(sets)])],
+                               args.warmup_s, args.rounds, args.iters)
         flops = 2.0 * m * n * k
-        ratio = t_torch / t_ours
-        ratios.append(ratio)
-        print(f"{m:>6} {n:>6} {k:>6} | {t_ours:>11.4f} {flops / t_ours / 1e9:>8.1f} | "
-              f"{t_torch:>9.4f} {flops / t_torch / 1e9:>8.1f} | {ratio:>6.3f}")
+        ratios.append(res.ratio[1].median)
+        print(f"{m:>6} {n:>6} {k:>6} | {res.ms[0].median:>11.4f} {tflops(res.ms[0], flops).fmt(1):<20} | "
+              f"{res.ms[1].median:>9.4f} {tflops(res.ms[1], flops).fmt(1):<20} | {res.ratio[1].fmt(3):<20}")
         del sets
         torch.cuda.empty_cache()
     if ratios:

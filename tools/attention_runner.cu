@@ -1,7 +1,5 @@
 #include "attention_runner.hpp"
 
-#include "timing.hpp"
-
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -107,11 +105,13 @@ AttentionArgs AttentionRunner::args_for(int set) const {
 
 Status AttentionRunner::run(int set, cudaStream_t stream) { return attention_forward(args_for(set % sets_), stream); }
 
-Status AttentionRunner::time(int warmup, int iters, Timing* out) {
+Status AttentionRunner::time(const TimingOptions& opt, TimingResult* out) {
   WARPSPEC_RETURN_IF_ERROR(status_);
-  WARPSPEC_RETURN_IF_ERROR(median_event_time([&](int i) { return run(i, nullptr); }, warmup, iters, &out->median_ms));
-  out->tflops = p_.flops() / (out->median_ms * 1e-3) / 1e12;
-  return Status::Ok();
+  TimingStream stream;
+  WARPSPEC_RETURN_IF_ERROR(stream.status());
+  std::vector<Candidate> cands(1);
+  cands[0].run = [this](int i, cudaStream_t s) { return run(i, s); };
+  return time_interleaved(cands, opt, stream.get(), out);
 }
 
 Status AttentionRunner::check(double* err, double* err_plain, double* err_lse) {

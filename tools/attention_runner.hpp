@@ -1,13 +1,15 @@
 #pragma once
 // Attention problems for the program: device buffers with random data, our kernel,
-// timing with CUDA events (median; two input sets alternate so L2 does not flatter),
+// timing (tools/timing.hpp; two input sets alternate so L2 does not flatter),
 // and the error against the float32 reference. Shared by `warpspec attention` and
 // `warpspec bench attention`.
 #include <cuda_runtime.h>
 
 #include <string>
 
-#include "gemm_runner.hpp"  // Timing, parse_dtype
+#include "../testing/mask_count.hpp"
+#include "gemm_runner.hpp"  // parse_dtype
+#include "timing.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace warpspec::tools {
@@ -17,10 +19,10 @@ struct AttentionProblem {
   bool causal = false;
   DType dtype = DType::kBF16;
 
-  // 4·b·h·sq·sk·d (two GEMMs), halved for causal, as the FlashAttention papers count.
+  // 4·d FLOPs (two GEMMs) per visible (query, key) pair, per batch and head: sq·sk pairs,
+  // or under the causal mask exactly those it leaves (bottom-right aligned).
   double flops() const {
-    const double f = 4.0 * double(batch) * double(heads) * double(seqlen_q) * double(seqlen_k) * double(head_dim);
-    return causal ? f / 2 : f;
+    return 4.0 * double(batch) * double(heads) * double(head_dim) * testbed::attention_pairs(seqlen_q, seqlen_k, causal);
   }
   std::string describe() const;
 };
@@ -40,7 +42,9 @@ class AttentionRunner {
 
   const Status& status() const { return status_; }
   Status run(int set, cudaStream_t stream);
-  Status time(int warmup, int iters, Timing* out);
+  // Ours alone (attention has no peer in this program: bench/attention_vs_torch.py times
+  // ours against cuDNN in one process), with the same warm-up, rounds and spread.
+  Status time(const TimingOptions& opt, TimingResult* out);
   // Max |O - ref32| and max |plain low-precision - ref32| (FlashAttention-3's yardstick),
   // and the max LSE error; O and LSE poisoned before our launch (NaN shows as inf).
   Status check(double* err, double* err_plain, double* err_lse);

@@ -2,6 +2,8 @@
 // Subcommands of the warpspec program. Each returns the process exit code.
 #include <CLI/CLI.hpp>
 
+#include "timing.hpp"
+
 namespace warpspec::tools {
 
 // Exit 0 when at least one device can run warpspec; 1 (with one clear line) otherwise.
@@ -17,6 +19,16 @@ void register_bench(CLI::App& app, int& exit_code);
 // `warpspec attention`, and `bench attention` (registered from register_bench).
 void register_attention(CLI::App& app, int& exit_code);
 void register_bench_attention(CLI::App* bench, int& exit_code);
+
+// --warmup-s, --rounds, --iters on a command that times (tools/timing.hpp).
+inline void add_timing_options(CLI::App* cmd, TimingOptions& o) {
+  cmd->add_option("--warmup-s", o.warmup_seconds, "seconds of sustained load (every candidate) before timing")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--rounds", o.rounds, "timed rounds; the median and spread are over their medians")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--iters", o.iters, "timed calls per candidate per round (ABBA-interleaved)")
+      ->check(CLI::PositiveNumber);
+}
 
 // One clear line on stderr and exit code 2 when no Hopper GPU is usable; 0 otherwise.
 int require_hopper();

@@ -16,7 +16,7 @@ static bool demo_attention() {
   AttentionProblem big = small;
   big.seqlen_q = big.seqlen_k = 8192;
   double err = 0, err_plain = 0, err_lse = 0;
-  Timing t;
+  TimingResult t;
   Status s;
   {
     AttentionRunner r(small);
@@ -26,39 +26,45 @@ static bool demo_attention() {
   if (s.ok()) {
     AttentionRunner r(big);
     s = r.status();
-    if (s.ok()) s = r.time(3, 10, &t);
+    if (s.ok()) s = r.time(TimingOptions{}, &t);
   }
   if (!s.ok()) {
     std::fprintf(stderr, "warpspec demo: attention: %s\n", s.to_string().c_str());
     return false;
   }
   const bool ok = attention_check_passes(err, err_plain, err_lse);
-  std::printf("attention %s: %.1f TFLOP/s; at seqlen 2048 max error vs fp32 reference %.2e (plain %s %.2e): %s\n",
-              big.describe().c_str(), t.tflops, err, dtype_name(small.dtype), err_plain, ok ? "ok" : "FAILED");
-  std::printf("  (peer: cuDNN SDPA through PyTorch, `python3 bench/attention_sdpa.py`)\n");
+  std::printf("attention %s: %s TFLOP/s (median, least-largest of %d rounds); at seqlen 2048 max error vs fp32 "
+              "reference %.2e (plain %s %.2e): %s\n",
+              big.describe().c_str(), format_spread(tflops_of(t.ms[0], big.flops()), 1).c_str(), TimingOptions{}.rounds,
+              err, dtype_name(small.dtype), err_plain, ok ? "ok" : "FAILED");
+  std::printf("  (peer: cuDNN SDPA through PyTorch in the same process, `python3 bench/attention_vs_torch.py`)\n");
   return ok;
 }
 
 // The main job: an 8192^3 bf16 GEMM checked against cuBLAS, with TFLOP/s and the
-// ratio to cuBLAS from the same process, then attention.
+// ratio to cuBLAS timed interleaved in the same process, then attention.
 static int run_demo() {
   if (int rc = require_hopper()) return rc;
   GemmProblem p;
   p.m = p.n = p.k = 8192;
   GemmRunner r(p);
-  double rel = 0, worst = 0;
-  Timing ours, peer;
+  GemmCheck c;
+  TimingResult t;
+  const TimingOptions timing;
   Status s = r.status();
-  if (s.ok()) s = r.check(&rel, &worst);
-  if (s.ok()) s = r.time(true, 5, 20, &ours);
-  if (s.ok()) s = r.time(false, 5, 20, &peer);
+  if (s.ok()) s = r.check(&c);
+  if (s.ok()) s = r.time(timing, true, &t);
   if (!s.ok()) {
     std::fprintf(stderr, "warpspec demo: %s\n", s.to_string().c_str());
     return 1;
   }
-  const bool ok = rel <= gemm_tolerance(p.out);
-  std::printf("GEMM %s: %.1f TFLOP/s, cuBLAS %.1f TFLOP/s, ratio %.3f; error vs cuBLAS (fp32) %.2e: %s\n",
-              p.describe().c_str(), ours.tflops, peer.tflops, ours.tflops / peer.tflops, rel, ok ? "ok" : "FAILED");
+  std::printf("GEMM %s: %s TFLOP/s, cuBLAS %s, ratio %s (median, least-largest of %d rounds, interleaved)\n",
+              p.describe().c_str(), format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str(),
+              format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str(), format_spread(t.ratio[1], 3).c_str(),
+              timing.rounds);
+  std::printf("  ");
+  print_check(c, p);
+  const bool ok = c.passes(p.out);
   const bool attention_ok = demo_attention();
   return ok && attention_ok ? 0 : 1;
 }

@@ -13,7 +13,7 @@ struct GemmOptions {
   GemmProblem p;
   std::string dtype = "bf16", out_dtype, raster = "auto";
   bool check = false;
-  int iters = 50;
+  TimingOptions timing;
 };
 
 int report(const Status& s) {
@@ -38,21 +38,21 @@ int run_gemm(GemmOptions o) {
   if (int rc = report(r.status())) return rc;
   // Refusals come from the library: the same message a C++ caller gets.
   if (int rc = report(r.run_ours(0, nullptr))) return rc;
-  Timing t;
-  if (int rc = report(r.time(true, 5, o.iters, &t))) return rc;
-  std::printf("%s: %.4f ms, %.1f TFLOP/s\n", o.p.describe().c_str(), t.median_ms, t.tflops);
+  TimingResult t;
+  if (int rc = report(r.time(o.timing, false, &t))) return rc;
+  std::printf("%s: %s ms, %s TFLOP/s (median of %d rounds, least-largest)\n", o.p.describe().c_str(),
+              format_spread(t.ms[0], 4).c_str(), format_spread(tflops_of(t.ms[0], o.p.flops()), 1).c_str(),
+              o.timing.rounds);
   if (o.check) {
-    double rel = 0, worst = 0;
-    if (int rc = report(r.check(&rel, &worst))) return rc;
-    const bool ok = rel <= gemm_tolerance(o.p.out);
-    std::printf("check against cuBLAS (fp32): relative error %.3g, max abs error %.3g: %s\n", rel, worst,
-                ok ? "ok" : "FAILED");
-    if (!ok) return 1;
+    GemmCheck c;
+    if (int rc = report(r.check(&c))) return rc;
+    print_check(c, o.p);
+    if (!c.passes(o.p.out)) return 1;
   }
   return 0;
 }
 
-int run_bench_gemm(bool quick, int iters) {
+int run_bench_gemm(bool quick, const TimingOptions& timing) {
   if (int rc = require_hopper()) return rc;
   std::vector<GemmProblem> sweep;
   auto add = [&](int64_t m, int64_t n, int64_t k) {
@@ -68,23 +68,27 @@ int run_bench_gemm(bool quick, int iters) {
   add(16, 4096, 4096);
   add(4096, 14336, 4096);
   if (!quick) add(16384, 16384, 16384);
-  std::printf("%-26s %10s %10s %10s %8s\n", "problem (bf16, tn)", "ours ms", "TFLOP/s", "cuBLAS", "ratio");
+  std::printf("# ours and cuBLAS interleaved call by call (ABBA) after %.1f s of load; median of %d rounds of %d calls "
+              "each, (least-largest round); ratio = ours / cuBLAS speed, per round\n",
+              timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2));
+  std::printf("%-24s %9s %-22s %-22s %-22s\n", "problem", "ours ms", "ours TFLOP/s", "cuBLAS TFLOP/s", "ratio");
   double log_sum = 0;
   int count = 0;
   for (const GemmProblem& p : sweep) {
     GemmRunner r(p);
-    Timing ours, peer;
+    TimingResult t;
     if (int rc = report(r.status())) return rc;
-    if (int rc = report(r.time(true, 10, iters, &ours))) return rc;
-    if (int rc = report(r.time(false, 10, iters, &peer))) return rc;
-    const double ratio = ours.tflops / peer.tflops;
-    log_sum += std::log(ratio);
+    if (int rc = report(r.time(timing, true, &t))) return rc;
+    // ratio[1]: cuBLAS's time / ours, per round, which is ours' speed / cuBLAS's.
+    const Spread speed = t.ratio[1];
+    log_sum += std::log(speed.median);
     ++count;
-    std::printf("%-26s %10.4f %10.1f %10.1f %8.3f\n", p.describe().c_str(), ours.median_ms, ours.tflops, peer.tflops,
-                ratio);
+    std::printf("%-24s %9.4f %-22s %-22s %-22s\n", p.describe().c_str(), t.ms[0].median,
+                format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str(),
+                format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str(), format_spread(speed, 3).c_str());
     std::fflush(stdout);
   }
-  std::printf("geometric mean ratio (ours / cuBLAS): %.3f over %d problems\n", std::exp(log_sum / count), count);
+  std::printf("geometric mean ratio (ours / cuBLAS speed): %.3f over %d problems\n", std::exp(log_sum / count), count);
   return 0;
 }
 
@@ -107,7 +111,7 @@ void register_gemm(CLI::App& app, int& exit_code) {
   cmd->add_option("--swizzle", o->p.swizzle, "L2 grouping of tiles: 1, 2, 4, 8 (0 = automatic)");
   cmd->add_option("--tile-n", o->p.tile_n, "CTA tile width: 64, 128, 256 (0 = automatic)");
   cmd->add_flag("--check", o->check, "compare with cuBLAS in fp32");
-  cmd->add_option("--iters", o->iters, "timed iterations (median reported)")->check(CLI::PositiveNumber);
+  add_timing_options(cmd, o->timing);
   cmd->callback([o, &exit_code] { exit_code = run_gemm(*o); });
 }
 
@@ -116,10 +120,10 @@ void register_bench(CLI::App& app, int& exit_code) {
   bench->require_subcommand(1);
   auto* g = bench->add_subcommand("gemm", "GEMM sweep, ours vs cuBLAS (bf16, tn)");
   auto quick = std::make_shared<bool>(false);
-  auto iters = std::make_shared<int>(30);
+  auto timing = std::make_shared<TimingOptions>();
   g->add_flag("--quick", *quick, "skip the largest problem");
-  g->add_option("--iters", *iters, "timed iterations per problem")->check(CLI::PositiveNumber);
-  g->callback([quick, iters, &exit_code] { exit_code = run_bench_gemm(*quick, *iters); });
+  add_timing_options(g, *timing);
+  g->callback([quick, timing, &exit_code] { exit_code = run_bench_gemm(*quick, *timing); });
   register_bench_attention(bench, exit_code);
 }
 

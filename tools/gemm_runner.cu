@@ -1,7 +1,5 @@
 #include "gemm_runner.hpp"
 
-#include "timing.hpp"
-
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -102,6 +100,7 @@ GemmRunner::GemmRunner(const GemmProblem& p, bool rotate) : p_(p) {
     if (p.beta != 0.0f) alloc(c_bytes, &c_[s]);
   }
   alloc(c_bytes, &d_);
+  if (p.beta != 0.0f) alloc(c_bytes, &c_scratch_);
   alloc(size_t(p.batch * p.m * p.n) * 4, &ref_);
   if (!status_.ok()) return;
   for (int s = 0; s < sets_ && status_.ok(); ++s) {
@@ -122,18 +121,19 @@ GemmRunner::~GemmRunner() {
   for (void* x : a_) cudaFree(x);
   for (void* x : b_) cudaFree(x);
   for (void* x : c_) cudaFree(x);
+  cudaFree(c_scratch_);
   cudaFree(d_);
   cudaFree(ref_);
   if (cublas_) cublasDestroy(static_cast<cublasHandle_t>(cublas_));
 }
 
-GemmArgs GemmRunner::args_for(int set) const {
+GemmArgs GemmRunner::args_for(int set, const void* c) const {
   const GemmProblem& p = p_;
   GemmArgs g;
   g.a = TensorView::batched_matrix(a_[set], p.in, p.batch, p.m, p.k, lda(p), p.m * p.k, a_row_major(p));
   g.b = TensorView::batched_matrix(b_[set], p.in, p.batch, p.k, p.n, ldb(p), p.k * p.n, b_row_major(p));
   g.d = TensorView::batched_matrix(d_, p.out, p.batch, p.m, p.n, p.n, p.m * p.n, true);
-  if (p.beta != 0.0f) g.c = TensorView::batched_matrix(c_[set], p.out, p.batch, p.m, p.n, p.n, p.m * p.n, true);
+  if (p.beta != 0.0f) g.c = TensorView::batched_matrix(c, p.out, p.batch, p.m, p.n, p.n, p.m * p.n, true);
   g.alpha = p.alpha;
   g.beta = p.beta;
   g.raster = p.raster;
@@ -142,27 +142,61 @@ GemmArgs GemmRunner::args_for(int set) const {
   return g;
 }
 
-Status GemmRunner::run_ours(int set, cudaStream_t stream) { return gemm(args_for(set % sets_), stream); }
+Status GemmRunner::run_ours_reading(int set, const void* c, cudaStream_t stream) {
+  return gemm(args_for(set % sets_, c), stream);
+}
 
+Status GemmRunner::run_ours(int set, cudaStream_t stream) { return run_ours_reading(set, c_[set % sets_], stream); }
+
+Status GemmRunner::copy_c(int set, void* to, cudaStream_t stream) {
+  const cudaError_t e = cudaMemcpyAsync(to, c_[set % sets_], size_t(p_.batch * p_.m * p_.n) * dtype_size(p_.out),
+                                        cudaMemcpyDeviceToDevice, stream);
+  return e == cudaSuccess ? Status::Ok() : cuda_error("copying C", e);
+}
+
+// In place: with beta != 0, D must already hold C (copy_c, outside the timed events).
 Status GemmRunner::run_cublas(int set, cudaStream_t stream) {
   set %= sets_;
-  if (p_.beta != 0.0f) {
-    cudaError_t e = cudaMemcpyAsync(d_, c_[set], size_t(p_.batch * p_.m * p_.n) * dtype_size(p_.out),
-                                    cudaMemcpyDeviceToDevice, stream);
-    if (e != cudaSuccess) return cuda_error("copying C", e);
-  }
   return cublas_gemm(static_cast<cublasHandle_t>(cublas_), p_, a_[set], b_[set], d_, p_.out, p_.alpha, p_.beta, stream);
 }
 
-Status GemmRunner::time(bool ours, int warmup, int iters, Timing* out) {
+Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* out) {
   WARPSPEC_RETURN_IF_ERROR(status_);
-  auto run = [&](int i) { return ours ? run_ours(i, nullptr) : run_cublas(i, nullptr); };
-  WARPSPEC_RETURN_IF_ERROR(median_event_time(run, warmup, iters, &out->median_ms));
-  out->tflops = p_.flops() / (out->median_ms * 1e-3) / 1e12;
-  return Status::Ok();
+  TimingStream stream;
+  WARPSPEC_RETURN_IF_ERROR(stream.status());
+  const bool beta = p_.beta != 0.0f;
+  std::vector<Candidate> cands(1);
+  cands[0].run = [this, beta](int i, cudaStream_t s) { return run_ours_reading(i, beta ? c_scratch_ : c_[i % sets_], s); };
+  if (beta) cands[0].prepare = [this](int i, cudaStream_t s) { return copy_c(i, c_scratch_, s); };
+  if (with_peer) {
+    cands.emplace_back();
+    cands[1].run = [this](int i, cudaStream_t s) { return run_cublas(i, s); };
+    if (beta) cands[1].prepare = [this](int i, cudaStream_t s) { return copy_c(i, d_, s); };
+  }
+  return time_interleaved(cands, opt, stream.get(), out);
 }
 
-Status GemmRunner::check(double* rel_error, double* max_abs_error) {
+double gemm_element_tolerance(DType out, int64_t k, double alpha, double beta, double expect) {
+  const double eps_out = out == DType::kBF16 ? 1.0 / 256 : out == DType::kFP16 ? 1.0 / 2048 : 1.0 / (1 << 20);
+  const double scale = std::sqrt(double(k)) / 3.0 * std::fabs(alpha) + std::fabs(beta);
+  return 2 * eps_out * std::fabs(expect) + scale / 4096 + 1e-6;
+}
+
+bool GemmCheck::passes(DType out) const { return bad == 0 && rel_error <= gemm_tolerance(out); }
+
+void print_check(const GemmCheck& c, const GemmProblem& p) {
+  std::printf("check against cuBLAS (fp32): relative error %.3g (limit %.3g), max abs error %.3g, %ld of %ld elements "
+              "over their tolerance",
+              c.rel_error, gemm_tolerance(p.out), c.max_abs_error, long(c.bad), long(c.elements));
+  if (c.bad > 0) {
+    const int64_t mn = p.m * p.n, i = c.first_bad;
+    std::printf(" (first: batch %ld row %ld col %ld = %.6g, expected %.6g)", long(i / mn), long(i % mn / p.n),
+                long(i % p.n), c.first_bad_value, c.first_bad_expected);
+  }
+  std::printf(": %s\n", c.passes(p.out) ? "ok" : "FAILED");
+}
+
+Status GemmRunner::check(GemmCheck* out) {
   WARPSPEC_RETURN_IF_ERROR(status_);
   const size_t n = size_t(p_.batch * p_.m * p_.n);
   // Reference A·B in fp32; alpha and beta·C are applied on the host below.
@@ -173,7 +207,7 @@ Status GemmRunner::check(double* rel_error, double* max_abs_error) {
   WARPSPEC_RETURN_IF_ERROR(run_ours(0, nullptr));
   e = cudaDeviceSynchronize();
   if (e != cudaSuccess) return cuda_error("running the GEMM", e);
-  std::vector<float> ref(n), c;
+  std::vector<float> ref(n);
   std::vector<uint8_t> got(n * dtype_size(p_.out)), cbytes;
   cudaMemcpy(ref.data(), ref_, n * 4, cudaMemcpyDeviceToHost);
   cudaMemcpy(got.data(), d_, got.size(), cudaMemcpyDeviceToHost);
@@ -186,17 +220,21 @@ Status GemmRunner::check(double* rel_error, double* max_abs_error) {
     if (p_.out == DType::kFP16) return __half2float(reinterpret_cast<const __half*>(v.data())[i]);
     return reinterpret_cast<const float*>(v.data())[i];
   };
-  double num = 0, den = 0, worst = 0;
+  GemmCheck r;
+  r.elements = int64_t(n);
+  double num = 0, den = 0;
   for (size_t i = 0; i < n; ++i) {
     const double expect = double(p_.alpha) * ref[i] + (p_.beta != 0.0f ? double(p_.beta) * value(cbytes, i) : 0.0);
-    const double diff = value(got, i) - expect;
+    const double v = value(got, i), diff = v - expect;
     num += diff * diff;
     den += expect * expect;
-    worst = std::isnan(diff) ? INFINITY : std::max(worst, std::fabs(diff));
-    if (std::isnan(diff)) num = INFINITY;
+    r.max_abs_error = std::isnan(diff) ? INFINITY : std::max(r.max_abs_error, std::fabs(diff));
+    if (!(std::fabs(diff) <= gemm_element_tolerance(p_.out, p_.k, p_.alpha, p_.beta, expect))) {
+      if (r.bad++ == 0) r.first_bad = int64_t(i), r.first_bad_value = v, r.first_bad_expected = expect;
+    }
   }
-  *rel_error = den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-  *max_abs_error = worst;
+  r.rel_error = std::isnan(num) ? INFINITY : den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+  *out = r;
   return Status::Ok();
 }
 

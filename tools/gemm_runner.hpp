@@ -1,12 +1,13 @@
 #pragma once
 // GEMM problems for the program: device buffers with random data, our kernel and
-// cuBLAS on the same buffers, timing with CUDA events (median, inputs rotated past L2)
-// and the error against cuBLAS. Shared by `warpspec gemm`, `bench gemm` and `demo`.
+// cuBLAS on the same buffers, timing (tools/timing.hpp: interleaved with cuBLAS, inputs
+// rotated past L2) and the error against cuBLAS. Shared by `warpspec gemm`, `bench gemm` and `demo`.
 #include <cuda_runtime.h>
 
 #include <string>
 #include <vector>
 
+#include "timing.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace warpspec::tools {
@@ -31,10 +32,20 @@ inline constexpr const char* kLayoutHelp =
 // Parses "bf16"/"fp16"/"fp32"; false if unknown.
 bool parse_dtype(const std::string& s, DType* out);
 
-struct Timing {
-  double median_ms = 0;
-  double tflops = 0;
+// `--check`: the relative Frobenius error (a summary) and, per element, how many of
+// D's elements miss their own tolerance (one wrong row is a few hundred elements in
+// millions, invisible to the Frobenius norm, so the check gates on both).
+struct GemmCheck {
+  double rel_error = 0;      // ||ours - ref||_F / ||ref||_F (inf with any NaN)
+  double max_abs_error = 0;  // max |ours - ref| (inf with any NaN)
+  int64_t elements = 0;
+  int64_t bad = 0;           // elements over gemm_element_tolerance (NaN counts)
+  int64_t first_bad = -1;    // its index in D, -1 if none
+  double first_bad_value = 0, first_bad_expected = 0;
+  bool passes(DType out) const;
 };
+// One line: the errors, the count over tolerance and the first bad element, ok/FAILED.
+void print_check(const GemmCheck& c, const GemmProblem& p);
 
 class GemmRunner {
  public:
@@ -47,19 +58,26 @@ class GemmRunner {
 
   const Status& status() const { return status_; }
   Status run_ours(int set, cudaStream_t stream);
-  Status run_cublas(int set, cudaStream_t stream);
-  // Median over `iters` launches after `warmup`, rotating input sets.
-  Status time(bool ours, int warmup, int iters, Timing* out);
-  // ||ours - cuBLAS(fp32)||_F / ||cuBLAS||_F and the largest absolute difference, with
-  // D poisoned before our launch (NaN anywhere shows as an infinite error).
-  Status check(double* rel_error, double* max_abs_error);
+  // Ours (candidate 0) and, with `with_peer`, cuBLAS (candidate 1) interleaved with it,
+  // timed as tools/timing.hpp says, rotating input sets. With beta != 0 cuBLAS computes
+  // in place (C is its D), so before each call, outside the timed events, C is copied
+  // into the buffer the call reads: cuBLAS's D, and for ours a C scratch buffer. Both
+  // then read a C that was just written, and neither call's time includes a copy.
+  Status time(const TimingOptions& opt, bool with_peer, TimingResult* out);
+  // Ours against cuBLAS with an fp32 output, alpha and beta*C applied on the host in
+  // double; D poisoned with NaN before our launch.
+  Status check(GemmCheck* out);
 
  private:
-  GemmArgs args_for(int set) const;
+  GemmArgs args_for(int set, const void* c) const;
+  Status run_ours_reading(int set, const void* c, cudaStream_t stream);
+  Status run_cublas(int set, cudaStream_t stream);
+  Status copy_c(int set, void* to, cudaStream_t stream);
   GemmProblem p_;
   Status status_;
   int sets_ = 1;
   std::vector<void*> a_, b_, c_;
+  void* c_scratch_ = nullptr;  // beta != 0: the C our timed calls read
   void* d_ = nullptr;
   void* ref_ = nullptr;  // fp32 reference
   void* cublas_ = nullptr;
@@ -67,5 +85,8 @@ class GemmRunner {
 
 // Tolerance for the relative Frobenius error: output rounding dominates.
 double gemm_tolerance(DType out);
+// Tolerance of one element whose exact value is `expect`: two units of output rounding,
+// plus fp32 accumulation over K in another order than the reference's (inputs in [-1, 1)).
+double gemm_element_tolerance(DType out, int64_t k, double alpha, double beta, double expect);
 
 }  // namespace warpspec::tools

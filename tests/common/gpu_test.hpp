@@ -1,16 +1,16 @@
 #pragma once
 // Shared helpers for the GPU tests: the Hopper skip, CUDA error checks, device
-// buffers, random data and poison. Random data uses a fresh seed per test, printed on
-// failure through SCOPED_TRACE so a failing case can be replayed.
+// buffers, and the seeds of random data (common/seed.hpp: fresh per case, printed on
+// failure through SCOPED_TRACE, injectable with WARPSPEC_TEST_SEED to replay one).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
+#include "common/seed.hpp"
 #include "warpspec/device.hpp"
 
 // Skip (counted by ctest as skipped) unless the current device is a Hopper GPU.
@@ -27,12 +27,6 @@
   } while (0)
 
 namespace warpspec::test {
-
-// A fresh seed per call, so every run draws new data; report it in SCOPED_TRACE.
-inline uint64_t fresh_seed() {
-  static std::random_device rd;
-  return (uint64_t(rd()) << 32) ^ rd();
-}
 
 // Device buffer that frees itself. Bytes only; typed access goes through copies.
 class DeviceBuffer {
