@@ -23,12 +23,11 @@
 //      a spill (measured at head dim 256);
 //   7. cluster sync at exit, so no CTA leaves while a peer may still signal it.
 //
-// A kernel plugs in as a type with:
-//   Params (passed as __grid_constant__), SharedStorage, Context (constructed from
-//   (const Params&, SharedStorage&): the one value the roles receive),
-//   kConsumerWarpgroups, kProducerRegs, kConsumerRegs, kClusterSize,
-//   static init_barriers(SharedStorage&), static prefetch(const Params&),
-//   static producer(Context&, int warp), static consumer(Context&, int consumer).
+// A kernel plugs in as a type deriving from WsRoles (its warpgroups, register split and
+// cluster size) with: Params (passed as __grid_constant__), SharedStorage, Context
+// (constructed from (const Params&, SharedStorage&): the one value the roles
+// receive), static init_barriers(SharedStorage&), static prefetch(const Params&),
+// static producer(Context&, int warp), static consumer(Context&, int consumer).
 #include <cstdint>
 
 #include "warpspec/hopper/cluster.cuh"
@@ -37,6 +36,16 @@
 #include "warpspec/hopper/warp.cuh"
 
 namespace warpspec {
+
+// The shape of a kernel's roles: one producer warpgroup, `kConsumers` consumer
+// warpgroups, the registers each keeps after setmaxnreg, CTAs per cluster.
+template <int kConsumers, int kProducerRegisters, int kConsumerRegisters, int kCluster = 1>
+struct WsRoles {
+  static constexpr int kConsumerWarpgroups = kConsumers;
+  static constexpr int kProducerRegs = kProducerRegisters;
+  static constexpr int kConsumerRegs = kConsumerRegisters;
+  static constexpr int kClusterSize = kCluster;
+};
 
 template <class Kernel>
 struct WsSkeleton {

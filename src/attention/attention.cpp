@@ -8,6 +8,8 @@
 #include <string>
 
 #include "../common/device_props.hpp"
+#include "../common/entry.hpp"
+#include "../common/format.hpp"
 #include "launch.hpp"
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention_api.hpp"
@@ -20,12 +22,6 @@ namespace {
 
 using attention_impl::AttentionParams;
 using attention_impl::kBlockM;
-
-std::string fmt(const char* f, auto... args) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, f, args...);
-  return buf;
-}
 
 // Sequence lengths and counts stay below 2^30 so the kernel's int32 index sums
 // (row + seqlen_k - seqlen_q, block ends) cannot overflow.
@@ -156,10 +152,15 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   return Status::Ok();
 }
 
-Status prepare(const AttentionArgs& a, Plan* plan, AttentionParams* params, LaunchShape* shape) {
-  WARPSPEC_RETURN_IF_ERROR(make_plan(a, plan));
+using Prepared = PreparedLaunch<Plan, AttentionParams>;
+
+Status prepare(const AttentionArgs& a, Prepared* out) {
+  WARPSPEC_RETURN_IF_ERROR(make_plan(a, &out->plan));
   DeviceProps device;
   WARPSPEC_RETURN_IF_ERROR(current_device_props(&device));
+  const Plan* plan = &out->plan;
+  AttentionParams* params = &out->params;
+  LaunchShape* shape = &out->shape;
 
   const Plan& p = *plan;
   const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d);
@@ -199,28 +200,23 @@ Status prepare(const AttentionArgs& a, Plan* plan, AttentionParams* params, Laun
   return Status::Ok();
 }
 
-}  // namespace
-
-Status check(const AttentionArgs& args) {
-  Plan plan;
-  AttentionParams params{};
-  LaunchShape shape;
-  return prepare(args, &plan, &params, &shape);
+Status launch(const Prepared& p, cudaStream_t stream) {
+  const attention_impl::AttentionConfig cfg{attention_impl::config_for(p.plan.kernel_d), p.plan.dtype};
+  switch (p.plan.kernel_d) {
+    case 64: return attention_impl::launch_attention_hd64(cfg, p.params, p.shape, stream);
+    case 128: return attention_impl::launch_attention_hd128(cfg, p.params, p.shape, stream);
+    case 192: return attention_impl::launch_attention_hd192(cfg, p.params, p.shape, stream);
+    case 256: return attention_impl::launch_attention_hd256(cfg, p.params, p.shape, stream);
+    default: return internal_error(fmt("attention: no kernel for head dim %d", p.plan.kernel_d));
+  }
 }
 
+}  // namespace
+
+Status check(const AttentionArgs& args) { return check_only<Prepared>(args, prepare); }
+
 Status attention_forward(const AttentionArgs& args, cudaStream_t stream) {
-  Plan plan;
-  AttentionParams params{};
-  LaunchShape shape;
-  WARPSPEC_RETURN_IF_ERROR(prepare(args, &plan, &params, &shape));
-  const attention_impl::AttentionConfig cfg{attention_impl::config_for(plan.kernel_d), plan.dtype};
-  switch (plan.kernel_d) {
-    case 64: return attention_impl::launch_attention_hd64(cfg, params, shape, stream);
-    case 128: return attention_impl::launch_attention_hd128(cfg, params, shape, stream);
-    case 192: return attention_impl::launch_attention_hd192(cfg, params, shape, stream);
-    case 256: return attention_impl::launch_attention_hd256(cfg, params, shape, stream);
-    default: return internal_error(fmt("attention: no kernel for head dim %d", plan.kernel_d));
-  }
+  return prepare_and_launch<Prepared>(args, stream, prepare, launch);
 }
 
 }  // namespace warpspec

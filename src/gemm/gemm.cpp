@@ -8,6 +8,8 @@
 #include <string>
 
 #include "../common/device_props.hpp"
+#include "../common/entry.hpp"
+#include "../common/format.hpp"
 #include "instances.hpp"
 #include "launch.hpp"
 #include "warpspec/device.hpp"
@@ -21,12 +23,6 @@ namespace {
 
 using gemm_impl::GemmParams;
 using gemm_impl::GemmConfig;
-
-std::string fmt(const char* f, auto... args) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, f, args...);
-  return buf;
-}
 
 // One operand after normalisation: a batch of rows x cols matrices, contiguous along
 // columns (row-major) or rows, `ld` elements between the other dimension's indices.
@@ -238,11 +234,15 @@ int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
   return best;
 }
 
-// Validation plus everything that can fail before launch, shared by check and run.
-static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, LaunchShape* shape) {
-  WARPSPEC_RETURN_IF_ERROR(make_plan(args, plan));
+using Prepared = PreparedLaunch<Plan, GemmParams>;
+
+static Status prepare(const GemmArgs& args, Prepared* out) {
+  WARPSPEC_RETURN_IF_ERROR(make_plan(args, &out->plan));
   DeviceProps device;
   WARPSPEC_RETURN_IF_ERROR(current_device_props(&device));
+  Plan* plan = &out->plan;
+  GemmParams* params = &out->params;
+  LaunchShape* shape = &out->shape;
 
   int tile = pick_tile(plan->m, plan->n, plan->l, device.sm_count);
   for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
@@ -293,20 +293,15 @@ static Status prepare(const GemmArgs& args, Plan* plan, GemmParams* params, Laun
   return Status::Ok();
 }
 
-Status check(const GemmArgs& args) {
-  Plan plan;
-  GemmParams params{};
-  LaunchShape shape;
-  return prepare(args, &plan, &params, &shape);
+static Status launch(const Prepared& p, cudaStream_t stream) {
+  const auto slice = p.plan.config.in == DType::kBF16 ? gemm_impl::launch_gemm_bf16 : gemm_impl::launch_gemm_fp16;
+  return slice(p.plan.config, p.params, p.shape, stream);
 }
 
+Status check(const GemmArgs& args) { return check_only<Prepared>(args, prepare); }
+
 Status gemm(const GemmArgs& args, cudaStream_t stream) {
-  Plan plan;
-  GemmParams params{};
-  LaunchShape shape;
-  WARPSPEC_RETURN_IF_ERROR(prepare(args, &plan, &params, &shape));
-  if (plan.config.in == DType::kBF16) return gemm_impl::launch_gemm_bf16(plan.config, params, shape, stream);
-  return gemm_impl::launch_gemm_fp16(plan.config, params, shape, stream);
+  return prepare_and_launch<Prepared>(args, stream, prepare, launch);
 }
 
 }  // namespace warpspec

@@ -21,16 +21,11 @@
 namespace warpspec::attention_impl {
 
 template <AttentionConfig kCfg>
-struct AttentionKernel {
+struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs> {
   using Params = AttentionParams;
   using MainloopT = Mainloop<kCfg>;
   using EpilogueT = Epilogue<kCfg>;
-  static constexpr int kHeadDim = MainloopT::kHeadDim;
-  static constexpr int kBlockN = MainloopT::kBlockN;
-  static constexpr int kStages = MainloopT::kStages;
-  static constexpr int kConsumerWarpgroups = attention_impl::kConsumerWarpgroups;
-  static constexpr int kProducerRegs = attention_impl::kProducerRegs, kConsumerRegs = attention_impl::kConsumerRegs;
-  static constexpr int kClusterSize = 1;
+  static constexpr int kHeadDim = MainloopT::kHeadDim, kBlockN = MainloopT::kBlockN, kStages = MainloopT::kStages;
 
   struct SharedStorage {
     typename MainloopT::Storage tiles;

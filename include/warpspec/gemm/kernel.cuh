@@ -20,15 +20,12 @@
 namespace warpspec::gemm_impl {
 
 template <GemmConfig kCfg>
-struct GemmKernel {
+struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, kCfg.cluster.size()> {
+  static_assert(kCfg.cluster.size() == 1, "clusters (TMA multicast) are not built into the GEMM roles yet");
   using Params = GemmParams;
   using MainloopT = Mainloop<kCfg>;
   using EpilogueT = Epilogue<kCfg>;
   static constexpr int kStages = kCfg.tile.stages, kEpiStages = kCfg.tile.epi_stages;
-  static constexpr int kConsumerWarpgroups = gemm_impl::kConsumerWarpgroups;
-  static constexpr int kProducerRegs = gemm_impl::kProducerRegs, kConsumerRegs = gemm_impl::kConsumerRegs;
-  static constexpr int kClusterSize = kCfg.cluster.size();
-  static_assert(kClusterSize == 1, "clusters (TMA multicast) are not built into the GEMM roles yet");
 
   struct SharedStorage {
     typename MainloopT::Storage mainloop;
