@@ -64,12 +64,14 @@ struct OnlineSoftmax {
   }
 
   // 1/l for O (0 for a row that saw no key: O = 0) and the natural-log LSE
-  // (m·scale + ln l; −inf for such a row).
+  // (m·scale + ln l; −inf for such a row). A NaN score makes l NaN, and then O and LSE
+  // are NaN: never "saw no key", which a later LSE merge (split-KV, ring attention)
+  // would read as zero weight.
   WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2]) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const float l = hopper::quad_sum(row_sum[h]);
-      const bool empty = !(l > 0.0f);  // 0 or NaN
+      const bool empty = l == 0.0f;  // the max score's own term is 1: l >= 1 once a key is seen
       inv[h] = empty ? 0.0f : 1.0f / l;
       lse[h] = empty ? -INFINITY : (row_max[h] * scale_log2 + __log2f(l)) * 0.6931471805599453f;
     }

@@ -100,12 +100,14 @@ struct Epilogue {
       }
       hopper::for_each_accum_pair_sw128<int(sizeof(TOut)), kEpiCols>(
           j * kEpiCols, 0, [&](int i, uint32_t off) { write_pair(p, buf + off, acc[i], acc[i + 1], load_c); });
-      const int chunk_n0 = n0 + j * kEpiCols;
-      if (p.d_ragged && p.n - chunk_n0 < kEpiCols) {  // (not chunk_n0 + kEpiCols > n: int32 overflow near 2^31)
+      const int chunk_n0 = n0 + j * kEpiCols;  // may wrap past 2^31 for chunks beyond n: TMA clips those
+      // In 64 bits: near n = 2^31 an int32 chunk end wraps and would pass for in bounds.
+      if (p.d_ragged && int64_t(t.n_block) * kBlockN + j * kEpiCols + kEpiCols > p.n) {
         // The chunk holding the ragged row end: copy the in-bounds part from shared
         // memory with plain stores (a TMA store would spill up to 16 bytes past it).
         hopper::named_barrier_sync(barrier, 128);
-        store_ragged(p, buf, m0, chunk_n0, t.l, tid);
+        store_ragged(p, buf, int64_t(t.m_block) * kBlockM + 64 * wg, int64_t(t.n_block) * kBlockN + j * kEpiCols, t.l,
+                     tid);
         hopper::named_barrier_sync(barrier, 128);  // all reads of `buf` done before it is reused
         if (storer && load_c) pipe.consumer_release(st);
       } else {
@@ -128,16 +130,17 @@ struct Epilogue {
   // One warpgroup's 64 rows of a chunk, from the swizzled buffer to global memory,
   // columns [chunk_n0, min(chunk_n0 + kEpiCols, n)). Consecutive threads take
   // consecutive columns of a row, so global writes coalesce.
-  __device__ __forceinline__ static void store_ragged(const GemmParams& p, const uint8_t* buf, int m0, int chunk_n0,
-                                                      int l, int tid) {
+  // Row and column origins in 64 bits: near 2^31 their int32 sums wrap.
+  __device__ __forceinline__ static void store_ragged(const GemmParams& p, const uint8_t* buf, int64_t m0,
+                                                      int64_t chunk_n0, int l, int tid) {
     TOut* d = static_cast<TOut*>(p.d) + int64_t(l) * p.d_batch_stride;
 #pragma unroll 1
     for (int idx = tid; idx < 64 * kEpiCols; idx += 128) {
       const int r = idx / kEpiCols, c = idx % kEpiCols;
-      const int row = m0 + r, col = chunk_n0 + c;
+      const int64_t row = m0 + r, col = chunk_n0 + c;
       if (row < p.m && col < p.n) {
         const uint32_t off = hopper::swizzle_offset_2d(hopper::TmaSwizzle::k128B, r, c * sizeof(TOut), kEpiRowBytes);
-        d[int64_t(row) * p.ldd + col] = *reinterpret_cast<const TOut*>(buf + off);
+        d[row * p.ldd + col] = *reinterpret_cast<const TOut*>(buf + off);
       }
     }
   }
