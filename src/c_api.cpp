@@ -48,6 +48,10 @@ static_assert(sizeof(warpspec_attention_args) == 424 && offsetof(warpspec_attent
 // The version-1 sizes: the smallest struct_size accepted.
 constexpr std::size_t kGemmArgsV1Size = 352;
 constexpr std::size_t kAttentionArgsV1Size = 424;
+// The largest struct_size accepted: a newer caller's struct may be longer than ours
+// (its tail must be zero, which we read), but not unboundedly: a garbage size would
+// have us read far past the caller's object.
+constexpr uint64_t kMaxArgsSize = 4096;
 
 thread_local std::string t_last_error;
 
@@ -79,6 +83,13 @@ Status read_args(const T* user, const char* name, std::size_t min_size, T* out) 
     char buf[256];
     std::snprintf(buf, sizeof buf, "%s.struct_size: %llu is smaller than the first version's %zu bytes; set it to sizeof(%s)",
                   name, static_cast<unsigned long long>(size), min_size, name);
+    return invalid_argument(buf);
+  }
+  if (size > kMaxArgsSize) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s.struct_size: %llu is larger than any version of the struct can be (at most %llu); "
+                  "set it to sizeof(%s)", name, static_cast<unsigned long long>(size),
+                  static_cast<unsigned long long>(kMaxArgsSize), name);
     return invalid_argument(buf);
   }
   std::memcpy(static_cast<void*>(out), user, size < sizeof(T) ? std::size_t(size) : sizeof(T));

@@ -21,14 +21,18 @@ struct AttentionArgs {
   //             zero-fill the missing columns and nothing past head_dim is written.
   //   heads_q a multiple of heads_kv (MQA / GQA: query head h reads kv head
   //             h / (heads_q / heads_kv); K and V are never copied).
-  //   seqlen_q, seqlen_k >= 1 and may differ.
-  // o must not overlap k or v (it may be q itself).
+  //   seqlen_q, seqlen_k may differ and may be 0: seqlen_k = 0 gives O = 0 and
+  //   LSE = −inf (no key); batch, seqlen_q or heads_q = 0 computes nothing. heads_kv
+  //   >= 1. Pointers of empty views are not read.
+  // Memory: device memory of the current device (or managed). o must not overlap k or
+  // v, and may be q only as the very same view (in place); lse overlaps none of them.
   TensorView q, k, v, o;
   // Optional: (batch, heads_q, seqlen_q) fp32, any non-negative strides. Natural-log
   // units: lse = log Σ_j exp(scale · q·k_j) over the visible keys; −inf for a row that
-  // sees no key. Left empty (data == nullptr), it is not computed.
+  // sees no key; NaN (with a NaN O row) when a visible score is NaN. Left empty (data == nullptr), it is not computed.
   TensorView lse;
-  // Default 1/sqrt(head_dim). Must be positive and finite.
+  // Default 1/sqrt(head_dim). Must be positive and finite, and at most FLT_MAX / log2(e)
+  // (the kernel scales by softmax_scale·log2(e) in fp32).
   std::optional<float> softmax_scale;
   // Causal mask aligned to the bottom-right corner (FlashAttention-2/3): query i sees
   // key j iff j <= i + seqlen_k - seqlen_q. A row that sees no key gets O = 0 and

@@ -16,8 +16,12 @@ struct GemmArgs {
   // with a leading dimension whose byte size is a multiple of 16; data 16-byte
   // aligned. The batch L is D's; an operand of rank 2, or with batch stride 0,
   // broadcasts across it. A and B: bf16 or fp16, the same. D: A's dtype or fp32; C:
-  // D's dtype and D's majorness. C may be D itself. With beta == 0, C is never read
-  // and may be left empty.
+  // D's dtype and D's majorness. With beta == 0, C is never read and may be left empty.
+  // Memory: device memory of the current device (or managed). D must not overlap A or
+  // B; C may be exactly D (the same view: in place), and must not otherwise overlap it.
+  // Extents may be 0: M, N or L = 0 computes nothing (every rule is still checked);
+  // K = 0 gives D = beta·C (zeros when beta == 0), as torch.addmm does. Pointers of
+  // empty views are not read.
   TensorView a, b, c, d;
   float alpha = 1.0f;
   float beta = 0.0f;

@@ -13,8 +13,13 @@
  *   struct as the caller compiled it. A later version appends fields only; the
  *   library reads the fields the caller's size covers and defaults the rest, and
  *   refuses (WARPSPEC_UNSUPPORTED) a larger struct whose unknown tail is not all
- *   zero, so a new option is never silently ignored. Fill a struct from its
+ *   zero, so a new option is never silently ignored; a struct_size above 4096
+ *   bytes is refused (the library reads that far). Fill a struct from its
  *   *_default() function, then set fields.
+ * - Memory: every non-empty tensor must be device memory of the current device (or
+ *   managed memory); host memory and other devices' memory are refused. An output
+ *   must not share memory with an input, except the exact in-place cases each
+ *   function names. Empty tensors (a zero extent) may have any data pointer.
  * - Each family (GEMM, attention) has its own functions and args struct; a new
  *   family arrives the same way;
  *   existing symbols and layouts never change within an ABI version.

@@ -10,6 +10,7 @@
 #include "../common/device_props.hpp"
 #include "../common/entry.hpp"
 #include "../common/format.hpp"
+#include "../common/views.hpp"
 #include "launch.hpp"
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention_api.hpp"
@@ -31,7 +32,6 @@ const char* const kDimNames[4] = {"batch", "seqlen", "heads", "head_dim"};
 
 // Rank, dtype, pointer, shape and stride rules shared by q, k, v and o.
 Status check_bshd(const TensorView& v, const char* name, DType dtype, const int64_t (&shape)[4]) {
-  if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
   if (v.rank != 4)
     return invalid_argument(fmt("%s.rank: must be 4 (batch, seqlen, heads, head_dim), got %d", name, v.rank));
   if (v.dtype != dtype)
@@ -40,12 +40,16 @@ Status check_bshd(const TensorView& v, const char* name, DType dtype, const int6
     if (shape[i] >= 0 && v.shape[i] != shape[i])
       return invalid_argument(fmt("%s.shape[%d] (%s): must be %" PRId64 ", got %" PRId64, name, i, kDimNames[i],
                                   shape[i], v.shape[i]));
+  bool empty = false;
   for (int i = 0; i < 4; ++i) {
-    if (v.shape[i] < 1)
-      return invalid_argument(fmt("%s.shape[%d] (%s): must be >= 1, got %" PRId64, name, i, kDimNames[i], v.shape[i]));
+    if (v.shape[i] < 0)
+      return invalid_argument(fmt("%s.shape[%d] (%s): must be >= 0, got %" PRId64, name, i, kDimNames[i], v.shape[i]));
     if (v.shape[i] >= kMaxExtent)
       return invalid_argument(fmt("%s.shape[%d] (%s): must be < 2^30, got %" PRId64, name, i, kDimNames[i], v.shape[i]));
+    empty = empty || v.shape[i] == 0;
   }
+  if (empty) return Status::Ok();  // no element is addressed: pointer and stride rules do not apply
+  if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
   if (reinterpret_cast<uintptr_t>(v.data) % 16 != 0)
     return misaligned(fmt("%s.data: must be 16-byte aligned for TMA (got %p)", name, v.data));
   if (v.stride[3] != 1)
@@ -56,12 +60,14 @@ Status check_bshd(const TensorView& v, const char* name, DType dtype, const int6
     if (v.shape[i] == 1) continue;  // never stepped over: any stride
     if (v.stride[i] <= 0)
       return invalid_argument(fmt("%s.stride[%d] (%s): must be positive, got %" PRId64, name, i, kDimNames[i], v.stride[i]));
+    // Before any product: a huge stride times the element size would overflow.
+    if (v.stride[i] >= (int64_t(1) << 40) / e)
+      return invalid_argument(fmt("%s.stride[%d] (%s): %" PRId64 " elements is 2^40 bytes or more (TMA's limit)", name,
+                                  i, kDimNames[i], v.stride[i]));
     if ((v.stride[i] * e) % 16 != 0)
       return misaligned(fmt("%s.stride[%d] (%s): %" PRId64 " elements = %" PRId64
                             " bytes; TMA needs a multiple of 16 bytes (8 elements)",
                             name, i, kDimNames[i], v.stride[i], v.stride[i] * e));
-    if (v.stride[i] * e >= (int64_t(1) << 40))
-      return invalid_argument(fmt("%s.stride[%d] (%s): must be < 2^40 bytes", name, i, kDimNames[i]));
   }
   return Status::Ok();
 }
@@ -100,7 +106,6 @@ struct Plan {
 
 Status make_plan(const AttentionArgs& a, Plan* plan) {
   Plan p;
-  if (a.q.data == nullptr) return invalid_argument("q.data: must not be null");
   if (a.q.rank != 4) return invalid_argument(fmt("q.rank: must be 4 (batch, seqlen, heads, head_dim), got %d", a.q.rank));
   if (a.q.dtype != DType::kBF16 && a.q.dtype != DType::kFP16)
     return unsupported(fmt("q.dtype: must be bf16 or fp16, got %s", dtype_name(a.q.dtype)));
@@ -114,11 +119,12 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   p.batch = a.q.shape[0];
   p.seqlen_q = a.q.shape[1];
   p.heads_q = a.q.shape[2];
-  if (a.k.data != nullptr && a.k.rank == 4) {
+  if (a.k.rank == 4) {
     p.seqlen_k = a.k.shape[1];
     p.heads_kv = a.k.shape[2];
   }
   WARPSPEC_RETURN_IF_ERROR(check_bshd(a.k, "k", p.dtype, {p.batch, -1, -1, p.head_dim}));
+  if (p.heads_kv < 1) return invalid_argument("k.shape[2] (heads): must be >= 1, got 0");
   WARPSPEC_RETURN_IF_ERROR(check_bshd(a.v, "v", p.dtype, {p.batch, p.seqlen_k, p.heads_kv, p.head_dim}));
   if (p.heads_q % p.heads_kv != 0)
     return invalid_argument(fmt("k.shape[2] (heads): heads_q (%" PRId64 ") must be a multiple of heads_kv (%" PRId64 ")",
@@ -144,6 +150,10 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     const float sc = *a.softmax_scale;
     if (!std::isfinite(sc) || !(sc > 0.0f))
       return invalid_argument(fmt("softmax_scale: must be positive and finite, got %g", double(sc)));
+    // The kernel works in base 2 with scale·log2(e) in fp32: it must stay finite.
+    if (!std::isfinite(float(double(sc) * 1.4426950408889634)))
+      return invalid_argument(fmt("softmax_scale: %g is too large: scale·log2(e) overflows fp32 (at most %g)", double(sc),
+                                  double(3.4028234663852886e38 / 1.4426950408889634)));
     p.scale = sc;
   } else {
     p.scale = float(1.0 / std::sqrt(double(p.head_dim)));
@@ -154,6 +164,28 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
 
 using Prepared = PreparedLaunch<Plan, AttentionParams>;
 
+// Pointers are device memory of the current device; o shares no memory with k or v,
+// and with q only as the very same view (in place: a tile reads its own Q rows before
+// it writes the same O rows); lse shares memory with none of them.
+Status check_memory(const AttentionArgs& a, int device) {
+  const std::pair<const TensorView*, const char*> views[] = {
+      {&a.q, "q"}, {&a.k, "k"}, {&a.v, "v"}, {&a.o, "o"}, {&a.lse, "lse"}};
+  for (const auto& [v, name] : views) {
+    if (v == &a.lse && a.lse.empty()) continue;
+    ByteSpan span;
+    WARPSPEC_RETURN_IF_ERROR(view_span(*v, name, &span));
+    if (!span.empty()) WARPSPEC_RETURN_IF_ERROR(check_device_memory(v->data, name, device));
+  }
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.k, "k", false));
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.v, "v", false));
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.q, "q", true));
+  if (!a.lse.empty()) {
+    for (const auto& [v, name] : views)
+      if (v != &a.lse) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.lse, "lse", *v, name, false));
+  }
+  return Status::Ok();
+}
+
 Status prepare(const AttentionArgs& a, Prepared* out) {
   WARPSPEC_RETURN_IF_ERROR(make_plan(a, &out->plan));
   DeviceProps device;
@@ -161,14 +193,23 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   const Plan* plan = &out->plan;
   AttentionParams* params = &out->params;
   LaunchShape* shape = &out->shape;
+  WARPSPEC_RETURN_IF_ERROR(check_memory(a, device.ordinal));
+  if (plan->batch == 0 || plan->seqlen_q == 0 || plan->heads_q == 0) {  // an empty output; every rule was checked
+    shape->grid = 0;
+    return Status::Ok();
+  }
 
   const Plan& p = *plan;
   const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d);
   AttentionParams& q = *params;
   WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_q, a.q, uint32_t(kBlockM), "q"));
-  WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_k, a.k, uint32_t(cfg.block_n), "k"));
-  WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_v, a.v, uint32_t(cfg.block_n), "v"));
   WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_o, a.o, 64, "o"));
+  if (p.seqlen_k > 0) {
+    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_k, a.k, uint32_t(cfg.block_n), "k"));
+    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_v, a.v, uint32_t(cfg.block_n), "v"));
+  } else {  // no key: every tile writes O = 0 and LSE = −inf without loading K or V
+    q.map_k = q.map_v = q.map_q;
+  }
 
   schedule::AttentionSchedulerArguments sa;
   const int64_t tiles_m = (p.seqlen_q + kBlockM - 1) / kBlockM;
@@ -201,6 +242,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
 }
 
 Status launch(const Prepared& p, cudaStream_t stream) {
+  if (p.shape.grid == 0) return Status::Ok();  // an empty output
   const attention_impl::AttentionConfig cfg{attention_impl::config_for(p.plan.kernel_d), p.plan.dtype};
   switch (p.plan.kernel_d) {
     case 64: return attention_impl::launch_attention_hd64(cfg, p.params, p.shape, stream);

@@ -10,6 +10,7 @@
 #include "../common/device_props.hpp"
 #include "../common/entry.hpp"
 #include "../common/format.hpp"
+#include "../common/views.hpp"
 #include "instances.hpp"
 #include "launch.hpp"
 #include "warpspec/device.hpp"
@@ -34,6 +35,7 @@ struct Mat {
   int64_t rows = 0, cols = 0;
   bool row_major = true;
   int64_t ld = 0;
+  bool empty() const { return batch == 0 || rows == 0 || cols == 0; }
 };
 
 constexpr int64_t kMaxExtent = INT32_MAX;  // TMA coordinates are signed 32-bit
@@ -44,18 +46,21 @@ int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 // problem's batch (D's), or -1 while reading D itself. `prefer_row_major` breaks the
 // tie for matrices with a unit dimension, where both readings are valid.
 Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer_row_major, Mat* out) {
-  if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
   if (v.rank != 2 && v.rank != 3)
     return invalid_argument(fmt("%s.rank: must be 2 (rows, cols) or 3 (batch, rows, cols), got %d", name, v.rank));
   if (!dtype_valid(v.dtype)) return invalid_argument(fmt("%s.dtype: unknown dtype %d", name, int(v.dtype)));
   const int64_t e = int64_t(dtype_size(v.dtype));
-  if (reinterpret_cast<uintptr_t>(v.data) % 16 != 0)
-    return misaligned(fmt("%s.data: must be 16-byte aligned for TMA (got %p)", name, v.data));
   const int r = v.rank - 2, c = v.rank - 1;  // indices of the matrix dims
+  bool empty = false;
   for (int i = 0; i < v.rank; ++i) {
-    if (v.shape[i] < 1) return invalid_argument(fmt("%s.shape[%d]: must be >= 1, got %" PRId64, name, i, v.shape[i]));
+    if (v.shape[i] < 0) return invalid_argument(fmt("%s.shape[%d]: must be >= 0, got %" PRId64, name, i, v.shape[i]));
     if (v.stride[i] < 0)
       return invalid_argument(fmt("%s.stride[%d]: negative strides are not supported, got %" PRId64, name, i, v.stride[i]));
+    // TMA strides are below 2^40 bytes; checking first keeps stride * e from overflowing.
+    if (v.shape[i] > 1 && v.stride[i] >= (int64_t(1) << 40) / e)
+      return invalid_argument(fmt("%s.stride[%d]: %" PRId64 " elements is 2^40 bytes or more (TMA's limit)", name, i,
+                                  v.stride[i]));
+    empty = empty || v.shape[i] == 0;
   }
   for (int i = r; i <= c; ++i)
     if (v.shape[i] > kMaxExtent)
@@ -65,6 +70,11 @@ Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer
   m.dtype = v.dtype;
   m.rows = v.shape[r];
   m.cols = v.shape[c];
+  if (!empty) {
+    if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
+    if (reinterpret_cast<uintptr_t>(v.data) % 16 != 0)
+      return misaligned(fmt("%s.data: must be 16-byte aligned for TMA (got %p)", name, v.data));
+  }
   if (v.rank == 3) {
     const int64_t b = v.shape[0];
     if (L < 0) {  // D defines L
@@ -80,6 +90,12 @@ Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer
     }
     if (m.batch > 1 && (m.batch_stride * e) % 16 != 0)
       return misaligned(fmt("%s.stride[0]: the batch stride (%" PRId64 " elements = %" PRId64 " bytes) must be a multiple of 16 bytes", name, m.batch_stride, m.batch_stride * e));
+    if (b == 0) m.batch = 0;  // an empty batch: nothing to read or write
+  }
+  if (empty) {  // no element is ever addressed: layout and pointer rules do not apply
+    m.row_major = prefer_row_major;
+    *out = m;
+    return Status::Ok();
   }
   // Unit dimensions have no meaningful stride: either reading may be used.
   const int64_t sr = v.stride[r], sc = v.stride[c];
@@ -131,7 +147,7 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   if (d.rows != M || d.cols != N)
     return invalid_argument(fmt("d.shape: D must be M x N = %" PRId64 " x %" PRId64 ", got %" PRId64 " x %" PRId64, M, N, d.rows, d.cols));
   // Rows (or columns) of D must not overlap: two tiles would write the same element.
-  if (d.ld < (d.row_major ? N : M))
+  if (!d.empty() && d.ld < (d.row_major ? N : M))
     return invalid_argument(fmt("d.stride: the leading dimension %" PRId64 " is smaller than the %s %" PRId64 ": rows would overlap", d.ld, d.row_major ? "column count" : "row count", d.row_major ? N : M));
   if (!std::isfinite(args.alpha) || !std::isfinite(args.beta))
     return invalid_argument(fmt("alpha/beta: must be finite (got %g, %g)", args.alpha, args.beta));
@@ -141,7 +157,7 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
       return invalid_argument(fmt("c.dtype: must equal d.dtype (%s), got %s", dtype_name(d.dtype), dtype_name(c.dtype)));
     if (c.rows != M || c.cols != N)
       return invalid_argument(fmt("c.shape: C must be M x N = %" PRId64 " x %" PRId64 ", got %" PRId64 " x %" PRId64, M, N, c.rows, c.cols));
-    if (c.row_major != d.row_major)
+    if (!c.empty() && !d.empty() && c.row_major != d.row_major)
       return unsupported(fmt("c.stride: C must have D's layout (%s-major); mixed C/D layouts are not supported", d.row_major ? "row" : "column"));
   }
   if (args.raster != GemmRaster::kHeuristic && args.raster != GemmRaster::kAlongM && args.raster != GemmRaster::kAlongN)
@@ -236,6 +252,23 @@ int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
 
 using Prepared = PreparedLaunch<Plan, GemmParams>;
 
+// Pointers are device memory of the current device; D shares no memory with A or B,
+// and with C only as the very same view (in place, element by element).
+static Status check_memory(const GemmArgs& args, int device) {
+  const bool read_c = args.beta != 0.0f;
+  const std::pair<const TensorView*, const char*> views[] = {{&args.a, "a"}, {&args.b, "b"}, {&args.c, "c"}, {&args.d, "d"}};
+  for (const auto& [v, name] : views) {
+    if (v == &args.c && !read_c) continue;
+    ByteSpan span;
+    WARPSPEC_RETURN_IF_ERROR(view_span(*v, name, &span));
+    if (!span.empty()) WARPSPEC_RETURN_IF_ERROR(check_device_memory(v->data, name, device));
+  }
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.a, "a", false));
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.b, "b", false));
+  if (read_c) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.c, "c", true));
+  return Status::Ok();
+}
+
 static Status prepare(const GemmArgs& args, Prepared* out) {
   WARPSPEC_RETURN_IF_ERROR(make_plan(args, &out->plan));
   DeviceProps device;
@@ -243,6 +276,11 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   Plan* plan = &out->plan;
   GemmParams* params = &out->params;
   LaunchShape* shape = &out->shape;
+  WARPSPEC_RETURN_IF_ERROR(check_memory(args, device.ordinal));
+  if (plan->d.empty()) {  // nothing to compute (M, N or L is 0): every rule was still checked
+    shape->grid = 0;
+    return Status::Ok();
+  }
 
   int tile = pick_tile(plan->m, plan->n, plan->l, device.sm_count);
   for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
@@ -252,9 +290,13 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const int bm = p.config.tile.block_m, bn = p.config.tile.block_n, bk = p.config.tile.block_k;
   GemmParams& q = *params;
   q.a_rows = p.m <= 64 ? 64 : bm;
-  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.config.a_k_major, p.m, p.k, uint32_t(p.config.a_k_major ? q.a_rows : 64), uint32_t(bk), "a"));
-  WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.config.b_k_major, p.n, p.k, uint32_t(p.config.b_k_major ? bn : 64), uint32_t(bk), "b"));
   WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.m, p.n, 64, "d"));
+  if (p.k > 0) {
+    WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.config.a_k_major, p.m, p.k, uint32_t(p.config.a_k_major ? q.a_rows : 64), uint32_t(bk), "a"));
+    WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.config.b_k_major, p.n, p.k, uint32_t(p.config.b_k_major ? bn : 64), uint32_t(bk), "b"));
+  } else {  // K = 0: D = beta·C; A and B are never loaded (k_tiles = 0)
+    q.map_a = q.map_b = q.map_d;
+  }
   if (p.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));
   else q.map_c = q.map_d;  // never read
 
@@ -294,6 +336,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
 }
 
 static Status launch(const Prepared& p, cudaStream_t stream) {
+  if (p.shape.grid == 0) return Status::Ok();  // an empty output
   const auto slice = p.plan.config.in == DType::kBF16 ? gemm_impl::launch_gemm_bf16 : gemm_impl::launch_gemm_fp16;
   return slice(p.plan.config, p.params, p.shape, stream);
 }

@@ -94,11 +94,13 @@ struct Mainloop {
     const bool releaser = (threadIdx.x % 32) == 0;  // one arrival per consumer warp
     // A warpgroup whose rows were not loaded (p.a_rows) keeps the pipeline's pace but
     // issues no wgmma; its accumulators, never stored (rows >= M), stay defined.
+    // K = 0 (k_tiles 0): nothing was loaded and the product is 0, so D = beta·C.
     const bool idle = 64 * wg >= p.a_rows;
-    if (idle) {
+    if (idle || p.k_tiles == 0) {
 #pragma unroll
       for (int i = 0; i < kBlockN / 2; ++i) acc[i] = 0.0f;
     }
+    if (p.k_tiles == 0) return;
     State prev = st;
 #pragma unroll 1
     for (int kt = 0; kt < p.k_tiles; ++kt) {
