@@ -32,6 +32,8 @@ const char* const kDimNames[4] = {"batch", "seqlen", "heads", "head_dim"};
 
 // Rank, dtype, pointer, shape and stride rules shared by q, k, v and o.
 Status check_bshd(const TensorView& v, const char* name, DType dtype, const int64_t (&shape)[4]) {
+  // A default (absent) view: say what is missing rather than that its rank is 0.
+  if (v.data == nullptr && v.rank == 0) return invalid_argument(fmt("%s.data: must not be null", name));
   if (v.rank != 4)
     return invalid_argument(fmt("%s.rank: must be 4 (batch, seqlen, heads, head_dim), got %d", name, v.rank));
   if (v.dtype != dtype)
@@ -106,6 +108,7 @@ struct Plan {
 
 Status make_plan(const AttentionArgs& a, Plan* plan) {
   Plan p;
+  if (a.q.data == nullptr && a.q.rank == 0) return invalid_argument("q.data: must not be null");
   if (a.q.rank != 4) return invalid_argument(fmt("q.rank: must be 4 (batch, seqlen, heads, head_dim), got %d", a.q.rank));
   if (a.q.dtype != DType::kBF16 && a.q.dtype != DType::kFP16)
     return unsupported(fmt("q.dtype: must be bf16 or fp16, got %s", dtype_name(a.q.dtype)));
@@ -146,6 +149,15 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     if (reinterpret_cast<uintptr_t>(l.data) % 4 != 0)
       return misaligned(fmt("lse.data: must be 4-byte aligned (got %p)", l.data));
   }
+  // o shares no memory with k or v, and with q only as the very same view (in place: a
+  // tile reads its own Q rows before it writes the same O rows); lse with none of them.
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.k, "k", false));
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.v, "v", false));
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.q, "q", true));
+  if (!a.lse.empty()) {
+    const std::pair<const TensorView*, const char*> inputs[] = {{&a.q, "q"}, {&a.k, "k"}, {&a.v, "v"}, {&a.o, "o"}};
+    for (const auto& [v, name] : inputs) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.lse, "lse", *v, name, false));
+  }
   if (a.softmax_scale.has_value()) {
     const float sc = *a.softmax_scale;
     if (!std::isfinite(sc) || !(sc > 0.0f))
@@ -164,10 +176,8 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
 
 using Prepared = PreparedLaunch<Plan, AttentionParams>;
 
-// Pointers are device memory of the current device; o shares no memory with k or v,
-// and with q only as the very same view (in place: a tile reads its own Q rows before
-// it writes the same O rows); lse shares memory with none of them.
-Status check_memory(const AttentionArgs& a, int device) {
+// Pointers are device memory of the current device (empty views are never read).
+Status check_pointers(const AttentionArgs& a, int device) {
   const std::pair<const TensorView*, const char*> views[] = {
       {&a.q, "q"}, {&a.k, "k"}, {&a.v, "v"}, {&a.o, "o"}, {&a.lse, "lse"}};
   for (const auto& [v, name] : views) {
@@ -175,13 +185,6 @@ Status check_memory(const AttentionArgs& a, int device) {
     ByteSpan span;
     WARPSPEC_RETURN_IF_ERROR(view_span(*v, name, &span));
     if (!span.empty()) WARPSPEC_RETURN_IF_ERROR(check_device_memory(v->data, name, device));
-  }
-  WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.k, "k", false));
-  WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.v, "v", false));
-  WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.q, "q", true));
-  if (!a.lse.empty()) {
-    for (const auto& [v, name] : views)
-      if (v != &a.lse) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.lse, "lse", *v, name, false));
   }
   return Status::Ok();
 }
@@ -193,7 +196,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   const Plan* plan = &out->plan;
   AttentionParams* params = &out->params;
   LaunchShape* shape = &out->shape;
-  WARPSPEC_RETURN_IF_ERROR(check_memory(a, device.ordinal));
+  WARPSPEC_RETURN_IF_ERROR(check_pointers(a, device.ordinal));
   if (plan->batch == 0 || plan->seqlen_q == 0 || plan->heads_q == 0) {  // an empty output; every rule was checked
     shape->grid = 0;
     return Status::Ok();

@@ -46,6 +46,8 @@ int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 // problem's batch (D's), or -1 while reading D itself. `prefer_row_major` breaks the
 // tie for matrices with a unit dimension, where both readings are valid.
 Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer_row_major, Mat* out) {
+  // A default (absent) view: say what is missing rather than that its rank is 0.
+  if (v.data == nullptr && v.rank == 0) return invalid_argument(fmt("%s.data: must not be null", name));
   if (v.rank != 2 && v.rank != 3)
     return invalid_argument(fmt("%s.rank: must be 2 (rows, cols) or 3 (batch, rows, cols), got %d", name, v.rank));
   if (!dtype_valid(v.dtype)) return invalid_argument(fmt("%s.dtype: unknown dtype %d", name, int(v.dtype)));
@@ -160,6 +162,11 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     if (!c.empty() && !d.empty() && c.row_major != d.row_major)
       return unsupported(fmt("c.stride: C must have D's layout (%s-major); mixed C/D layouts are not supported", d.row_major ? "row" : "column"));
   }
+  // D shares no memory with A or B, and with C only as the very same view (in place,
+  // element by element).
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.a, "a", false));
+  WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.b, "b", false));
+  if (args.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.c, "c", true));
   if (args.raster != GemmRaster::kHeuristic && args.raster != GemmRaster::kAlongM && args.raster != GemmRaster::kAlongN)
     return invalid_argument(fmt("raster: unknown value %d", int(args.raster)));
   if (args.swizzle != 0 && args.swizzle != 1 && args.swizzle != 2 && args.swizzle != 4 && args.swizzle != 8)
@@ -252,20 +259,15 @@ int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
 
 using Prepared = PreparedLaunch<Plan, GemmParams>;
 
-// Pointers are device memory of the current device; D shares no memory with A or B,
-// and with C only as the very same view (in place, element by element).
-static Status check_memory(const GemmArgs& args, int device) {
-  const bool read_c = args.beta != 0.0f;
+// Pointers are device memory of the current device (empty views are never read).
+static Status check_pointers(const GemmArgs& args, int device) {
   const std::pair<const TensorView*, const char*> views[] = {{&args.a, "a"}, {&args.b, "b"}, {&args.c, "c"}, {&args.d, "d"}};
   for (const auto& [v, name] : views) {
-    if (v == &args.c && !read_c) continue;
+    if (v == &args.c && args.beta == 0.0f) continue;
     ByteSpan span;
     WARPSPEC_RETURN_IF_ERROR(view_span(*v, name, &span));
     if (!span.empty()) WARPSPEC_RETURN_IF_ERROR(check_device_memory(v->data, name, device));
   }
-  WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.a, "a", false));
-  WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.b, "b", false));
-  if (read_c) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.c, "c", true));
   return Status::Ok();
 }
 
@@ -276,7 +278,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   Plan* plan = &out->plan;
   GemmParams* params = &out->params;
   LaunchShape* shape = &out->shape;
-  WARPSPEC_RETURN_IF_ERROR(check_memory(args, device.ordinal));
+  WARPSPEC_RETURN_IF_ERROR(check_pointers(args, device.ordinal));
   if (plan->d.empty()) {  // nothing to compute (M, N or L is 0): every rule was still checked
     shape->grid = 0;
     return Status::Ok();

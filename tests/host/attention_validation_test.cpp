@@ -1,11 +1,13 @@
 // warpspec::check(AttentionArgs): every refusal names the argument and the rule, and
-// comes before anything touches the device. Pointers are fake (never dereferenced):
+// comes before anything touches the device. Pointers come from test_pointer (real
+// device memory on a Hopper machine, fake addresses elsewhere; never dereferenced):
 // valid arguments give OK on a Hopper machine and kNoDevice elsewhere.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
+#include "host/test_memory.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace {
@@ -15,7 +17,7 @@ using warpspec::DType;
 using warpspec::StatusCode;
 using warpspec::TensorView;
 
-void* fake(uintptr_t offset = 0) { return reinterpret_cast<void*>(uintptr_t(1) << 32 | offset); }
+void* fake(uintptr_t offset = 0) { return warpspec::test::test_pointer(offset); }
 
 TensorView bshd(int64_t b, int64_t s, int64_t h, int64_t d, DType t = DType::kBF16, void* data = fake()) {
   TensorView v;
@@ -106,8 +108,8 @@ TEST(AttentionValidation, Shapes) {
   a.o.shape[1] = 101;
   expect_refused(a, StatusCode::kInvalidArgument, "o.shape[1]");
   a = valid();
-  a.q.shape[1] = 0;
-  a.o.shape[1] = 0;
+  a.q.shape[1] = -1;
+  a.o.shape[1] = -1;
   expect_refused(a, StatusCode::kInvalidArgument, "q.shape[1]");
   a = valid();
   a.k.data = nullptr;
@@ -149,11 +151,66 @@ TEST(AttentionValidation, LseAndScale) {
   a.lse.rank = 3;
   a.lse.data = fake(2);
   expect_refused(a, StatusCode::kMisaligned, "lse.data");
-  for (float sc : {0.0f, -1.0f, NAN, INFINITY}) {
+  for (float sc : {0.0f, -0.0f, -1.0f, NAN, INFINITY, 3e38f}) {  // 3e38·log2(e) overflows fp32
     AttentionArgs b = valid();
     b.softmax_scale = sc;
     expect_refused(b, StatusCode::kInvalidArgument, "softmax_scale");
   }
+}
+
+// Zero extents are valid (FlashAttention and SDPA accept them): seqlen_k = 0 gives
+// O = 0 and LSE = −inf; batch, seqlen_q or heads = 0 computes nothing. Pointers of
+// empty views are never read; every other rule still applies.
+TEST(AttentionValidation, ZeroExtents) {
+  AttentionArgs a = valid();
+  a.k.shape[1] = a.v.shape[1] = 0;
+  a.k.data = a.v.data = nullptr;
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+  a.causal = true;
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+  a = valid();
+  a.q.shape[1] = a.o.shape[1] = 0;
+  a.q.data = a.o.data = nullptr;
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+  a.v.dtype = DType::kFP16;  // still checked
+  expect_refused(a, StatusCode::kInvalidArgument, "v.dtype");
+  a = valid();
+  a.k.shape[2] = a.v.shape[2] = 0;  // no kv head: heads_q cannot be a multiple of it
+  expect_refused(a, StatusCode::kInvalidArgument, "k.shape[2]");
+}
+
+TEST(AttentionValidation, OutputsMayNotOverlapInputs) {
+  AttentionArgs a = valid();
+  a.o.data = fake(0x1000000 + 4096);  // inside k
+  expect_refused(a, StatusCode::kInvalidArgument, "o: overlaps k");
+  a = valid();
+  a.o.data = fake(0x2000000);  // v itself
+  expect_refused(a, StatusCode::kInvalidArgument, "o: overlaps v");
+  a = valid();
+  a.o = a.q;  // exactly q: in place, allowed
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+  a.o.data = static_cast<char*>(a.q.data) + 8 * 128 * 2;  // q shifted by one row: refused
+  expect_refused(a, StatusCode::kInvalidArgument, "o: overlaps q");
+  a = valid();
+  a.lse.data = static_cast<char*>(a.o.data) + 1024;  // inside o
+  a.lse.dtype = DType::kFP32;
+  a.lse.rank = 3;
+  a.lse.shape[0] = 2, a.lse.shape[1] = 8, a.lse.shape[2] = 100;
+  a.lse.stride[0] = 800, a.lse.stride[1] = 100, a.lse.stride[2] = 1;
+  expect_refused(a, StatusCode::kInvalidArgument, "lse: overlaps o");
+}
+
+TEST(AttentionValidation, StridesPastTmaLimitsAreRefusedWithoutOverflow) {
+  AttentionArgs a = valid();
+  a.k.stride[0] = int64_t(1) << 62;  // stride * 2 bytes would overflow int64
+  expect_refused(a, StatusCode::kInvalidArgument, "k.stride[0]");
+  a = valid();
+  a.lse.data = fake(0x4000000);
+  a.lse.dtype = DType::kFP32;
+  a.lse.rank = 3;
+  a.lse.shape[0] = 2, a.lse.shape[1] = 8, a.lse.shape[2] = 100;
+  a.lse.stride[0] = int64_t(1) << 62, a.lse.stride[1] = 100, a.lse.stride[2] = 1;
+  expect_refused(a, StatusCode::kInvalidArgument, "lse");
 }
 
 }  // namespace

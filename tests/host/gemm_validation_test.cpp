@@ -1,13 +1,14 @@
 // GEMM argument validation: every refusal names the argument and the rule, and comes
 // before the device check, so these run (and mean the same) with or without a GPU.
-// Nothing here launches: the pointers are fake but aligned (validation never
-// dereferences them), except where a test asks for a valid problem on a GPU.
+// Nothing here launches: pointers come from test_pointer (real device memory on a
+// Hopper machine, fake aligned addresses elsewhere).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 #include <string>
 
+#include "host/test_memory.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace {
@@ -17,7 +18,7 @@ using warpspec::GemmArgs;
 using warpspec::StatusCode;
 using warpspec::TensorView;
 
-void* fake(uintptr_t offset = 0) { return reinterpret_cast<void*>(uintptr_t(1) << 20 | offset); }
+void* fake(uintptr_t offset = 0) { return warpspec::test::test_pointer(offset); }
 
 // 64x32 (row-major A) times 32x48 (column-major B) into 64x48 row-major D.
 GemmArgs valid_args() {
@@ -27,6 +28,8 @@ GemmArgs valid_args() {
   g.d = TensorView::matrix(fake(0x20000), DType::kBF16, 64, 48, 48);
   return g;
 }
+
+bool accepted(const warpspec::Status& s) { return s.ok() || s.code() == StatusCode::kNoDevice; }
 
 // The refusal happens before the device check: same code on any machine.
 void expect_refused(const GemmArgs& g, StatusCode code, const std::string& names) {
@@ -82,7 +85,10 @@ TEST(GemmValidation, ShapesMustAgree) {
   g.d = TensorView::matrix(fake(0x20000), DType::kBF16, 64, 56, 56);
   expect_refused(g, StatusCode::kInvalidArgument, "d.shape");
   g = valid_args();
-  g.a.shape[0] = 0;
+  g.a.shape[0] = 0;  // M = 0 for A, but D has 64 rows
+  expect_refused(g, StatusCode::kInvalidArgument, "d.shape");
+  g = valid_args();
+  g.a.shape[0] = -1;
   expect_refused(g, StatusCode::kInvalidArgument, "a.shape[0]");
   g = valid_args();
   g.a.rank = 5;
@@ -174,6 +180,58 @@ TEST(GemmValidation, UnitDimensionsAcceptEitherReading) {
   g.d = TensorView::matrix(fake(0x20000), DType::kFP32, 1, 24, 1);
   warpspec::Status s = warpspec::check(g);
   EXPECT_TRUE(s.ok() || s.code() == StatusCode::kNoDevice) << s.to_string();
+}
+
+// Zero extents are valid problems (torch.matmul and addmm accept them): M, N or L = 0
+// computes nothing, K = 0 gives D = beta·C. Pointers of empty views are never read.
+TEST(GemmValidation, ZeroExtentsAreAcceptedAndStillChecked) {
+  GemmArgs g = valid_args();
+  g.a.shape[0] = 0, g.d.shape[0] = 0;  // M = 0
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.a.data = nullptr, g.d.data = nullptr;  // empty views: any pointer
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.b.dtype = DType::kFP16;  // the dtype rule still applies to an empty problem
+  expect_refused(g, StatusCode::kInvalidArgument, "b.dtype");
+  g = valid_args();
+  g.a = TensorView::matrix(nullptr, DType::kBF16, 64, 0, 0);  // K = 0
+  g.b = TensorView::matrix(nullptr, DType::kBF16, 0, 48, 0, false);
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.beta = 0.5f;  // D = 0.5·C: C is needed
+  expect_refused(g, StatusCode::kInvalidArgument, "c.data");
+  g.c = TensorView::matrix(fake(0x30000), DType::kBF16, 64, 48, 48);
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g = valid_args();
+  g.d = TensorView::batched_matrix(fake(0x20000), DType::kBF16, 0, 64, 48, 48, 64 * 48);  // L = 0
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+}
+
+TEST(GemmValidation, OutputMayNotOverlapInputs) {
+  GemmArgs g = valid_args();
+  g.d = TensorView::matrix(fake(0x40), DType::kBF16, 64, 48, 48);  // inside A's bytes
+  expect_refused(g, StatusCode::kInvalidArgument, "d: overlaps a");
+  g = valid_args();
+  g.d = TensorView::matrix(fake(0x10000 + 32 * 48 * 2 - 16), DType::kBF16, 64, 48, 48);  // D's first bytes are B's last
+  expect_refused(g, StatusCode::kInvalidArgument, "d: overlaps b");
+  // C may be exactly D (in place) ...
+  g = valid_args();
+  g.beta = 1.0f;
+  g.c = g.d;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  // ... but not D shifted by a row.
+  g.c.data = static_cast<char*>(g.d.data) + 48 * 2;
+  expect_refused(g, StatusCode::kInvalidArgument, "d: overlaps c");
+  // With beta == 0, C is not read, so it may overlap anything.
+  g.beta = 0.0f;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+}
+
+TEST(GemmValidation, StridesPastTmaLimitsAreRefusedWithoutOverflow) {
+  GemmArgs g = valid_args();
+  g.a.stride[0] = int64_t(1) << 62;  // stride * 2 bytes would overflow int64
+  expect_refused(g, StatusCode::kInvalidArgument, "a.stride[0]");
+  g = valid_args();
+  g.d = TensorView::batched_matrix(fake(0x20000), DType::kBF16, 2, 64, 48, 48, int64_t(1) << 61);
+  expect_refused(g, StatusCode::kInvalidArgument, "d.stride[0]");
 }
 
 }  // namespace
