@@ -253,6 +253,10 @@ class Library:
         return self._cdll.warpspec_last_error().decode("utf-8", "replace")
 
     def check_device(self, device: int = -1) -> None:
+        if isinstance(device, bool) or not isinstance(device, int):
+            raise TypeError(f"device: must be an int, got {type(device).__name__}")
+        if not -1 <= device < 2**31:
+            raise ValueError(f"device: must be -1 (the current device) or a device index, got {device}")
         self._check(self._cdll.warpspec_check_device(device))
 
     def gemm_check(self, args: GemmArgs) -> None:

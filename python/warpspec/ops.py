@@ -19,6 +19,7 @@ few µs of Python plus the library's own few µs, because:
   torch.compile, fake tensors, opcheck and the profiler see the op.
 """
 
+import struct
 from typing import Optional, Tuple
 
 import torch
@@ -35,12 +36,50 @@ for _name, _code in (("float8_e4m3fn", _lib.DTYPE_E4M3), ("float8_e5m2", _lib.DT
         _DTYPES[getattr(torch, _name)] = _code
 
 _PAD = [(0,) * (_lib.MAX_RANK - r) for r in range(_lib.MAX_RANK + 1)]
+_F32_PACK = struct.Struct("<f")
 _GEMM_PACK = _lib.GEMM_FORMAT.pack
 _ATTENTION_PACK = _lib.ATTENTION_FORMAT.pack
 _GEMM_SIZE = _lib.GEMM_FORMAT.size
 _ATTENTION_SIZE = _lib.ATTENTION_FORMAT.size
 _GEMM_NAMES = ("a", "b", "c")
 _ATTENTION_NAMES = ("q", "k", "v")
+
+
+_FLT_MAX = 3.4028234663852886e38
+
+
+def _f32(x, name: str) -> float:
+    """A Python number as the float32 the C ABI takes: TypeError for a non-number,
+    ValueError when it does not fit (the struct would otherwise raise OverflowError or
+    round a tiny value to 0)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        if isinstance(x, torch.Tensor) and x.numel() == 1:
+            x = x.item()
+        else:
+            raise TypeError(f"{name}: must be a number, got {type(x).__name__}")
+    x = float(x)
+    if x == x and abs(x) != float("inf") and abs(x) > _FLT_MAX:
+        raise ValueError(f"{name}: {x!r} does not fit in float32 (at most {_FLT_MAX:g} in magnitude)")
+    return x
+
+
+def _tensor(t, name: str, optional: bool = False):
+    """`t` as a plain strided tensor whose memory holds its values: TypeError for
+    anything else; torch's lazy views (a negated or conjugated view, a ZeroTensor)
+    are materialised, since the library reads the memory, not the view's flags."""
+    if t is None and optional:
+        return None
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name}: must be a torch.Tensor, got {type(t).__name__}")
+    if t.layout != torch.strided:
+        raise ValueError(f"{name}: must be a dense (strided) tensor, got layout {t.layout}")
+    if t._is_zerotensor():
+        t = torch.zeros(t.shape, dtype=t.dtype, device=t.device)
+    if t.is_neg():
+        t = t.resolve_neg()
+    if t.is_conj():
+        t = t.resolve_conj()
+    return t
 
 
 def _dtype_code(dtype: torch.dtype, what: str) -> int:
@@ -154,7 +193,7 @@ class _ForwardOnly(torch.autograd.Function):
 
 
 def _needs_grad(*tensors) -> bool:
-    return torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
+    return torch.is_grad_enabled() and any(getattr(t, "requires_grad", False) for t in tensors)
 
 
 # ------------------------------------------------------------------ registration
@@ -220,6 +259,8 @@ def _gemm_run(lib, index, a, b, c, d, alpha, beta):
 
 def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alpha: float, beta: float,
                out_dtype: Optional[torch.dtype]) -> torch.Tensor:
+    a, b, c = _tensor(a, "a"), _tensor(b, "b"), _tensor(c, "c", optional=True)
+    alpha, beta = _f32(alpha, "alpha"), _f32(beta, "beta")
     index = _device_of(_GEMM_NAMES, a, b) if c is None else _device_of(_GEMM_NAMES, a, b, c)
     shape = _gemm_shape(a, b)
     out_dtype = a.dtype if out_dtype is None else out_dtype
@@ -229,9 +270,9 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
         _fields(c, "c")
     _dtype_code(out_dtype, "out_dtype")
     lib = _lib.library()  # a missing library is reported before anything is allocated
+    # An empty D (M, N or L = 0) still goes to the library: it checks every rule and
+    # launches nothing; K = 0 gives beta * C (zeros when beta == 0), as torch.addmm.
     d = torch.empty(shape, dtype=out_dtype, device=a.device)
-    if d.numel() == 0:  # M or N or L is 0: nothing to compute (torch.matmul's answer)
-        return d
     status = _gemm_run(lib, index, a, b, c, d, alpha, beta)
     if status == _lib.OK:
         return d
@@ -276,16 +317,23 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     c: (M, N) or (L, M, N) of out_dtype, row-major; read only when beta != 0.
     out_dtype: a's dtype (default) or torch.float32.
 
+    Zero extents work as in torch: M, N or L = 0 gives an empty result, K = 0 gives
+    beta * c (zeros when beta == 0). The output must not share memory with a or b.
+
     Returns a new contiguous (M, N) or (L, M, N) tensor. Input the library cannot
-    take raises ValueError (a warpspec.WarpspecArgumentError) with its message; a
-    missing or non-Hopper GPU raises RuntimeError (warpspec.WarpspecError). Nothing
-    is launched when refused. Forward only: a backward through it raises.
+    take raises ValueError (a warpspec.WarpspecArgumentError) with its message; an
+    operand that is not a tensor raises TypeError; alpha or beta outside float32's
+    range raise ValueError; a missing or non-Hopper GPU raises RuntimeError
+    (warpspec.WarpspecError). Nothing is launched when refused. Lazily negated views
+    and ZeroTensors are materialised first. Forward only: a backward through it raises.
     """
+    a, b, c = _tensor(a, "a"), _tensor(b, "b"), _tensor(c, "c", optional=True)
+    alpha, beta = _f32(alpha, "alpha"), _f32(beta, "beta")
     if _plain_eager(a, b, c):
-        return _gemm_impl(a, b, c, float(alpha), float(beta), out_dtype)
+        return _gemm_impl(a, b, c, alpha, beta, out_dtype)
     if _needs_grad(a, b, c):
-        return _ForwardOnly.apply("gemm", _gemm, a, b, c, float(alpha), float(beta), out_dtype)
-    return _gemm(a, b, c, float(alpha), float(beta), out_dtype)
+        return _ForwardOnly.apply("gemm", _gemm, a, b, c, alpha, beta, out_dtype)
+    return _gemm(a, b, c, alpha, beta, out_dtype)
 
 
 # ------------------------------------------------------------------ attention
@@ -305,21 +353,38 @@ def _attention_shapes(q: torch.Tensor):
 
 def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float],
                     causal: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+    q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
+    scale = 0.0
+    if softmax_scale is not None:
+        scale = _f32(softmax_scale, "softmax_scale")
+        # 0 means "default" in the C ABI: a scale that is 0 (or rounds to 0, or is
+        # negative) in float32 must be refused here, not silently replaced.
+        if not (_F32_PACK.unpack(_F32_PACK.pack(scale))[0] > 0.0) or scale == float("inf"):
+            raise ValueError(f"softmax_scale: must be positive and finite in float32, got {softmax_scale!r}")
     index = _device_of(_ATTENTION_NAMES, q, k, v)
     out_shape, lse_shape = _attention_shapes(q)
     q, k, v = _contiguous_last(q), _contiguous_last(k), _contiguous_last(v)
-    fq, fk, fv = _fields(q, "q"), _fields(k, "k"), _fields(v, "v")
-    scale = 0.0 if softmax_scale is None else float(softmax_scale)
-    if softmax_scale is not None and scale == 0.0:
-        raise ValueError("softmax_scale: must be positive and finite, got 0")  # 0 means "default" in C
+    for t, name in ((q, "q"), (k, "k"), (v, "v")):
+        _fields(t, name)  # rank and dtype, before anything is allocated
     lib = _lib.library()
+    # An empty output still goes to the library: it checks every rule and launches
+    # nothing; seqlen_k = 0 gives out = 0 and lse = -inf (FlashAttention's answer).
     out = torch.empty(out_shape, dtype=q.dtype, device=q.device)
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
-    if out.numel() == 0:  # batch, seqlen_q, heads or head_dim 0: nothing to compute
-        return out, lse
-    packed = _ATTENTION_PACK(_ATTENTION_SIZE, *fq, *fk, *fv, *_fields(out, "out"), *_fields(lse, "softmax_lse"),
-                             scale, 1 if causal else 0, 0, 0)
-    status = _call(lib._attention_packed, packed, index)
+
+    def run(q, k, v):
+        packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
+                                 *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, 0, 0)
+        return _call(lib._attention_packed, packed, index)
+
+    status = run(q, k, v)
+    if status == _lib.MISALIGNED:
+        # Views TMA cannot address as they are (a storage offset or a batch, seqlen or
+        # head stride that is not a multiple of 16 bytes): like SDPA, compute anyway,
+        # through contiguous copies (16-byte aligned whenever head_dim is a multiple of 8).
+        status = run(q.contiguous() if q.data_ptr() % 16 or not _tma_strides(q) else q,
+                     k.contiguous() if k.data_ptr() % 16 or not _tma_strides(k) else k,
+                     v.contiguous() if v.data_ptr() % 16 or not _tma_strides(v) else v)
     if status != _lib.OK:
         e = lib.error(status)
         msg = str(e)
@@ -328,6 +393,13 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                           f"{lse_shape} float32 tensors)", e.code) from None
         raise e
     return out, lse
+
+
+def _tma_strides(t: torch.Tensor) -> bool:
+    """Every stride of a dimension longer than 1 is a multiple of 16 bytes (but the
+    last, contiguous one)."""
+    e = t.element_size()
+    return all(t.shape[i] <= 1 or (t.stride(i) * e) % 16 == 0 for i in range(t.dim() - 1))
 
 
 def _attention_fake(q, k, v, softmax_scale, causal):
@@ -348,8 +420,10 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     bfloat16 or float16, all the same; headdim a multiple of 8 up to 256. nheads a
     multiple of nheads_k (MQA / GQA: query head h reads kv head h // (nheads //
     nheads_k)). Any strides work without a copy when the data and the strides of the
-    batch, seqlen and head dimensions are 16-byte aligned; a head dimension that is
-    not contiguous is copied first (as FlashAttention does).
+    batch, seqlen and head dimensions are 16-byte aligned; other views are computed
+    through contiguous copies (as SDPA accepts them), and a head dimension that is
+    not contiguous is copied first (as FlashAttention does). seqlen_k = 0 gives
+    out = 0 and lse = -inf; a NaN in q or k gives NaN rows (never -inf).
     softmax_scale: the scaling of q @ k^T before the softmax; default 1/sqrt(headdim).
     causal: mask aligned to the bottom-right corner (query i sees key j iff
     j <= i + seqlen_k - seqlen_q); a row that sees no key gets out = 0, lse = -inf.
@@ -360,6 +434,7 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     q @ k^T * softmax_scale. Bad input raises ValueError (warpspec.WarpspecArgumentError)
     with the library's message; no Hopper GPU raises RuntimeError. Forward only.
     """
+    q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     if _plain_eager(q, k, v):
         out, lse = _attention_impl(q, k, v, softmax_scale, bool(causal))
     elif _needs_grad(q, k, v):
