@@ -1,6 +1,8 @@
 #pragma once
 // Plain float32 GPU reference for attention forward (the oracle of the attention GPU
-// tests and of `warpspec attention --check`), header-only so both can build it.
+// tests and of `warpspec attention --check`), header-only so both build it without a
+// library target of its own. Checked against a float64 CPU loop by the GPU tests
+// (AttentionReference.MatchesFloat64Cpu).
 //
 // One CTA per query row (batch, head, i): scores of the row into shared memory, block
 // max and sum, then one thread per output column. Two flavours:
@@ -20,7 +22,7 @@
 
 #include "warpspec/tensor.hpp"
 
-namespace warpspec::test {
+namespace warpspec::testbed {
 
 struct RefTensor {
   const void* data = nullptr;
@@ -137,4 +139,4 @@ inline cudaError_t attention_reference(const RefProblem& p, RefTensor q, RefTens
                     : detail::launch_reference<__half, false>(p, q, k, v, out, lse, stream);
 }
 
-}  // namespace warpspec::test
+}  // namespace warpspec::testbed

@@ -17,12 +17,6 @@ struct AttentionOptions {
   TimingOptions timing;
 };
 
-int report(const Status& s) {
-  if (s.ok()) return 0;
-  std::fprintf(stderr, "warpspec: %s\n", s.to_string().c_str());
-  return 1;
-}
-
 int run_attention(AttentionOptions o) {
   if (int rc = require_hopper()) return rc;
   if (!parse_dtype(o.dtype, &o.p.dtype) || o.p.dtype == DType::kFP32) {
@@ -40,12 +34,10 @@ int run_attention(AttentionOptions o) {
               format_spread(t.ms[0], 4).c_str(), format_spread(tflops_of(t.ms[0], o.p.flops()), 1).c_str(),
               o.timing.rounds);
   if (o.check) {
-    double err = 0, err_plain = 0, err_lse = 0;
-    if (int rc = report(r.check(&err, &err_plain, &err_lse))) return rc;
-    const bool ok = attention_check_passes(err, err_plain, err_lse);
-    std::printf("check against the fp32 reference: max |O err| %.3g (plain %s: %.3g, limit 2x), max |LSE err| %.3g: %s\n",
-                err, dtype_name(o.p.dtype), err_plain, err_lse, ok ? "ok" : "FAILED");
-    if (!ok) return 1;
+    AttentionCheck c;
+    if (int rc = report(r.check(&c))) return rc;
+    print_check(c, o.p.dtype);
+    if (!c.passes()) return 1;
   }
   return 0;
 }

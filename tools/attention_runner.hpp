@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "../testing/attention_check.hpp"
 #include "../testing/mask_count.hpp"
 #include "gemm_runner.hpp"  // parse_dtype
 #include "timing.hpp"
@@ -27,11 +28,18 @@ struct AttentionProblem {
   std::string describe() const;
 };
 
-// FlashAttention-3's acceptance rule: the error against the fp32 reference within 2x the
-// error of the same computation done plainly in the low precision, plus a small floor.
-inline bool attention_check_passes(double err, double err_plain, double err_lse) {
-  return err <= 2 * err_plain + 1e-4 && err_lse <= 1e-2;
-}
+// `--check`: O and LSE against the fp32 reference, by testing/attention_check.hpp's rule
+// (FlashAttention-3's 2x the plain low-precision error, capped by the kernel's own bound).
+struct AttentionCheck {
+  testbed::AttentionErrors errors;
+  double tolerance = 0;  // the largest |O error| allowed
+  int64_t rows = 0;      // LSE values checked
+  int64_t lse_bad = 0, lse_first_bad = -1;
+  float lse_got = 0, lse_want = 0;
+  bool passes() const;
+};
+// One line: the errors against their limits, ok/FAILED.
+void print_check(const AttentionCheck& c, DType t);
 
 class AttentionRunner {
  public:
@@ -45,9 +53,8 @@ class AttentionRunner {
   // Ours alone (attention has no peer in this program: bench/attention_vs_torch.py times
   // ours against cuDNN in one process), with the same warm-up, rounds and spread.
   Status time(const TimingOptions& opt, TimingResult* out);
-  // Max |O - ref32| and max |plain low-precision - ref32| (FlashAttention-3's yardstick),
-  // and the max LSE error; O and LSE poisoned before our launch (NaN shows as inf).
-  Status check(double* err, double* err_plain, double* err_lse);
+  // O and LSE poisoned before our launch, then compared with the references (input set 0).
+  Status check(AttentionCheck* out);
 
  private:
   AttentionArgs args_for(int set) const;

@@ -2,6 +2,8 @@
 // Subcommands of the warpspec program. Each returns the process exit code.
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+
 #include "timing.hpp"
 
 namespace warpspec::tools {
@@ -28,6 +30,13 @@ inline void add_timing_options(CLI::App* cmd, TimingOptions& o) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--iters", o.iters, "timed calls per candidate per round (ABBA-interleaved)")
       ->check(CLI::PositiveNumber);
+}
+
+// The exit code of a step: 0 if `s` is OK, else 1 after printing its message.
+inline int report(const Status& s) {
+  if (s.ok()) return 0;
+  std::fprintf(stderr, "warpspec: %s\n", s.to_string().c_str());
+  return 1;
 }
 
 // One clear line on stderr and exit code 2 when no Hopper GPU is usable; 0 otherwise.

@@ -16,12 +16,6 @@ struct GemmOptions {
   TimingOptions timing;
 };
 
-int report(const Status& s) {
-  if (s.ok()) return 0;
-  std::fprintf(stderr, "warpspec: %s\n", s.to_string().c_str());
-  return 1;
-}
-
 int run_gemm(GemmOptions o) {
   if (int rc = require_hopper()) return rc;
   if (!parse_dtype(o.dtype, &o.p.in) || o.p.in == DType::kFP32) {

@@ -1,41 +1,18 @@
 #include "gemm_runner.hpp"
 
 #include <cublas_v2.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "../testing/convert.hpp"
+#include "../testing/fill.cuh"
+#include "../testing/gemm_check.hpp"
+#include "../testing/gemm_cublas.hpp"
+
 namespace warpspec::tools {
 namespace {
-
-// Uniform in [-1, 1) from a hash of (seed, index): reproducible, no cuRAND state.
-__device__ __forceinline__ float hash_uniform(uint64_t seed, uint64_t i) {
-  uint64_t x = seed ^ (i * 0x9E3779B97F4A7C15ull);
-  x ^= x >> 31; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 29; x *= 0x94D049BB133111EBull; x ^= x >> 32;
-  return float(uint32_t(x) >> 8) * (2.0f / 16777216.0f) - 1.0f;
-}
-
-template <class T>
-__global__ void fill_kernel(T* p, size_t n, uint64_t seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-    p[i] = T(hash_uniform(seed, i));
-}
-
-Status fill(void* p, DType t, size_t n, uint64_t seed) {
-  const int blocks = 132 * 8;
-  if (t == DType::kBF16) fill_kernel<<<blocks, 256>>>(static_cast<__nv_bfloat16*>(p), n, seed);
-  else if (t == DType::kFP16) fill_kernel<<<blocks, 256>>>(static_cast<__half*>(p), n, seed);
-  else fill_kernel<<<blocks, 256>>>(static_cast<float*>(p), n, seed);
-  cudaError_t e = cudaGetLastError();
-  return e == cudaSuccess ? Status::Ok() : cuda_error("fill kernel", e);
-}
-
-cudaDataType cuda_type(DType t) {
-  return t == DType::kBF16 ? CUDA_R_16BF : t == DType::kFP16 ? CUDA_R_16F : CUDA_R_32F;
-}
 
 // Layout letters: A 't' = row-major M x K; B 't' = row-major K x N.
 bool a_row_major(const GemmProblem& p) { return p.layout[0] == 't'; }
@@ -43,18 +20,24 @@ bool b_row_major(const GemmProblem& p) { return p.layout[1] == 't'; }
 int64_t lda(const GemmProblem& p) { return a_row_major(p) ? p.k : p.m; }
 int64_t ldb(const GemmProblem& p) { return b_row_major(p) ? p.n : p.k; }
 
-// Column-major cuBLAS computing the row-major D = A·B as D^T = B^T·A^T.
+testbed::CublasOperand operand_a(const GemmProblem& p, const void* a) {
+  return {a, a_row_major(p), lda(p), p.m * p.k};
+}
+testbed::CublasOperand operand_b(const GemmProblem& p, const void* b) {
+  return {b, b_row_major(p), ldb(p), p.k * p.n};
+}
+
 Status cublas_gemm(cublasHandle_t h, const GemmProblem& p, const void* a, const void* b, void* d, DType out,
                    float alpha, float beta, cudaStream_t stream) {
-  cublasSetStream(h, stream);
-  const cublasOperation_t opb = b_row_major(p) ? CUBLAS_OP_N : CUBLAS_OP_T;
-  const cublasOperation_t opa = a_row_major(p) ? CUBLAS_OP_N : CUBLAS_OP_T;
-  cublasStatus_t s = cublasGemmStridedBatchedEx(
-      h, opb, opa, int(p.n), int(p.m), int(p.k), &alpha, b, cuda_type(p.in), int(ldb(p)), p.k * p.n, a,
-      cuda_type(p.in), int(lda(p)), p.m * p.k, &beta, d, cuda_type(out), int(p.n), p.m * p.n, int(p.batch),
-      CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  const cublasStatus_t s = testbed::cublas_gemm_row_major(h, p.in, out, p.m, p.n, p.k, p.batch, operand_a(p, a),
+                                                          operand_b(p, b), d, alpha, beta, stream);
   if (s != CUBLAS_STATUS_SUCCESS) return internal_error(std::string("cuBLAS: ") + cublasGetStatusString(s));
   return Status::Ok();
+}
+
+Status fill(void* p, DType t, size_t n, uint64_t seed) {
+  const cudaError_t e = testbed::fill_uniform(p, t, n, seed);
+  return e == cudaSuccess ? Status::Ok() : cuda_error("fill kernel", e);
 }
 
 }  // namespace
@@ -74,8 +57,6 @@ bool parse_dtype(const std::string& s, DType* out) {
   else return false;
   return true;
 }
-
-double gemm_tolerance(DType out) { return out == DType::kFP32 ? 1e-4 : out == DType::kFP16 ? 2e-3 : 1e-2; }
 
 GemmRunner::GemmRunner(const GemmProblem& p, bool rotate) : p_(p) {
   const size_t e_in = dtype_size(p.in), e_out = dtype_size(p.out);
@@ -176,18 +157,12 @@ Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* 
   return time_interleaved(cands, opt, stream.get(), out);
 }
 
-double gemm_element_tolerance(DType out, int64_t k, double alpha, double beta, double expect) {
-  const double eps_out = out == DType::kBF16 ? 1.0 / 256 : out == DType::kFP16 ? 1.0 / 2048 : 1.0 / (1 << 20);
-  const double scale = std::sqrt(double(k)) / 3.0 * std::fabs(alpha) + std::fabs(beta);
-  return 2 * eps_out * std::fabs(expect) + scale / 4096 + 1e-6;
-}
-
-bool GemmCheck::passes(DType out) const { return bad == 0 && rel_error <= gemm_tolerance(out); }
+bool GemmCheck::passes(DType out) const { return bad == 0 && rel_error <= testbed::gemm_frobenius_tolerance(out); }
 
 void print_check(const GemmCheck& c, const GemmProblem& p) {
   std::printf("check against cuBLAS (fp32): relative error %.3g (limit %.3g), max abs error %.3g, %ld of %ld elements "
               "over their tolerance",
-              c.rel_error, gemm_tolerance(p.out), c.max_abs_error, long(c.bad), long(c.elements));
+              c.rel_error, testbed::gemm_frobenius_tolerance(p.out), c.max_abs_error, long(c.bad), long(c.elements));
   if (c.bad > 0) {
     const int64_t mn = p.m * p.n, i = c.first_bad;
     std::printf(" (first: batch %ld row %ld col %ld = %.6g, expected %.6g)", long(i / mn), long(i % mn / p.n),
@@ -202,7 +177,7 @@ Status GemmRunner::check(GemmCheck* out) {
   // Reference A·B in fp32; alpha and beta·C are applied on the host below.
   WARPSPEC_RETURN_IF_ERROR(cublas_gemm(static_cast<cublasHandle_t>(cublas_), p_, a_[0], b_[0], ref_, DType::kFP32,
                                        1.0f, 0.0f, nullptr));
-  cudaError_t e = cudaMemset(d_, 0xFF, n * dtype_size(p_.out));  // poison: NaN in every float format
+  cudaError_t e = testbed::poison(d_, n * dtype_size(p_.out));
   if (e != cudaSuccess) return cuda_error("poisoning D", e);
   WARPSPEC_RETURN_IF_ERROR(run_ours(0, nullptr));
   e = cudaDeviceSynchronize();
@@ -215,11 +190,7 @@ Status GemmRunner::check(GemmCheck* out) {
     cbytes.resize(got.size());
     cudaMemcpy(cbytes.data(), c_[0], cbytes.size(), cudaMemcpyDeviceToHost);
   }
-  auto value = [&](const std::vector<uint8_t>& v, size_t i) -> double {
-    if (p_.out == DType::kBF16) return __bfloat162float(reinterpret_cast<const __nv_bfloat16*>(v.data())[i]);
-    if (p_.out == DType::kFP16) return __half2float(reinterpret_cast<const __half*>(v.data())[i]);
-    return reinterpret_cast<const float*>(v.data())[i];
-  };
+  auto value = [&](const std::vector<uint8_t>& v, size_t i) { return double(testbed::load_float(p_.out, v.data(), i)); };
   GemmCheck r;
   r.elements = int64_t(n);
   double num = 0, den = 0;
@@ -229,7 +200,7 @@ Status GemmRunner::check(GemmCheck* out) {
     num += diff * diff;
     den += expect * expect;
     r.max_abs_error = std::isnan(diff) ? INFINITY : std::max(r.max_abs_error, std::fabs(diff));
-    if (!(std::fabs(diff) <= gemm_element_tolerance(p_.out, p_.k, p_.alpha, p_.beta, expect))) {
+    if (!(std::fabs(diff) <= testbed::gemm_element_tolerance(p_.out, p_.k, p_.alpha, p_.beta, expect))) {
       if (r.bad++ == 0) r.first_bad = int64_t(i), r.first_bad_value = v, r.first_bad_expected = expect;
     }
   }

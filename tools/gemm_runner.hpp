@@ -39,7 +39,7 @@ struct GemmCheck {
   double rel_error = 0;      // ||ours - ref||_F / ||ref||_F (inf with any NaN)
   double max_abs_error = 0;  // max |ours - ref| (inf with any NaN)
   int64_t elements = 0;
-  int64_t bad = 0;           // elements over gemm_element_tolerance (NaN counts)
+  int64_t bad = 0;           // elements over testing/gemm_check.hpp's tolerance (NaN counts)
   int64_t first_bad = -1;    // its index in D, -1 if none
   double first_bad_value = 0, first_bad_expected = 0;
   bool passes(DType out) const;
@@ -82,11 +82,5 @@ class GemmRunner {
   void* ref_ = nullptr;  // fp32 reference
   void* cublas_ = nullptr;
 };
-
-// Tolerance for the relative Frobenius error: output rounding dominates.
-double gemm_tolerance(DType out);
-// Tolerance of one element whose exact value is `expect`: two units of output rounding,
-// plus fp32 accumulation over K in another order than the reference's (inputs in [-1, 1)).
-double gemm_element_tolerance(DType out, int64_t k, double alpha, double beta, double expect);
 
 }  // namespace warpspec::tools

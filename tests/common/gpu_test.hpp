@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/seed.hpp"
+#include "testing/poison.hpp"
 #include "warpspec/device.hpp"
 
 // Skip (counted by ctest as skipped) unless the current device is a Hopper GPU.
@@ -62,8 +63,10 @@ std::vector<T> to_host(const DeviceBuffer& d, size_t count) {
   return h;
 }
 
-// Fill device memory with a byte pattern that decodes to NaN in every float format we
-// use (0xFF.. is NaN in bf16, fp16, fp32 and e4m3; e5m2 0xFF is NaN too).
-inline cudaError_t poison(const DeviceBuffer& d) { return cudaMemset(d.get(), 0xFF, d.bytes()); }
+// NaN in every float format we use (testing/poison.hpp), synchronously.
+inline cudaError_t poison(const DeviceBuffer& d) {
+  const cudaError_t e = testbed::poison(d.get(), d.bytes());
+  return e == cudaSuccess ? cudaDeviceSynchronize() : e;
+}
 
 }  // namespace warpspec::test

@@ -4,16 +4,19 @@
 // strides and broadcast operands, both raster orders, every swizzle. Outputs are
 // poisoned first; every element of D is checked, and D's padding must stay poisoned.
 #include <cublas_v2.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <set>
+#include <tuple>
 #include <string>
 #include <vector>
 
 #include "common/gpu_test.hpp"
+#include "testing/convert.hpp"
+#include "testing/gemm_check.hpp"
+#include "testing/gemm_cublas.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace {
@@ -23,6 +26,7 @@ using warpspec::GemmArgs;
 using warpspec::GemmRaster;
 using warpspec::TensorView;
 namespace test = warpspec::test;
+namespace testbed = warpspec::testbed;
 
 struct Case {
   int64_t m, n, k, l = 1;
@@ -52,9 +56,9 @@ void PrintTo(const Case& c, std::ostream* os) { *os << describe(c); }
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   const Case& c = info.param;
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%ld_%ldx%ldx%ldL%ld_%c%c%c_%s_%s%s%s", long(info.index), long(c.m), long(c.n),
-                long(c.k), long(c.l), c.a_row ? 'r' : 'c', c.b_row ? 'r' : 'c', c.d_row ? 'r' : 'c',
-                warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), c.beta != 0.0f ? "_beta" : "",
+  std::snprintf(buf, sizeof buf, "%ld_%ldx%ldx%ldL%ld_%c%c%c_%s_%s_t%d%s%s", long(info.index), long(c.m),
+                long(c.n), long(c.k), long(c.l), c.a_row ? 'r' : 'c', c.b_row ? 'r' : 'c', c.d_row ? 'r' : 'c',
+                warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), c.tile_n, c.beta != 0.0f ? "_beta" : "",
                 c.c_is_d ? "_inplace" : "");
   return buf;
 }
@@ -69,22 +73,8 @@ struct HostMat {
   size_t index(int64_t b, int64_t r, int64_t c) const {
     return size_t(b * batch_stride + (row_major ? r * ld + c : c * ld + r));
   }
-  float get(int64_t b, int64_t r, int64_t c) const {
-    const size_t i = index(b, r, c);
-    switch (dtype) {
-      case DType::kBF16: { __nv_bfloat16 v; std::memcpy(&v, &bytes[2 * i], 2); return __bfloat162float(v); }
-      case DType::kFP16: { __half v; std::memcpy(&v, &bytes[2 * i], 2); return __half2float(v); }
-      default: { float v; std::memcpy(&v, &bytes[4 * i], 4); return v; }
-    }
-  }
-  void set(int64_t b, int64_t r, int64_t c, float f) {
-    const size_t i = index(b, r, c);
-    switch (dtype) {
-      case DType::kBF16: { __nv_bfloat16 v = __float2bfloat16(f); std::memcpy(&bytes[2 * i], &v, 2); break; }
-      case DType::kFP16: { __half v = __float2half(f); std::memcpy(&bytes[2 * i], &v, 2); break; }
-      default: std::memcpy(&bytes[4 * i], &f, 4);
-    }
-  }
+  float get(int64_t b, int64_t r, int64_t c) const { return testbed::load_float(dtype, bytes.data(), index(b, r, c)); }
+  void set(int64_t b, int64_t r, int64_t c, float f) { testbed::store_float(dtype, bytes.data(), index(b, r, c), f); }
 };
 
 // Leading dimension: the contiguous extent rounded to 16 bytes, plus a pad of 16 bytes
@@ -111,13 +101,9 @@ TensorView view_of(const HostMat& m, void* dev, bool batched_view) {
   return v;
 }
 
-cudaDataType cuda_type(DType t) {
-  return t == DType::kBF16 ? CUDA_R_16BF : t == DType::kFP16 ? CUDA_R_16F : CUDA_R_32F;
-}
-
 void run_case(const Case& c) {
   const uint64_t seed = test::fresh_seed();
-  SCOPED_TRACE(testing::Message() << describe(c) << " seed " << seed);
+  SCOPED_TRACE(describe(c) + " " + test::seed_note(seed));
   std::mt19937_64 rng(seed);
   const int64_t la = c.a_broadcast ? 1 : c.l, lb = c.b_broadcast ? 1 : c.l;
   HostMat a = make_mat(c.in, la, c.m, c.k, c.a_row, false);
@@ -160,12 +146,10 @@ void run_case(const Case& c) {
   {
     cublasHandle_t h;
     ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
-    const float one = 1.0f, zero = 0.0f;
-    cublasStatus_t st = cublasGemmStridedBatchedEx(
-        h, b.row_major ? CUBLAS_OP_N : CUBLAS_OP_T, a.row_major ? CUBLAS_OP_N : CUBLAS_OP_T, int(c.n), int(c.m),
-        int(c.k), &one, db.get(), cuda_type(c.in), int(b.ld), c.b_broadcast ? 0 : b.batch_stride, da.get(),
-        cuda_type(c.in), int(a.ld), c.a_broadcast ? 0 : a.batch_stride, &zero, ref.get(), CUDA_R_32F, int(c.n),
-        c.m * c.n, int(c.l), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    const testbed::CublasOperand oa{da.get(), a.row_major, a.ld, c.a_broadcast ? 0 : a.batch_stride};
+    const testbed::CublasOperand ob{db.get(), b.row_major, b.ld, c.b_broadcast ? 0 : b.batch_stride};
+    cublasStatus_t st = testbed::cublas_gemm_row_major(h, c.in, DType::kFP32, c.m, c.n, c.k, c.l, oa, ob, ref.get(),
+                                                       1.0f, 0.0f);
     cublasDestroy(h);
     ASSERT_EQ(st, CUBLAS_STATUS_SUCCESS);
   }
@@ -175,9 +159,6 @@ void run_case(const Case& c) {
   // Small problems: the product again in float64 on the CPU, checked against cuBLAS
   // so the reference itself is verified.
   const bool small = c.m * c.n * c.k * c.l <= (int64_t(1) << 22);
-  const double eps_out = c.out == DType::kBF16 ? 1.0 / 256 : c.out == DType::kFP16 ? 1.0 / 2048 : 1.0 / (1 << 20);
-  // Rounding of the output, plus fp32 accumulation over K in a different order.
-  const double scale = std::sqrt(double(c.k)) / 3.0 * std::fabs(c.alpha) + std::fabs(c.beta);
   int64_t bad = 0, shown = 0;
   double worst = 0;
   for (int64_t l = 0; l < c.l; ++l)
@@ -198,7 +179,7 @@ void run_case(const Case& c) {
         const double expect = double(c.alpha) * p + double(c.beta) * cval;
         const double v = got.get(l, i, j);
         const double err = std::fabs(v - expect);
-        const double tol = 2 * eps_out * std::fabs(expect) + scale / 4096 + 1e-6;
+        const double tol = testbed::gemm_element_tolerance(c.out, c.k, c.alpha, c.beta, expect);
         if (!(err <= tol)) {
           if (shown++ < 5)
             ADD_FAILURE() << "D[" << l << "," << i << "," << j << "] = " << v << ", expected " << expect << " (tol " << tol << ")";
@@ -291,5 +272,69 @@ std::vector<Case> batch_and_schedule_cases() {
   return v;
 }
 INSTANTIATE_TEST_SUITE_P(BatchAndSchedule, GemmSweep, ::testing::ValuesIn(batch_and_schedule_cases()), case_name);
+
+// The default 128 x 256 tile (and the others) with more tiles than SMs (132 on H200):
+// every CTA runs two or three tiles, so one tile's epilogue stores overlap the next
+// tile's mainloop, and a C load for the next tile follows a D store of the last.
+std::vector<Case> many_tiles_cases() {
+  std::vector<Case> v;
+  Case c{2304, 4352, 192};  // 18 x 17 = 306 tiles of 128 x 256
+  c.tile_n = 256;
+  for (GemmRaster r : {GemmRaster::kAlongM, GemmRaster::kAlongN}) {
+    c.raster = r;
+    v.push_back(c);
+  }
+  c.raster = GemmRaster::kHeuristic;
+  c.beta = 0.5f;  // C read per tile
+  v.push_back(c);
+  c.out = DType::kFP32;
+  v.push_back(c);
+  c = Case{2304, 4352, 136};
+  c.in = c.out = DType::kFP16, c.tile_n = 256, c.d_row = false, c.a_row = false;
+  v.push_back(c);
+  c = Case{1200, 1300, 72, 4};  // 10 x 6 x 4 = 240 tiles, over the batch
+  c.tile_n = 256, c.beta = -1.0f;
+  v.push_back(c);
+  for (int tile_n : {64, 128}) {  // 18 x 34 = 612 and 18 x 68 = 1224 tiles
+    Case t{2304, 4352, 192};
+    t.tile_n = tile_n;
+    v.push_back(t);
+  }
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(ManyTiles, GemmSweep, ::testing::ValuesIn(many_tiles_cases()), case_name);
+
+// Every kernel the library builds: input dtype x output dtype (the input's or fp32) x
+// A K- or M-major x B K- or N-major x tile width = 48 (src/gemm/gemm.cpp: with a
+// row-major D, A row-major is K-major A, B column-major is K-major B), each with and
+// without C. Small enough for the float64 CPU check.
+std::vector<Case> variant_cases() {
+  std::vector<Case> v;
+  for (DType in : {DType::kBF16, DType::kFP16})
+    for (DType out : {in, DType::kFP32})
+      for (bool a_row : {true, false})
+        for (bool b_row : {true, false})
+          for (int tile_n : {64, 128, 256})
+            for (float beta : {0.0f, 0.75f}) {
+              Case c{136, 264, 72};  // past a tile edge in M, N and K
+              c.in = in, c.out = out, c.a_row = a_row, c.b_row = b_row, c.tile_n = tile_n, c.beta = beta;
+              c.alpha = beta != 0.0f ? -1.25f : 1.0f;
+              v.push_back(c);
+            }
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Variants, GemmSweep, ::testing::ValuesIn(variant_cases()), case_name);
+
+// The variant list names each compiled kernel (mapped as src/gemm/gemm.cpp maps a case,
+// the column-major D swap included). No GPU needed: this checks the list.
+TEST(GemmVariantCoverage, EveryCompiledKernelRuns) {
+  std::set<std::tuple<int, int, bool, bool, int>> kernels;
+  for (const Case& c : variant_cases()) {
+    const bool a_k_major = c.d_row ? c.a_row : !c.b_row;  // the kernel's A is B^T when D is column-major
+    const bool b_k_major = c.d_row ? !c.b_row : c.a_row;
+    kernels.insert({int(c.in), int(c.out), a_k_major, b_k_major, c.tile_n});
+  }
+  EXPECT_EQ(kernels.size(), 48u);
+}
 
 }  // namespace

@@ -1,9 +1,14 @@
 // The warp-specialized pipeline: one producer warp, two consumer warpgroups after
-// setmaxnreg, a few stages wrapped many times. Every item must reach each consumer
-// warpgroup exactly once, in order, intact.
+// setmaxnreg, a few stages wrapped many times, two CTAs each with its own pipeline.
+// Every item must reach every thread of each consumer warpgroup exactly once, in order,
+// intact: each thread checks the word it reads against the expected payload of that
+// item, and the threads that saw the right word are counted per (CTA, warpgroup, item),
+// so one thread reading a stage before the producer filled it (or after it was
+// refilled) makes a count fall short of 128.
 #include <vector>
 
 #include "common/gpu_test.hpp"
+#include "testing/random.hpp"
 #include "warpspec/hopper/warp.cuh"
 #include "warpspec/pipeline.cuh"
 
@@ -16,10 +21,9 @@ constexpr int kStages = 3;
 constexpr int kWords = 64;  // 32-bit words per stage
 constexpr int kThreads = 384;
 
-__host__ __device__ inline uint32_t payload(uint64_t seed, uint32_t item, uint32_t word) {
-  uint64_t x = seed ^ (uint64_t(item) * 0x9E3779B97F4A7C15ull) ^ (uint64_t(word) << 40 | word);
-  x ^= x >> 31; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 29; x *= 0x94D049BB133111EBull; x ^= x >> 32;
-  return static_cast<uint32_t>(x);
+// Word `word` of item `item`: a hash, so a word from the wrong stage, item or lap shows.
+constexpr uint32_t payload(uint64_t seed, uint32_t item, uint32_t word) {
+  return uint32_t(testbed::hash64(seed, uint64_t(item) << 32 | word));
 }
 
 struct Smem {
@@ -27,7 +31,9 @@ struct Smem {
   PipelineStorage<kStages> barriers;
 };
 
-// out[wg][item][word] and count[wg][item]; wg = consumer warpgroup 0/1.
+// Per CTA and consumer warpgroup c (0/1), g = 2 * blockIdx.x + c: out[g][item][word]
+// (what the warpgroup's first 64 threads read) and count[g][item] (how many of its 128
+// threads read the right word).
 __global__ void __launch_bounds__(kThreads, 1)
 thread_pipeline_kernel(uint64_t seed, int items, uint32_t* out, int* count) {
   __shared__ Smem smem;
@@ -65,8 +71,10 @@ thread_pipeline_kernel(uint64_t seed, int items, uint32_t* out, int* count) {
       pipe.consumer_wait(st);
       const uint32_t v = smem.data[st.index][t % kWords];
       pipe.consumer_release(st);
-      if (t < kWords) out[(size_t(consumer) * items + item) * kWords + t] = v;
-      if (t == 0) atomicAdd(&count[consumer * items + item], 1);
+      const size_t g = size_t(blockIdx.x) * 2 + size_t(consumer);
+      if (t < kWords) out[(g * items + item) * kWords + t] = v;
+      const unsigned right = __ballot_sync(0xffffffffu, v == payload(seed, item, t % kWords));
+      if (lane_index() == 0) atomicAdd(&count[g * items + item], __popc(right));
       st.advance();
     }
   }
@@ -75,27 +83,32 @@ thread_pipeline_kernel(uint64_t seed, int items, uint32_t* out, int* count) {
 TEST(Pipeline, ThreadProducerTwoConsumerWarpgroupsManyLaps) {
   WARPSPEC_REQUIRE_HOPPER();
   const uint64_t seed = test::fresh_seed();
-  SCOPED_TRACE(testing::Message() << "seed " << seed);
+  SCOPED_TRACE(test::seed_note(seed));
+  constexpr int kCtas = 2, kGroups = 2 * kCtas;
   for (int items : {1, kStages, kStages + 1, 3001}) {
     SCOPED_TRACE(testing::Message() << "items " << items);
-    test::DeviceBuffer out(size_t(2) * items * kWords * sizeof(uint32_t));
-    test::DeviceBuffer count(size_t(2) * items * sizeof(int));
+    test::DeviceBuffer out(size_t(kGroups) * items * kWords * sizeof(uint32_t));
+    test::DeviceBuffer count(size_t(kGroups) * items * sizeof(int));
     CUDA_ASSERT(test::poison(out));
     CUDA_ASSERT(cudaMemset(count.get(), 0, count.bytes()));
-    thread_pipeline_kernel<<<2, kThreads>>>(seed, items, out.as<uint32_t>(), count.as<int>());
+    thread_pipeline_kernel<<<kCtas, kThreads>>>(seed, items, out.as<uint32_t>(), count.as<int>());
     CUDA_ASSERT(cudaGetLastError());
     CUDA_ASSERT(cudaDeviceSynchronize());
-    auto h_out = test::to_host<uint32_t>(out, size_t(2) * items * kWords);
-    auto h_count = test::to_host<int>(count, size_t(2) * items);
-    // Both CTAs ran the same sequence; the last writer wins on `out`, so counts are 2.
-    int bad = 0;
-    for (int c = 0; c < 2; ++c)
+    auto h_out = test::to_host<uint32_t>(out, size_t(kGroups) * items * kWords);
+    auto h_count = test::to_host<int>(count, size_t(kGroups) * items);
+    int64_t bad_words = 0, bad_counts = 0;
+    for (int g = 0; g < kGroups; ++g)
       for (int i = 0; i < items; ++i) {
-        if (h_count[c * items + i] != 2) ++bad;
+        const int c = h_count[size_t(g) * items + i];
+        if (c != kWarpgroupSize && bad_counts++ < 5)
+          ADD_FAILURE() << "CTA " << g / 2 << " warpgroup " << g % 2 << " item " << i << ": " << c << " of "
+                        << kWarpgroupSize << " threads read the right word";
         for (int w = 0; w < kWords; ++w)
-          if (h_out[(size_t(c) * items + i) * kWords + w] != payload(seed, i, w)) ++bad;
+          if (h_out[(size_t(g) * items + i) * kWords + w] != payload(seed, uint32_t(i), uint32_t(w)) && bad_words++ < 5)
+            ADD_FAILURE() << "CTA " << g / 2 << " warpgroup " << g % 2 << " item " << i << " word " << w << " wrong";
       }
-    EXPECT_EQ(bad, 0);
+    EXPECT_EQ(bad_counts, 0);
+    EXPECT_EQ(bad_words, 0);
   }
 }
 
