@@ -20,11 +20,9 @@ import sys
 from pathlib import Path
 
 import torch
-from torch.nn.attention import SDPBackend, sdpa_kernel
-import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from measure import attention_flops, time_interleaved, tflops  # noqa: E402
+from measure import SDPA_BACKENDS, attention_flops, sdpa_calls, time_interleaved, tflops  # noqa: E402
 
 
 def main():
@@ -36,9 +34,8 @@ def main():
     ap.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16")
     args = ap.parse_args()
     dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float16
-    backends = [("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)]
     print(f"{'hdim':<6} {'mask':<7} {'seqlen':>6} {'batch':>6} {'heads':>5} " +
-          " ".join(f"{name + ' TFLOP/s':<22}" for name, _ in backends))
+          " ".join(f"{name + ' TFLOP/s':<22}" for name in SDPA_BACKENDS))
     for d in args.head_dims:
         for causal in (False, True):
             s = 512
@@ -49,24 +46,14 @@ def main():
                 sets = [tuple(torch.randn(b, s, h, d, device="cuda", dtype=dtype).transpose(1, 2)
                               for _ in range(3)) for _ in range(2)]
                 flops = attention_flops(b, h, s, s, d, causal)
-                fns, names = [], []
-                for name, backend in backends:
-                    def fn(i, backend=backend):
-                        with sdpa_kernel(backend):
-                            return F.scaled_dot_product_attention(*sets[i % 2], is_causal=causal)
-                    try:  # backend unavailable for this shape
-                        fn(0)
-                        torch.cuda.synchronize()
-                    except RuntimeError:
-                        continue
-                    fns.append(fn)
-                    names.append(name)
+                peers = sdpa_calls(sets, causal, bshd=False)
+                fns, names = [fn for _, fn in peers], [name for name, _ in peers]
                 cells = {}
                 if fns:
                     res = time_interleaved(fns, args.warmup_s, args.rounds, args.iters)
                     cells = {name: tflops(res.ms[c], flops).fmt(1) for c, name in enumerate(names)}
                 print(f"{d:<6} {'causal' if causal else 'full':<7} {s:>6} {b:>6} {h:>5} " +
-                      " ".join(f"{cells.get(name, 'n/a'):<22}" for name, _ in backends), flush=True)
+                      " ".join(f"{cells.get(name, 'n/a'):<22}" for name in SDPA_BACKENDS), flush=True)
                 del sets, fns
                 s *= 2
 

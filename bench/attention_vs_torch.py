@@ -22,22 +22,11 @@ import sys
 from pathlib import Path
 
 import torch
-import torch.nn.functional as F
-from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import warpspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from measure import attention_flops, time_interleaved, tflops  # noqa: E402
-
-BACKENDS = [("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)]
-
-
-def sdpa_call(backend, sets, causal):
-    def call(i):
-        with sdpa_kernel(backend):
-            return F.scaled_dot_product_attention(*(x.transpose(1, 2) for x in sets[i % 2]), is_causal=causal)
-    return call
+from measure import SDPA_BACKENDS, attention_flops, sdpa_calls, time_interleaved, tflops  # noqa: E402
 
 
 def main():
@@ -58,31 +47,23 @@ def main():
           f"{args.dtype}; interleaved after {args.warmup_s} s of load; TFLOP/s as median (least-largest) of "
           f"{args.rounds} rounds of {2 * ((args.iters + 1) // 2)} calls each")
     print(f"{'hdim':<5} {'mask':<7} {'seqlen':>6} {'batch':>5} {'heads':>5} | {'warpspec':<20} "
-          + " ".join(f"{name:<20}" for name, _ in BACKENDS) + " | "
-          + " ".join(f"{'ratio vs ' + name:<22}" for name, _ in BACKENDS))
-    ratios = {name: [] for name, _ in BACKENDS}
+          + " ".join(f"{name:<20}" for name in SDPA_BACKENDS) + " | "
+          + " ".join(f"{'ratio vs ' + name:<22}" for name in SDPA_BACKENDS))
+    ratios = {name: [] for name in SDPA_BACKENDS}
     for d in args.head_dims:
         for causal in causals:
             for s in args.seqlens:
                 b, h = max(1, 16384 // s), 2048 // d
                 sets = [tuple(torch.randn(b, s, h, d, device="cuda", dtype=dtype) for _ in range(3)) for _ in range(2)]
                 flops = attention_flops(b, h, s, s, d, causal)
-                fns = [lambda i: warpspec.flash_attn_func(*sets[i % 2], causal=causal)]
-                names = []
-                for name, backend in BACKENDS:
-                    fn = sdpa_call(backend, sets, causal)
-                    try:  # backend unavailable for this shape: left out of the timing
-                        fn(0)
-                        torch.cuda.synchronize()
-                    except RuntimeError:
-                        continue
-                    fns.append(fn)
-                    names.append(name)
+                peers = sdpa_calls(sets, causal, bshd=True)
+                fns = [lambda i: warpspec.flash_attn_func(*sets[i % 2], causal=causal)] + [fn for _, fn in peers]
+                names = [name for name, _ in peers]
                 res = time_interleaved(fns, args.warmup_s, args.rounds, args.iters)
                 by_name = {name: c + 1 for c, name in enumerate(names)}
                 row = [f"{tflops(res.ms[0], flops).fmt(1):<20}"]
                 ratio_cells = []
-                for name, _ in BACKENDS:
+                for name in SDPA_BACKENDS:
                     c = by_name.get(name)
                     row.append(f"{tflops(res.ms[c], flops).fmt(1) if c else 'n/a':<20}")
                     ratio_cells.append(f"{res.ratio[c].fmt(3) if c else 'n/a':<22}")

@@ -95,6 +95,33 @@ def time_interleaved(fns: Sequence[Callable[[int], object]], warmup_s: float = 1
                   ratio=[Spread.of([med[c][r] / med[0][r] for r in range(rounds)]) for c in range(n)])
 
 
+def sdpa_calls(sets, causal: bool, bshd: bool):
+    """(name, fn) for each PyTorch SDPA backend (cuDNN, flash) that runs this shape:
+    fn(i) attends over sets[i % len(sets)] = (q, k, v), given as (batch, seqlen, heads,
+    head_dim) when `bshd` (viewed as SDPA's (batch, heads, seqlen, head_dim), no copy),
+    else already in SDPA's order. A backend that refuses the shape is left out."""
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    out = []
+    for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)):
+        def call(i, backend=backend):
+            qkv = sets[i % len(sets)]
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(*(x.transpose(1, 2) if bshd else x for x in qkv),
+                                                      is_causal=causal)
+        try:
+            call(0)
+            torch.cuda.synchronize()
+        except RuntimeError:
+            continue
+        out.append((name, call))
+    return out
+
+
+SDPA_BACKENDS = ("cudnn", "flash")
+
+
 def tflops(ms: Spread, flops: float) -> Spread:
     return ms.map(lambda t: flops / t / 1e9)
 

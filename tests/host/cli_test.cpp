@@ -38,12 +38,41 @@ TEST(Cli, InfoExitsNonZeroWithOneLineWithoutHopper) {
   }
 }
 
-TEST(Cli, DemoWithoutHopperSaysSoInOneLine) {
-  if (have_hopper()) GTEST_SKIP() << "a Hopper GPU is present: the demo runs instead (covered by gpu-check)";
+// Without a Hopper GPU: one line saying so. With one: the demo runs, passes its checks
+// (GEMM against cuBLAS per element, attention by FlashAttention-3's rule) and says so.
+TEST(Cli, DemoRunsOrSaysWhyNotInOneLine) {
   auto [rc, out] = run_cli("demo");
-  EXPECT_NE(rc, 0) << out;
-  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
-  EXPECT_NE(out.find("Hopper"), std::string::npos) << out;
+  if (have_hopper()) {
+    EXPECT_EQ(rc, 0) << out;
+    EXPECT_EQ(out.find("FAILED"), std::string::npos) << out;
+    EXPECT_NE(out.find("GEMM 8192x8192x8192"), std::string::npos) << out;
+    EXPECT_NE(out.find("cuBLAS"), std::string::npos) << out;
+    EXPECT_NE(out.find("attention"), std::string::npos) << out;
+    EXPECT_GE(std::count(out.begin(), out.end(), '\n'), 4) << out;
+    // Both checks printed their verdict: "...: ok".
+    size_t oks = 0;
+    for (size_t at = out.find(": ok\n"); at != std::string::npos; at = out.find(": ok\n", at + 1)) ++oks;
+    EXPECT_EQ(oks, 2u) << out;
+  } else {
+    EXPECT_NE(rc, 0) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+    EXPECT_NE(out.find("Hopper"), std::string::npos) << out;
+  }
+}
+
+// `--check` on both commands: a small GEMM and a small attention, checked, exit 0.
+TEST(Cli, CheckPathsPassOnHopper) {
+  if (!have_hopper()) GTEST_SKIP() << "needs a Hopper GPU (without one, the demo test covers the refusal)";
+  const char* runs[] = {
+      "gemm --m 1000 --n 1024 --k 520 --layout nt --beta 0.5 --alpha 2 --check --warmup-s 0.1 --rounds 1 --iters 2",
+      "attention --batch 2 --seqlen-q 700 --seqlen-k 300 --heads 8 --heads-kv 2 --head-dim 64 --causal --check "
+      "--warmup-s 0.1 --rounds 1 --iters 2"};
+  for (const char* args : runs) {
+    auto [rc, out] = run_cli(args);
+    EXPECT_EQ(rc, 0) << args << "\n" << out;
+    EXPECT_NE(out.find("check against"), std::string::npos) << args << "\n" << out;
+    EXPECT_NE(out.find(": ok\n"), std::string::npos) << args << "\n" << out;
+  }
 }
 
 TEST(Cli, UnknownSubcommandIsRefused) {
