@@ -9,13 +9,17 @@
 
 namespace warpspec::attention_impl {
 
+// The kernel of kAttentionInstances[I], named by its index (dispatch.hpp says why).
+template <std::size_t I>
+struct AttentionInstance : AttentionKernel<kAttentionInstances[I]> {};
+
 template <int kHeadDim>
 struct AttentionSlice {
   static constexpr const char* kFamily = "attention";
   static constexpr bool keep(const AttentionConfig& c) { return c.shape.head_dim == kHeadDim; }
-  template <AttentionConfig kCfg>
+  template <std::size_t I>
   static Status launch(const AttentionParams& p, const LaunchShape& shape, cudaStream_t stream) {
-    return warpspec::launch<AttentionKernel<kCfg>>(p, shape, stream, "attention");
+    return warpspec::launch<AttentionInstance<I>>(p, shape, stream, "attention");
   }
 };
 

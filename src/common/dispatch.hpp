@@ -2,8 +2,14 @@
 // Runtime configuration -> the built instantiation equal to it. Each family keeps one
 // explicit list of the configurations it builds (constexpr array `kList`); a .cu file
 // instantiates the slice of it that `Slice::keep(cfg)` selects (so instantiations are
-// spread over files that compile in parallel), and `Slice::template launch<cfg>(...)`
-// launches one.
+// spread over files that compile in parallel), and `Slice::template launch<I>(...)`
+// launches the kernel of kList[I].
+//
+// Kernels are named by their index I, not by the configuration value: a __global__
+// template's name must mangle the same in nvcc's device pass and in the host compiler
+// (the runtime pairs them by name), and class-type template arguments do not (g++
+// drops members equal to their default, and const qualifiers differ), which leaves
+// the launch with an invalid resource handle.
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -21,7 +27,7 @@ Status launch_built_impl(const Config& cfg, std::index_sequence<I...>, Args&&...
       return false;
     } else {
       if (!(cfg == kCfg)) return false;
-      result = Slice::template launch<kCfg>(std::forward<Args>(args)...);
+      result = Slice::template launch<J>(std::forward<Args>(args)...);
       return true;
     }
   };

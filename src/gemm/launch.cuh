@@ -9,13 +9,17 @@
 
 namespace warpspec::gemm_impl {
 
+// The kernel of kGemmInstances[I], named by its index (dispatch.hpp says why).
+template <std::size_t I>
+struct GemmInstance : GemmKernel<kGemmInstances[I]> {};
+
 template <DType kIn>
 struct GemmSlice {
   static constexpr const char* kFamily = "gemm";
   static constexpr bool keep(const GemmConfig& c) { return c.in == kIn; }
-  template <GemmConfig kCfg>
+  template <std::size_t I>
   static Status launch(const GemmParams& p, const LaunchShape& shape, cudaStream_t stream) {
-    return warpspec::launch<GemmKernel<kCfg>>(p, shape, stream, "gemm");
+    return warpspec::launch<GemmInstance<I>>(p, shape, stream, "gemm");
   }
 };
 
