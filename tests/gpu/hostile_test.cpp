@@ -93,7 +93,7 @@ TEST(Hostile, GemmWritesNothingOutsideD) {
     CUDA_ASSERT(test::poison(out));
     warpspec::GemmArgs g;
     g.a = TensorView::matrix(da.get(), DType::kBF16, c.m, c.k, c.k);
-    g.b = TensorView::matrix(db.get(), DType::kBF16, c.k, c.n, c.n);
+    g.b = TensorView::matrix(db.get(), DType::kBF16, c.k, c.n, c.k, /*row_major=*/false);  // K-major: ld = K
     g.d = TensorView::matrix(out.as<char>() + band * e, c.out, c.m, c.n, c.ld, c.row_major);
     const warpspec::Status s = warpspec::gemm(g);
     ASSERT_TRUE(s.ok()) << s.to_string();

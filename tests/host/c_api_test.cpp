@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "host/test_memory.hpp"
 #include "warpspec/warpspec.hpp"
 
 extern "C" int warpspec_test_refusal_from_c(char* message, size_t size);
@@ -29,13 +30,20 @@ namespace {
 
 bool have_hopper() { return warpspec::check_device().ok(); }
 
+// The tests' nominal addresses (0x10000000, 0x20000000, ...: 256 MiB regions, low
+// bits kept for misalignment cases) as test_pointer memory: real device memory on a
+// Hopper machine, where the checks look at what a pointer is.
+void* at(uintptr_t address) {
+  return warpspec::test::test_pointer(((address >> 28) & 0xF) * (uintptr_t(16) << 20) + (address & 0xFFFFF));
+}
+
 std::string last_error() { return warpspec_last_error(); }
 
 // A well-formed bf16 GEMM, (M, K) x (K, N) -> (M, N), all row-major, on fake
 // 256-byte-aligned addresses (never dereferenced: only check and refusals use it).
 warpspec_tensor matrix(uintptr_t address, int32_t dtype, int64_t rows, int64_t cols) {
   warpspec_tensor t{};
-  t.data = reinterpret_cast<void*>(address);
+  t.data = at(address);
   t.dtype = dtype;
   t.rank = 2;
   t.shape[0] = rows;
@@ -115,7 +123,7 @@ const Refusal kRefusals[] = {
     {"K mismatch", [](warpspec_gemm_args& g) { g.b.shape[0] = 72; }, WARPSPEC_INVALID_ARGUMENT, "b.shape"},
     {"rank 1", [](warpspec_gemm_args& g) { g.a.rank = 1; }, WARPSPEC_INVALID_ARGUMENT, "a.rank: must be 2"},
     {"rank 5", [](warpspec_gemm_args& g) { g.b.rank = 5; }, WARPSPEC_INVALID_ARGUMENT, "b.rank: must be 2"},
-    {"misaligned pointer", [](warpspec_gemm_args& g) { g.a.data = reinterpret_cast<void*>(0x10000008); }, WARPSPEC_MISALIGNED, "a.data: must be 16-byte aligned"},
+    {"misaligned pointer", [](warpspec_gemm_args& g) { g.a.data = at(0x10000008); }, WARPSPEC_MISALIGNED, "a.data: must be 16-byte aligned"},
     {"odd leading dimension", [](warpspec_gemm_args& g) { g.b.stride[0] = 260; }, WARPSPEC_MISALIGNED, "b.stride[0]"},
     {"no unit stride", [](warpspec_gemm_args& g) { g.a.stride[1] = 2; }, WARPSPEC_INVALID_ARGUMENT, "a.stride: one of the last two dimensions must be contiguous"},
     {"beta without C", [](warpspec_gemm_args& g) { g.beta = 0.5f; }, WARPSPEC_INVALID_ARGUMENT, "c.data: must not be null"},
@@ -238,7 +246,7 @@ TEST(CApi, SharedLibraryExportsEverySymbol) {
 warpspec_tensor bshd(uintptr_t address, int64_t b, int64_t s, int64_t h, int64_t d,
                      int32_t dtype = WARPSPEC_DTYPE_BF16) {
   warpspec_tensor t{};
-  t.data = reinterpret_cast<void*>(address);
+  t.data = at(address);
   t.dtype = dtype;
   t.rank = 4;
   t.shape[0] = b, t.shape[1] = s, t.shape[2] = h, t.shape[3] = d;
@@ -254,7 +262,7 @@ warpspec_attention_args valid_attention(int64_t d = 128) {
   args.v = bshd(0x30000000, 2, 300, 2, d);
   args.o = bshd(0x40000000, 2, 100, 8, d);
   warpspec_tensor& l = args.lse;
-  l.data = reinterpret_cast<void*>(0x50000000);
+  l.data = at(0x50000000);
   l.dtype = WARPSPEC_DTYPE_FP32;
   l.rank = 3;
   l.shape[0] = 2, l.shape[1] = 8, l.shape[2] = 100;
@@ -334,7 +342,7 @@ const AttentionRefusal kAttentionRefusals[] = {
     {"v seqlen", [](warpspec_attention_args& a) { a.v.shape[1] = 299; }, WARPSPEC_INVALID_ARGUMENT, "v.shape[1]"},
     {"strided head dim", [](warpspec_attention_args& a) { a.q.stride[3] = 2; }, WARPSPEC_INVALID_ARGUMENT, "q.stride[3]"},
     {"odd stride", [](warpspec_attention_args& a) { a.k.stride[1] = 260; }, WARPSPEC_MISALIGNED, "k.stride[1]"},
-    {"misaligned", [](warpspec_attention_args& a) { a.v.data = reinterpret_cast<void*>(0x30000008); }, WARPSPEC_MISALIGNED, "v.data: must be 16-byte aligned"},
+    {"misaligned", [](warpspec_attention_args& a) { a.v.data = at(0x30000008); }, WARPSPEC_MISALIGNED, "v.data: must be 16-byte aligned"},
     {"lse shape", [](warpspec_attention_args& a) { a.lse.shape[2] = 101; }, WARPSPEC_INVALID_ARGUMENT, "lse.shape[2]"},
     {"lse dtype", [](warpspec_attention_args& a) { a.lse.dtype = WARPSPEC_DTYPE_BF16; }, WARPSPEC_INVALID_ARGUMENT, "lse.dtype"},
     {"negative scale", [](warpspec_attention_args& a) { a.softmax_scale = -1.0f; }, WARPSPEC_INVALID_ARGUMENT, "softmax_scale: must be positive and finite"},
