@@ -82,6 +82,16 @@ def _tensor(t, name: str, optional: bool = False):
     return t
 
 
+def _require_tensors(*named):
+    """TypeError for an operand that is not a tensor, before anything else touches it
+    (only isinstance: the public functions are traced by torch.compile; the lazy
+    tensor kinds are resolved in the implementations, which run eagerly)."""
+    for item in named:
+        name, t, optional = item if len(item) == 3 else (*item, False)
+        if not (isinstance(t, torch.Tensor) or (optional and t is None)):
+            raise TypeError(f"{name}: must be a torch.Tensor, got {type(t).__name__}")
+
+
 def _dtype_code(dtype: torch.dtype, what: str) -> int:
     code = _DTYPES.get(dtype)
     if code is None:
@@ -327,8 +337,8 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     (warpspec.WarpspecError). Nothing is launched when refused. Lazily negated views
     and ZeroTensors are materialised first. Forward only: a backward through it raises.
     """
-    a, b, c = _tensor(a, "a"), _tensor(b, "b"), _tensor(c, "c", optional=True)
-    alpha, beta = _f32(alpha, "alpha"), _f32(beta, "beta")
+    _require_tensors(("a", a), ("b", b), ("c", c, True))
+    alpha, beta = float(alpha), float(beta)  # checked against float32 in _gemm_impl
     if _plain_eager(a, b, c):
         return _gemm_impl(a, b, c, alpha, beta, out_dtype)
     if _needs_grad(a, b, c):
@@ -434,7 +444,7 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     q @ k^T * softmax_scale. Bad input raises ValueError (warpspec.WarpspecArgumentError)
     with the library's message; no Hopper GPU raises RuntimeError. Forward only.
     """
-    q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
+    _require_tensors(("q", q), ("k", k), ("v", v))
     if _plain_eager(q, k, v):
         out, lse = _attention_impl(q, k, v, softmax_scale, bool(causal))
     elif _needs_grad(q, k, v):

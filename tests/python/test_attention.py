@@ -240,13 +240,8 @@ def test_bad_input_raises_the_library_message():
          "v.shape[1]"),
         ("batch differs", lambda: warpspec.flash_attn_func(t(b=2), t(b=1), t(b=1)), _lib.INVALID_ARGUMENT,
          "k.shape[0]"),
-        # rows of 132 elements = 264 bytes: not a 16-byte multiple
-        ("misaligned stride", lambda: warpspec.flash_attn_func(
-            torch.randn(1, 64, 132, device="cuda", dtype=torch.bfloat16)[:, :, :128].unflatten(2, (2, 64)), t(), t()),
-         _lib.MISALIGNED, "q.stride[1]"),
-        ("misaligned pointer", lambda: warpspec.flash_attn_func(
-            torch.randn(64 * 2 * 64 + 1, device="cuda", dtype=torch.bfloat16)[1:].view(1, 64, 2, 64), t(), t()),
-         _lib.MISALIGNED, "q.data: must be 16-byte aligned"),
+        # (Views TMA cannot address, a misaligned pointer or seqlen stride, are computed
+        # through copies as SDPA computes them: test_hostile.py checks their results.)
         ("negative scale", lambda: warpspec.flash_attn_func(t(), t(), t(), softmax_scale=-1.0),
          _lib.INVALID_ARGUMENT, "softmax_scale: must be positive and finite"),
         ("NaN scale", lambda: warpspec.flash_attn_func(t(), t(), t(), softmax_scale=float("nan")),
