@@ -11,6 +11,7 @@
 #include "warpspec/attention/mainloop.cuh"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/fragment.cuh"
+#include "warpspec/hopper/smem.cuh"
 
 namespace warpspec::attention_impl {
 
@@ -35,9 +36,10 @@ struct Epilogue {
     hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
     // This warpgroup's rows of every column box: box b at b * kBlockM * 128 bytes.
     uint8_t* base = reinterpret_cast<uint8_t*>(c.s.tiles.q) + 64 * wg * 128;
+    const uint32_t base_addr = hopper::smem_u32(base);
     hopper::for_each_accum_pair_sw128<int(sizeof(T)), kHeadDim>(0, kBlockM * 128, [&](int i, uint32_t off) {
       const float s = inv[(i >> 1) & 1];
-      *reinterpret_cast<uint32_t*>(base + off) = hopper::pack2<T>(o[i] * s, o[i + 1] * s);
+      hopper::st_shared_b32(base_addr + off, hopper::pack2<T>(o[i] * s, o[i + 1] * s));
     });
     hopper::fence_proxy_async_smem();
     hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);

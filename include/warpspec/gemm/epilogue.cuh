@@ -17,6 +17,7 @@
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/fragment.cuh"
+#include "warpspec/hopper/smem.cuh"
 #include "warpspec/hopper/tma.cuh"
 #include "warpspec/hopper/warp.cuh"
 #include "warpspec/pipeline.cuh"
@@ -58,24 +59,26 @@ struct Epilogue {
     }
   }
 
-  // alpha·acc (+ beta·C read from the same place) for the register pair at `dst`.
-  __device__ __forceinline__ static void write_pair(const GemmParams& p, uint8_t* dst, float a0, float a1,
-                                                    bool load_c) {
-    float v0 = p.alpha * a0, v1 = p.alpha * a1;
+  // The pair of output elements at shared address `addr`: alpha·acc, plus beta·C read
+  // from the same place when kWithC. Two instantiations, so the per-element code has
+  // no branch on beta.
+  template <bool kWithC>
+  __device__ __forceinline__ static void write_pair(uint32_t addr, float alpha, float beta, float a0, float a1) {
+    float v0 = alpha * a0, v1 = alpha * a1;
     if constexpr (sizeof(TOut) == 4) {
-      if (load_c) {
-        const float2 c = *reinterpret_cast<const float2*>(dst);
-        v0 = fmaf(p.beta, c.x, v0);
-        v1 = fmaf(p.beta, c.y, v1);
+      if constexpr (kWithC) {
+        const float2 c = hopper::ld_shared_v2_f32(addr);
+        v0 = fmaf(beta, c.x, v0);
+        v1 = fmaf(beta, c.y, v1);
       }
-      *reinterpret_cast<float2*>(dst) = make_float2(v0, v1);
+      hopper::st_shared_v2_f32(addr, v0, v1);
     } else {
-      if (load_c) {
-        const float2 c = hopper::unpack2<TOut>(*reinterpret_cast<const uint32_t*>(dst));
-        v0 = fmaf(p.beta, c.x, v0);
-        v1 = fmaf(p.beta, c.y, v1);
+      if constexpr (kWithC) {
+        const float2 c = hopper::unpack2<TOut>(hopper::ld_shared_b32(addr));
+        v0 = fmaf(beta, c.x, v0);
+        v1 = fmaf(beta, c.y, v1);
       }
-      *reinterpret_cast<uint32_t*>(dst) = hopper::pack2<TOut>(v0, v1);
+      hopper::st_shared_b32(addr, hopper::pack2<TOut>(v0, v1));
     }
   }
 
@@ -85,7 +88,8 @@ struct Epilogue {
                                                const schedule::WorkTile& t, const float (&acc)[kBlockN / 2]) {
     const int tid = threadIdx.x % 128;
     const bool storer = tid == 0;
-    const bool load_c = p.beta != 0.0f;
+    const float alpha = p.alpha, beta = p.beta;  // read once: the shared stores below clobber memory
+    const bool load_c = beta != 0.0f;
     const uint32_t barrier = kEpilogueBarrier0 + wg;
     const int m0 = t.m_block * kBlockM + 64 * wg;
     const int n0 = t.n_block * kBlockN;
@@ -98,8 +102,16 @@ struct Epilogue {
         if (storer) hopper::tma_store_wait_read<kEpiStages - 1>();
         hopper::named_barrier_sync(barrier, 128);
       }
-      hopper::for_each_accum_pair_sw128<int(sizeof(TOut)), kEpiCols>(
-          j * kEpiCols, 0, [&](int i, uint32_t off) { write_pair(p, buf + off, acc[i], acc[i + 1], load_c); });
+      const uint32_t buf_addr = hopper::smem_u32(buf);
+      if (load_c) {
+        hopper::for_each_accum_pair_sw128<int(sizeof(TOut)), kEpiCols>(j * kEpiCols, 0, [&](int i, uint32_t off) {
+          write_pair<true>(buf_addr + off, alpha, beta, acc[i], acc[i + 1]);
+        });
+      } else {
+        hopper::for_each_accum_pair_sw128<int(sizeof(TOut)), kEpiCols>(j * kEpiCols, 0, [&](int i, uint32_t off) {
+          write_pair<false>(buf_addr + off, alpha, 0.0f, acc[i], acc[i + 1]);
+        });
+      }
       const int chunk_n0 = n0 + j * kEpiCols;  // may wrap past 2^31 for chunks beyond n: TMA clips those
       // In 64 bits: near n = 2^31 an int32 chunk end wraps and would pass for in bounds.
       if (p.d_ragged && int64_t(t.n_block) * kBlockN + j * kEpiCols + kEpiCols > p.n) {

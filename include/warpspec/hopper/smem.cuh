@@ -1,0 +1,27 @@
+#pragma once
+// Shared-memory loads and stores by 32-bit shared-window address (what smem_u32
+// returns). Epilogues stage output through swizzled tiles with these: a generic
+// pointer would make the compiler rebuild the 64-bit address of every element from the
+// aligned dynamic-smem base, and could not prove the access is shared.
+#include "warpspec/hopper/arch.cuh"
+
+namespace warpspec::hopper {
+
+WARPSPEC_DEVICE void st_shared_b32(uint32_t addr, uint32_t v) {
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+WARPSPEC_DEVICE uint32_t ld_shared_b32(uint32_t addr) {
+  uint32_t v;
+  asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+  return v;
+}
+WARPSPEC_DEVICE void st_shared_v2_f32(uint32_t addr, float x, float y) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(x), "f"(y) : "memory");
+}
+WARPSPEC_DEVICE float2 ld_shared_v2_f32(uint32_t addr) {
+  float2 v;
+  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"(addr) : "memory");
+  return v;
+}
+
+}  // namespace warpspec::hopper
