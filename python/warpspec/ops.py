@@ -59,7 +59,8 @@ def _f32(x, name: str) -> float:
             raise TypeError(f"{name}: must be a number, got {type(x).__name__}")
     x = float(x)
     if x == x and abs(x) != float("inf") and abs(x) > _FLT_MAX:
-        raise ValueError(f"{name}: {x!r} does not fit in float32 (at most {_FLT_MAX:g} in magnitude)")
+        raise _lib.WarpspecArgumentError(f"invalid argument: {name}: {x!r} does not fit in float32 (at most "
+                                         f"{_FLT_MAX:g} in magnitude)", _lib.INVALID_ARGUMENT)
     return x
 
 
@@ -370,7 +371,8 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         # 0 means "default" in the C ABI: a scale that is 0 (or rounds to 0, or is
         # negative) in float32 must be refused here, not silently replaced.
         if not (_F32_PACK.unpack(_F32_PACK.pack(scale))[0] > 0.0) or scale == float("inf"):
-            raise ValueError(f"softmax_scale: must be positive and finite in float32, got {softmax_scale!r}")
+            raise _lib.WarpspecArgumentError(f"invalid argument: softmax_scale: must be positive and finite in "
+                                             f"float32, got {softmax_scale!r}", _lib.INVALID_ARGUMENT)
     index = _device_of(_ATTENTION_NAMES, q, k, v)
     out_shape, lse_shape = _attention_shapes(q)
     q, k, v = _contiguous_last(q), _contiguous_last(k), _contiguous_last(v)
