@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/gpu_test.hpp"
+#include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace {
@@ -150,15 +151,10 @@ TEST(Hostile, GemmWithEmptyOutputWritesNothing) {
   for (size_t i = 0; i < bytes.size(); ++i) ASSERT_EQ(bytes[i], 0xFF) << "byte " << i;
 }
 
-TensorView bshd(void* data, int64_t b, int64_t s, int64_t h, int64_t d, int64_t row_stride = 0) {
-  TensorView v;
-  v.data = data;
-  v.dtype = DType::kBF16;
-  v.rank = 4;
-  v.shape[0] = b, v.shape[1] = s, v.shape[2] = h, v.shape[3] = d;
-  const int64_t hs = row_stride ? row_stride : d;  // elements between heads
-  v.stride[3] = 1, v.stride[2] = hs, v.stride[1] = h * hs, v.stride[0] = s * h * hs;
-  return v;
+// bf16 (b, s, h, d); `head_stride` elements between heads (d when 0).
+TensorView bshd(void* data, int64_t b, int64_t s, int64_t h, int64_t d, int64_t head_stride = 0) {
+  const int64_t hs = head_stride ? head_stride : d;
+  return warpspec::testbed::bshd_view(data, DType::kBF16, b, s, h, d, s * h * hs, h * hs, hs);
 }
 
 // O with gaps between heads (head dim 40 run padded on the 64 kernel, rows 48 apart)
@@ -183,11 +179,8 @@ TEST(Hostile, AttentionWritesNothingOutsideOAndLse) {
     at.k = bshd(dk.get(), B, SK, HKV, D);
     at.v = bshd(dv.get(), B, SK, HKV, D);
     at.o = bshd(o.as<char>() + band * 2, B, SQ, H, D, OS);
-    at.lse.data = lse.as<char>() + band * 4;
-    at.lse.dtype = DType::kFP32;
-    at.lse.rank = 3;
-    at.lse.shape[0] = B, at.lse.shape[1] = H, at.lse.shape[2] = SQ;
-    at.lse.stride[0] = H * SQ * 3, at.lse.stride[1] = SQ * 3, at.lse.stride[2] = 3;  // every third float
+    at.lse = warpspec::testbed::lse_view(reinterpret_cast<float*>(lse.as<char>() + band * 4), B, H, SQ, H * SQ * 3,
+                                         SQ * 3, 3);  // every third float
     at.causal = causal;
     const warpspec::Status s = warpspec::attention_forward(at);
     ASSERT_TRUE(s.ok()) << s.to_string();
@@ -211,11 +204,7 @@ TEST(Hostile, AttentionWithNoKeysIsZeroWithMinusInfLse) {
     at.k = bshd(nullptr, B, 0, 1, D);
     at.v = bshd(nullptr, B, 0, 1, D);
     at.o = bshd(o.get(), B, SQ, H, D);
-    at.lse.data = lse.get();
-    at.lse.dtype = DType::kFP32;
-    at.lse.rank = 3;
-    at.lse.shape[0] = B, at.lse.shape[1] = H, at.lse.shape[2] = SQ;
-    at.lse.stride[0] = H * SQ, at.lse.stride[1] = SQ, at.lse.stride[2] = 1;
+    at.lse = warpspec::testbed::lse_contiguous(lse.as<float>(), B, H, SQ);
     at.causal = causal;
     const warpspec::Status s = warpspec::attention_forward(at);
     ASSERT_TRUE(s.ok()) << s.to_string();
@@ -248,11 +237,7 @@ TEST(Hostile, AttentionNanPropagates) {
   at.k = bshd(dk.get(), B, S, H, D);
   at.v = bshd(dv.get(), B, S, H, D);
   at.o = bshd(o.get(), B, S, H, D);
-  at.lse.data = lse.get();
-  at.lse.dtype = DType::kFP32;
-  at.lse.rank = 3;
-  at.lse.shape[0] = B, at.lse.shape[1] = H, at.lse.shape[2] = S;
-  at.lse.stride[0] = H * S, at.lse.stride[1] = S, at.lse.stride[2] = 1;
+  at.lse = warpspec::testbed::lse_contiguous(lse.as<float>(), B, H, S);
   const warpspec::Status s = warpspec::attention_forward(at);
   ASSERT_TRUE(s.ok()) << s.to_string();
   CUDA_ASSERT(cudaDeviceSynchronize());

@@ -14,6 +14,7 @@
 
 #include "common/gpu_test.hpp"
 #include "testing/fill.cuh"
+#include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace {
@@ -23,13 +24,7 @@ using warpspec::TensorView;
 namespace test = warpspec::test;
 
 TensorView bshd(void* data, int64_t s, int64_t d) {
-  TensorView v;
-  v.data = data;
-  v.dtype = DType::kBF16;
-  v.rank = 4;
-  v.shape[0] = 1, v.shape[1] = s, v.shape[2] = 1, v.shape[3] = d;
-  v.stride[3] = 1, v.stride[2] = d, v.stride[1] = d, v.stride[0] = s * d;
-  return v;
+  return warpspec::testbed::bshd_contiguous(data, DType::kBF16, 1, s, 1, d);
 }
 
 std::vector<float> as_float(const std::vector<uint16_t>& bits) {
@@ -61,11 +56,7 @@ TEST(LongContext, LseOverAMillionKeysMatchesFloat64) {
     at.k = bshd(k.get(), SK, D);
     at.v = bshd(v.get(), SK, D);
     at.o = bshd(o.get(), SQ, D);
-    at.lse.data = lse.get();
-    at.lse.dtype = DType::kFP32;
-    at.lse.rank = 3;
-    at.lse.shape[0] = 1, at.lse.shape[1] = 1, at.lse.shape[2] = SQ;
-    at.lse.stride[0] = SQ, at.lse.stride[1] = SQ, at.lse.stride[2] = 1;
+    at.lse = warpspec::testbed::lse_contiguous(lse.as<float>(), 1, 1, SQ);
     at.softmax_scale = scale;
     at.causal = causal;
     const warpspec::Status s = warpspec::attention_forward(at);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/gpu_test.hpp"
+#include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace {
@@ -38,13 +39,7 @@ TensorView matrix(const test::DeviceBuffer& b, int64_t rows, int64_t cols) {
 }
 
 TensorView bshd(const test::DeviceBuffer& b, int64_t batch, int64_t s, int64_t h, int64_t d) {
-  TensorView v;
-  v.data = b.get();
-  v.dtype = DType::kBF16;
-  v.rank = 4;
-  v.shape[0] = batch, v.shape[1] = s, v.shape[2] = h, v.shape[3] = d;
-  v.stride[3] = 1, v.stride[2] = d, v.stride[1] = h * d, v.stride[0] = s * h * d;
-  return v;
+  return warpspec::testbed::bshd_contiguous(b.get(), DType::kBF16, batch, s, h, d);
 }
 
 std::vector<uint8_t> bytes_of(const test::DeviceBuffer& b) { return test::to_host<uint8_t>(b, b.bytes()); }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/gpu_test.hpp"
+#include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace {
@@ -47,15 +48,8 @@ std::vector<uint16_t> random_16bit(size_t n, DType t, std::mt19937_64& rng) {
   return v;
 }
 
-TensorView bshd(void* data, DType t, int64_t b, int64_t s, int64_t h, int64_t d) {
-  TensorView v;
-  v.data = data;
-  v.dtype = t;
-  v.rank = 4;
-  v.shape[0] = b, v.shape[1] = s, v.shape[2] = h, v.shape[3] = d;
-  v.stride[3] = 1, v.stride[2] = d, v.stride[1] = h * d, v.stride[0] = s * h * d;
-  return v;
-}
+using warpspec::testbed::bshd_contiguous;
+using warpspec::testbed::lse_contiguous;
 
 // One problem: inputs on the device (read-only, shared by every thread), and a
 // function that runs it into a given output buffer on a given stream.
@@ -123,15 +117,11 @@ std::vector<Case> make_cases(uint64_t seed, int count) {
       void* v = c.inputs[2].get();
       c.run = [=](void* out, cudaStream_t s) {
         warpspec::AttentionArgs at;
-        at.q = bshd(q, t, b, sq, h, d);
-        at.k = bshd(kk, t, b, sk, hkv, d);
-        at.v = bshd(v, t, b, sk, hkv, d);
-        at.o = bshd(out, t, b, sq, h, d);
-        at.lse.data = static_cast<char*>(out) + o_bytes;
-        at.lse.dtype = DType::kFP32;
-        at.lse.rank = 3;
-        at.lse.shape[0] = b, at.lse.shape[1] = h, at.lse.shape[2] = sq;
-        at.lse.stride[0] = h * sq, at.lse.stride[1] = sq, at.lse.stride[2] = 1;
+        at.q = bshd_contiguous(q, t, b, sq, h, d);
+        at.k = bshd_contiguous(kk, t, b, sk, hkv, d);
+        at.v = bshd_contiguous(v, t, b, sk, hkv, d);
+        at.o = bshd_contiguous(out, t, b, sq, h, d);
+        at.lse = lse_contiguous(reinterpret_cast<float*>(static_cast<char*>(out) + o_bytes), b, h, sq);
         at.causal = causal;
         return warpspec::attention_forward(at, s);
       };

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "host/test_memory.hpp"
+#include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace {
@@ -20,13 +21,7 @@ using warpspec::TensorView;
 void* fake(uintptr_t offset = 0) { return warpspec::test::test_pointer(offset); }
 
 TensorView bshd(int64_t b, int64_t s, int64_t h, int64_t d, DType t = DType::kBF16, void* data = fake()) {
-  TensorView v;
-  v.data = data;
-  v.dtype = t;
-  v.rank = 4;
-  v.shape[0] = b, v.shape[1] = s, v.shape[2] = h, v.shape[3] = d;
-  v.stride[3] = 1, v.stride[2] = d, v.stride[1] = h * d, v.stride[0] = s * h * d;
-  return v;
+  return warpspec::testbed::bshd_contiguous(data, t, b, s, h, d);
 }
 
 AttentionArgs valid(int64_t d = 128) {
