@@ -17,6 +17,21 @@ namespace {
 using namespace warpspec;
 using namespace warpspec::hopper;
 
+// The GPU binary's first check: a Hopper device is present and runs sm_90a code.
+__global__ void elect_kernel(int* count) {
+  if (elect_one()) atomicAdd(count, 1);
+}
+
+TEST(Smoke, ElectOnePicksOneLanePerWarp) {
+  WARPSPEC_REQUIRE_HOPPER();
+  test::DeviceBuffer count(sizeof(int));
+  CUDA_ASSERT(cudaMemset(count.get(), 0, sizeof(int)));
+  elect_kernel<<<3, 256>>>(count.as<int>());
+  CUDA_ASSERT(cudaGetLastError());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  EXPECT_EQ(test::to_host<int>(count, 1)[0], 3 * 8);
+}
+
 constexpr int kStages = 3;
 constexpr int kWords = 64;  // 32-bit words per stage
 constexpr int kThreads = 384;

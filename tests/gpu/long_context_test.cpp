@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/gpu_test.hpp"
-#include "testing/fill.cuh"
+#include "testing/random.hpp"
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
@@ -27,14 +27,16 @@ TensorView bshd(void* data, int64_t s, int64_t d) {
   return warpspec::testbed::bshd_contiguous(data, DType::kBF16, 1, s, 1, d);
 }
 
-std::vector<float> as_float(const std::vector<uint16_t>& bits) {
-  std::vector<float> f(bits.size());
-  for (size_t i = 0; i < bits.size(); ++i) {
-    __nv_bfloat16 b;
-    std::memcpy(&b, &bits[i], 2);
-    f[i] = __bfloat162float(b);
+// n bf16 values of the hash fill (testing/random.hpp), made on the host; `f` gets the
+// same values as floats for the float64 reference.
+std::vector<__nv_bfloat16> normalish_bf16(size_t n, uint64_t seed, std::vector<float>* f) {
+  std::vector<__nv_bfloat16> v(n);
+  f->resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    v[i] = __float2bfloat16(warpspec::testbed::hash_normalish(seed, i));
+    (*f)[i] = __bfloat162float(v[i]);
   }
-  return f;
+  return v;
 }
 
 TEST(LongContext, LseOverAMillionKeysMatchesFloat64) {
@@ -43,11 +45,11 @@ TEST(LongContext, LseOverAMillionKeysMatchesFloat64) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   const int64_t SQ = 8, SK = int64_t(1) << 20, D = 128;
   const float scale = 4.5f / std::sqrt(float(D));  // score spread ~4.5: LSE ~ ln(2^20) + 4.5^2 / 2
-  test::DeviceBuffer q(size_t(SQ * D) * 2), k(size_t(SK * D) * 2), v(size_t(SK * D) * 2), o(size_t(SQ * D) * 2),
-      lse(size_t(SQ) * 4), scores(size_t(SQ * SK) * 4);
-  CUDA_ASSERT(warpspec::testbed::fill_normalish(q.get(), DType::kBF16, size_t(SQ * D), seed));
-  CUDA_ASSERT(warpspec::testbed::fill_normalish(k.get(), DType::kBF16, size_t(SK * D), seed + 1));
-  CUDA_ASSERT(warpspec::testbed::fill_normalish(v.get(), DType::kBF16, size_t(SK * D), seed + 2));
+  std::vector<float> qf, kf, vf;
+  test::DeviceBuffer q = test::to_device(normalish_bf16(size_t(SQ * D), seed, &qf));
+  test::DeviceBuffer k = test::to_device(normalish_bf16(size_t(SK * D), seed + 1, &kf));
+  test::DeviceBuffer v = test::to_device(normalish_bf16(size_t(SK * D), seed + 2, &vf));
+  test::DeviceBuffer o(size_t(SQ * D) * 2), lse(size_t(SQ) * 4), scores(size_t(SQ * SK) * 4);
   CUDA_ASSERT(test::poison(lse));
   for (bool causal : {false, true}) {
     SCOPED_TRACE(causal ? "causal" : "full");
@@ -72,8 +74,6 @@ TEST(LongContext, LseOverAMillionKeysMatchesFloat64) {
     const warpspec::Status gs = warpspec::gemm(g);
     ASSERT_TRUE(gs.ok()) << gs.to_string();
     const auto tc = test::to_host<float>(scores, size_t(SQ * SK));
-    const auto qf = as_float(test::to_host<uint16_t>(q, size_t(SQ * D)));
-    const auto kf = as_float(test::to_host<uint16_t>(k, size_t(SK * D)));
     double worst = 0, worst_exact = 0;
     for (int64_t r = 0; r < SQ; ++r) {
       const int64_t visible = causal ? SK - SQ + r + 1 : SK;  // bottom-right aligned
