@@ -9,7 +9,9 @@
 
 #include "warpspec/schedule/attention.hpp"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace attention_scheduler_test {
 
 using warpspec::schedule::AttentionOrder;
 using warpspec::schedule::AttentionScheduler;
@@ -115,4 +117,4 @@ TEST(AttentionScheduler, CheckRefusesBadArguments) {
   EXPECT_NE(AttentionScheduler::check(args(1 << 20, 1 << 10, 4, 132, AttentionOrder::kMFastest)), nullptr);
 }
 
-}  // namespace
+}  // namespace attention_scheduler_test

@@ -11,7 +11,9 @@
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace attention_validation_test {
 
 using warpspec::AttentionArgs;
 using warpspec::DType;
@@ -208,4 +210,4 @@ TEST(AttentionValidation, StridesPastTmaLimitsAreRefusedWithoutOverflow) {
   expect_refused(a, StatusCode::kInvalidArgument, "lse");
 }
 
-}  // namespace
+}  // namespace attention_validation_test

@@ -11,7 +11,9 @@
 
 #include "warpspec/warpspec.h"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace c_api_hostile_test {
 
 // A struct at the very end of a readable page, the next page unmapped: reading past
 // the struct would fault, so a passing test proves nothing was read there.
@@ -60,4 +62,4 @@ TEST(CApiHostile, UnknownFlagBitsAreRefusedAndPdlIsKnown) {
   EXPECT_EQ(std::string(warpspec_last_error()).find("flags"), std::string::npos) << warpspec_last_error();
 }
 
-}  // namespace
+}  // namespace c_api_hostile_test

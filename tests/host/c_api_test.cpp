@@ -26,7 +26,9 @@ extern "C" size_t warpspec_test_gemm_args_size_from_c(void);
 extern "C" int warpspec_test_attention_refusal_from_c(char* message, size_t size);
 extern "C" size_t warpspec_test_attention_args_size_from_c(void);
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace c_api_test {
 
 bool have_hopper() { return warpspec::check_device().ok(); }
 
@@ -409,4 +411,4 @@ TEST(CApiAttention, HeaderCompilesAsC99AndWorksFromC) {
   EXPECT_EQ(warpspec_test_attention_args_size_from_c(), sizeof(warpspec_attention_args));
 }
 
-}  // namespace
+}  // namespace c_api_test

@@ -10,7 +10,9 @@
 
 #include "warpspec/device.hpp"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace cli_test {
 
 std::pair<int, std::string> run_cli(const std::string& args) {
   std::string out;
@@ -86,4 +88,4 @@ TEST(Cli, VersionPrintsLibraryVersion) {
   EXPECT_NE(out.find(warpspec::version()), std::string::npos) << out;
 }
 
-}  // namespace
+}  // namespace cli_test

@@ -3,7 +3,9 @@
 
 #include "warpspec/warpspec.hpp"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace device_test {
 
 TEST(Status, OkAndErrorsCarryCodeAndMessage) {
   warpspec::Status ok;
@@ -36,4 +38,4 @@ TEST(Device, ListDevicesRejectsNull) {
   EXPECT_EQ(warpspec::list_devices(nullptr).code(), warpspec::StatusCode::kInvalidArgument);
 }
 
-}  // namespace
+}  // namespace device_test

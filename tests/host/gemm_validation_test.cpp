@@ -11,7 +11,9 @@
 #include "host/test_memory.hpp"
 #include "warpspec/warpspec.hpp"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace gemm_validation_test {
 
 using warpspec::DType;
 using warpspec::GemmArgs;
@@ -234,4 +236,4 @@ TEST(GemmValidation, StridesPastTmaLimitsAreRefusedWithoutOverflow) {
   expect_refused(g, StatusCode::kInvalidArgument, "d.stride[0]");
 }
 
-}  // namespace
+}  // namespace gemm_validation_test

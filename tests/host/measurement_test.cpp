@@ -9,7 +9,9 @@
 #include "../../tools/timing.hpp"
 #include "common/seed.hpp"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace measurement_test {
 
 using warpspec::tools::Spread;
 using warpspec::tools::detail::block_order;
@@ -77,4 +79,4 @@ TEST(MaskCount, CausalPairsMatchBruteForce) {
   EXPECT_EQ(attention_pairs(0, 10, true), 0.0);
 }
 
-}  // namespace
+}  // namespace measurement_test

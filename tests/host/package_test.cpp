@@ -11,7 +11,9 @@
 
 #include "warpspec/device.hpp"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace package_test {
 
 namespace fs = std::filesystem;
 
@@ -47,4 +49,4 @@ TEST(Package, FindPackageConsumerBuildsAndRuns) {
   fs::remove_all(work);
 }
 
-}  // namespace
+}  // namespace package_test

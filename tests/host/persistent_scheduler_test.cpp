@@ -16,7 +16,9 @@
 #include "warpspec/schedule/persistent.hpp"
 #include "warpspec/schedule/raster.hpp"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace persistent_scheduler_test {
 
 using warpspec::schedule::FastDivmod;
 using warpspec::schedule::persistent_grid_size;
@@ -432,4 +434,4 @@ TEST(SchedulerValidation, LargestProblemMapsEndToEnd) {
   }
 }
 
-}  // namespace
+}  // namespace persistent_scheduler_test

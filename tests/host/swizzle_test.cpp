@@ -8,7 +8,9 @@
 #include <set>
 #include <vector>
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace swizzle_test {
 
 using warpspec::hopper::swizzle_bits;
 using warpspec::hopper::swizzle_offset;
@@ -161,4 +163,4 @@ TEST(Swizzle, ColumnsSpreadOverBankChunks) {
   }
 }
 
-}  // namespace
+}  // namespace swizzle_test

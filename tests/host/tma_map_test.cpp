@@ -14,7 +14,9 @@
 
 #include "warpspec/device.hpp"
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace tma_map_test {
 
 using warpspec::DType;
 using warpspec::Status;
@@ -403,4 +405,4 @@ TEST_F(TmaMap, Helper2dNamesItsOwnArguments) {
                  StatusCode::kInvalidArgument, "ld = 4611686018427387912", "2^40");
 }
 
-}  // namespace
+}  // namespace tma_map_test

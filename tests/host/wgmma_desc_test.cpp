@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
-namespace {
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace wgmma_desc_test {
 
 using warpspec::hopper::Major;
 using warpspec::hopper::make_wgmma_desc;
@@ -255,4 +257,4 @@ TEST(WgmmaLayout, OffsetsAreDistinctAndInside) {
   }
 }
 
-}  // namespace
+}  // namespace wgmma_desc_test
