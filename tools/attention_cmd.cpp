@@ -75,10 +75,10 @@ void register_attention(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("attention", "Run one attention forward; print time and TFLOP/s");
   auto o = std::make_shared<AttentionOptions>();
   o->p.heads_kv = 0;  // default: heads
-  cmd->add_option("--batch", o->p.batch, "batch size")->check(CLI::PositiveNumber);
-  cmd->add_option("--seqlen-q", o->p.seqlen_q, "query length")->check(CLI::PositiveNumber);
-  cmd->add_option("--seqlen-k", o->p.seqlen_k, "key/value length")->check(CLI::PositiveNumber);
-  cmd->add_option("--heads", o->p.heads, "query heads")->check(CLI::PositiveNumber);
+  cmd->add_option("--batch", o->p.batch, "batch size")->check(positive());
+  cmd->add_option("--seqlen-q", o->p.seqlen_q, "query length")->check(positive());
+  cmd->add_option("--seqlen-k", o->p.seqlen_k, "key/value length")->check(positive());
+  cmd->add_option("--heads", o->p.heads, "query heads")->check(positive());
   cmd->add_option("--heads-kv", o->p.heads_kv, "key/value heads (default: --heads; GQA when fewer)");
   cmd->add_option("--head-dim", o->p.head_dim, "a multiple of 8 up to 256 (64/128/192/256 native)");
   cmd->add_flag("--causal", o->p.causal, "causal mask, aligned to the bottom-right corner");

@@ -91,13 +91,13 @@ int run_bench_gemm(bool quick, const TimingOptions& timing) {
 void register_gemm(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("gemm", "Run one GEMM, D = alpha*A*B + beta*C; print time and TFLOP/s");
   auto o = std::make_shared<GemmOptions>();
-  cmd->add_option("--m", o->p.m, "rows of A and D")->check(CLI::PositiveNumber);
-  cmd->add_option("--n", o->p.n, "columns of B and D")->check(CLI::PositiveNumber);
-  cmd->add_option("--k", o->p.k, "columns of A, rows of B")->check(CLI::PositiveNumber);
+  cmd->add_option("--m", o->p.m, "rows of A and D")->check(positive());
+  cmd->add_option("--n", o->p.n, "columns of B and D")->check(positive());
+  cmd->add_option("--k", o->p.k, "columns of A, rows of B")->check(positive());
   cmd->add_option("--layout", o->p.layout, kLayoutHelp)->check(CLI::IsMember({"tn", "nt", "nn", "tt"}));
   cmd->add_option("--dtype", o->dtype, "input dtype: bf16 or fp16");
   cmd->add_option("--out-dtype", o->out_dtype, "output dtype: the input's (default) or fp32");
-  cmd->add_option("--batch", o->p.batch, "batch count L")->check(CLI::PositiveNumber);
+  cmd->add_option("--batch", o->p.batch, "batch count L")->check(positive());
   cmd->add_option("--alpha", o->p.alpha, "scale of A*B");
   cmd->add_option("--beta", o->p.beta, "scale of C (0: C is not read)");
   cmd->add_option("--raster", o->raster, "tile order: m (along M), n (along N) or auto")

@@ -10,7 +10,7 @@ int require_hopper() {
   Status s = check_device();
   if (s.ok()) return 0;
   std::fprintf(stderr, "warpspec: no Hopper GPU (sm_90) available: %s\n", s.message().c_str());
-  return 2;
+  return kExitNoGpu;
 }
 
 int run_info() {
@@ -19,7 +19,7 @@ int run_info() {
   if (!s.ok() || devices.empty()) {
     std::fprintf(stderr, "warpspec: no CUDA device found%s%s; warpspec needs a Hopper GPU (sm_90)\n",
                  s.ok() ? "" : ": ", s.ok() ? "" : s.message().c_str());
-    return 2;
+    return kExitNoGpu;
   }
   std::printf("warpspec %s\n", version());
   std::printf("%-3s %-28s %-5s %5s %10s %8s  %s\n", "id", "name", "cc", "SMs", "memory", "L2", "warpspec");
@@ -34,7 +34,7 @@ int run_info() {
   }
   if (!any) {
     std::fprintf(stderr, "warpspec: none of these devices is a Hopper GPU (sm_90)\n");
-    return 2;
+    return kExitNoGpu;
   }
   return 0;
 }

@@ -14,9 +14,9 @@
 // translation unit, where every file's helpers must keep to themselves.
 namespace cli_test {
 
-std::pair<int, std::string> run_cli(const std::string& args) {
+std::pair<int, std::string> run_cli(const std::string& args, const std::string& env = "") {
   std::string out;
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((std::string(WARPSPEC_CLI) + " " + args + " 2>&1").c_str(), "r"),
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((env + " " + std::string(WARPSPEC_CLI) + " " + args + " 2>&1").c_str(), "r"),
                                              pclose);
   if (!pipe) return {-1, "popen failed"};
   std::array<char, 4096> buf;
@@ -77,9 +77,30 @@ TEST(Cli, CheckPathsPassOnHopper) {
   }
 }
 
-TEST(Cli, UnknownSubcommandIsRefused) {
-  auto [rc, out] = run_cli("frobnicate");
-  EXPECT_NE(rc, 0) << out;
+// Usage errors exit 2 (the convention scripts expect), not CLI11's own 105+ codes, and
+// say what was wrong in a short line; "no GPU" has its own code, 3.
+TEST(Cli, UsageErrorsExitTwo) {
+  for (const char* args : {"frobnicate", "gemm --m abc", "gemm --layout xy", "bench gemm --rounds 0"}) {
+    auto [rc, out] = run_cli(args);
+    EXPECT_EQ(rc, 2) << args << "\n" << out;
+    EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
+  }
+}
+
+TEST(Cli, HelpShowsDefaultsAndExitCodes) {
+  auto [rc, out] = run_cli("gemm --help");
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("4096"), std::string::npos) << "the default --m should show\n" << out;
+  auto [rc2, top] = run_cli("--help");
+  EXPECT_EQ(rc2, 0) << top;
+  EXPECT_NE(top.find("3 no Hopper GPU"), std::string::npos) << top;
+}
+
+// With every GPU hidden (so on any machine), a command that needs one exits 3 with one line.
+TEST(Cli, NoGpuExitsThree) {
+  auto [rc, out] = run_cli("gemm --m 64 --n 64 --k 64", "CUDA_VISIBLE_DEVICES=");
+  EXPECT_EQ(rc, 3) << out;
+  EXPECT_NE(out.find("no Hopper GPU"), std::string::npos) << out;
 }
 
 TEST(Cli, VersionPrintsLibraryVersion) {
