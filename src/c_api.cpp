@@ -10,6 +10,7 @@
 #include <exception>
 #include <string>
 
+#include "common/format.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace warpspec {
@@ -122,11 +123,8 @@ TensorView to_view(const warpspec_tensor& t) {
 
 Status check_flags(uint32_t flags) {
   if ((flags & ~WARPSPEC_FLAG_KNOWN) == 0) return Status::Ok();
-  return unsupported("flags: unknown option bits 0x" + [&] {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%x", unsigned(flags & ~WARPSPEC_FLAG_KNOWN));
-    return std::string(buf);
-  }() + "; the known ones are WARPSPEC_FLAG_PDL (1)");
+  return unsupported(fmt("flags: unknown option bits 0x%x; the known ones are WARPSPEC_FLAG_PDL (1)",
+                         unsigned(flags & ~WARPSPEC_FLAG_KNOWN)));
 }
 
 Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
