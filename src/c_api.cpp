@@ -29,6 +29,7 @@ static_assert(WARPSPEC_DTYPE_FP16 == int(DType::kFP16));
 static_assert(WARPSPEC_DTYPE_FP32 == int(DType::kFP32));
 static_assert(WARPSPEC_DTYPE_E4M3 == int(DType::kE4M3));
 static_assert(WARPSPEC_DTYPE_E5M2 == int(DType::kE5M2));
+static_assert(WARPSPEC_DTYPE_I32 == int(DType::kI32));
 static_assert(WARPSPEC_GEMM_RASTER_HEURISTIC == int(GemmRaster::kHeuristic));
 static_assert(WARPSPEC_GEMM_RASTER_ALONG_M == int(GemmRaster::kAlongM));
 static_assert(WARPSPEC_GEMM_RASTER_ALONG_N == int(GemmRaster::kAlongN));
@@ -49,6 +50,11 @@ static_assert(sizeof(warpspec_attention_args) == 424 && offsetof(warpspec_attent
 // The version-1 sizes: the smallest struct_size accepted.
 constexpr std::size_t kGemmArgsV1Size = 352;
 constexpr std::size_t kAttentionArgsV1Size = 424;
+static_assert(offsetof(warpspec_attention_args, window_left) == 424 &&
+              offsetof(warpspec_attention_args, softcap) == 440 && offsetof(warpspec_attention_args, sink) == 448 &&
+              offsetof(warpspec_attention_args, cu_seqlens_q) == 528 &&
+              offsetof(warpspec_attention_args, max_seqlen_q) == 848 && sizeof(warpspec_attention_args) == 856,
+              "warpspec_attention_args v2 layout is ABI; append fields, never move them");
 // The largest struct_size accepted: a newer caller's struct may be longer than ours
 // (its tail must be zero, which we read), but not unboundedly: a garbage size would
 // have us read far past the caller's object.
@@ -121,10 +127,10 @@ TensorView to_view(const warpspec_tensor& t) {
   return v;
 }
 
-Status check_flags(uint32_t flags) {
-  if ((flags & ~WARPSPEC_FLAG_KNOWN) == 0) return Status::Ok();
-  return unsupported(fmt("flags: unknown option bits 0x%x; the known ones are WARPSPEC_FLAG_PDL (1)",
-                         unsigned(flags & ~WARPSPEC_FLAG_KNOWN)));
+Status check_flags(uint32_t flags, uint32_t known = WARPSPEC_FLAG_KNOWN,
+                   const char* names = "WARPSPEC_FLAG_PDL (1)") {
+  if ((flags & ~known) == 0) return Status::Ok();
+  return unsupported(fmt("flags: unknown option bits 0x%x; the known ones are %s", unsigned(flags & ~known), names));
 }
 
 Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
@@ -147,8 +153,10 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
 Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out) {
   warpspec_attention_args args = warpspec_attention_args_default();
   WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_attention_args", kAttentionArgsV1Size, &args));
-  WARPSPEC_RETURN_IF_ERROR(check_flags(args.flags));
+  WARPSPEC_RETURN_IF_ERROR(check_flags(args.flags, WARPSPEC_ATTENTION_FLAG_KNOWN,
+                                       "WARPSPEC_FLAG_PDL (1) and WARPSPEC_FLAG_WINDOW (2)"));
   if (args.reserved != 0) return unsupported("reserved: must be 0, got " + std::to_string(args.reserved));
+  if (args.reserved2 != 0) return unsupported("reserved2: must be 0, got " + std::to_string(args.reserved2));
   if (args.causal != 0 && args.causal != 1)
     return invalid_argument("causal: must be 0 or 1, got " + std::to_string(args.causal));
   out->q = to_view(args.q);
@@ -161,6 +169,22 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   if (args.softmax_scale != 0.0f) out->softmax_scale = args.softmax_scale;
   out->causal = args.causal == 1;
   out->pdl = (args.flags & WARPSPEC_FLAG_PDL) != 0;
+  if (args.flags & WARPSPEC_FLAG_WINDOW) {
+    out->window_left = args.window_left;
+    out->window_right = args.window_right;
+  } else if (args.window_left != 0 || args.window_right != 0) {
+    return invalid_argument(fmt("window_left, window_right (%lld, %lld): set WARPSPEC_FLAG_WINDOW in flags to use them "
+                                "(without it they must be 0 and there is no window)",
+                                static_cast<long long>(args.window_left), static_cast<long long>(args.window_right)));
+  }
+  out->softcap = args.softcap;
+  const auto optional = [](const warpspec_tensor& t) { return t.data != nullptr ? to_view(t) : TensorView{}; };
+  out->sink = optional(args.sink);
+  out->cu_seqlens_q = optional(args.cu_seqlens_q);
+  out->cu_seqlens_k = optional(args.cu_seqlens_k);
+  out->seqused_q = optional(args.seqused_q);
+  out->seqused_k = optional(args.seqused_k);
+  out->max_seqlen_q = args.max_seqlen_q;
   return Status::Ok();
 }
 

@@ -25,9 +25,11 @@ struct AttentionArgs {
   //   LSE = −inf (no key); batch, seqlen_q or heads_q = 0 computes nothing. heads_kv
   //   >= 1. Pointers of empty views are not read.
   // Memory: device memory of the current device (or managed). o must not overlap k or
-  // v, and may be q only as the very same view (in place); lse overlaps none of them.
+  // v, and may be q only as the very same view (in place); lse overlaps none of them;
+  // neither overlaps sink or the varlen arrays.
   TensorView q, k, v, o;
-  // Optional: (batch, heads_q, seqlen_q) fp32, any non-negative strides. Natural-log
+  // Optional: (batch, heads_q, seqlen_q) fp32 ((heads_q, total_q) with cu_seqlens_q),
+  // any non-negative strides. Natural-log
   // units: lse = log Σ_j exp(scale · q·k_j) over the visible keys; −inf for a row that
   // sees no key; NaN (with a NaN O row) when a visible score is NaN. Left empty (data == nullptr), it is not computed.
   TensorView lse;
@@ -35,9 +37,44 @@ struct AttentionArgs {
   // (the kernel scales by softmax_scale·log2(e) in fp32).
   std::optional<float> softmax_scale;
   // Causal mask aligned to the bottom-right corner (FlashAttention-2/3): query i sees
-  // key j iff j <= i + seqlen_k - seqlen_q. A row that sees no key gets O = 0 and
-  // LSE = −inf.
+  // key j iff j <= i + seqlen_k - seqlen_q (unlike SDPA's is_causal, which aligns to
+  // the top-left). A row that sees no key gets O = 0 and LSE = −inf. Same as
+  // window_right = 0; causal with a window_left is a causal sliding window.
   bool causal = false;
+  // Sliding window (FlashAttention's window_size): query i sees key j iff
+  //   i + seqlen_k - seqlen_q - window_left <= j <= i + seqlen_k - seqlen_q + window_right,
+  // each edge -1 for unbounded (both -1: no window). Each must be -1 or >= 0; causal
+  // sets window_right to 0. Key blocks wholly outside the window are never read.
+  int64_t window_left = -1;
+  int64_t window_right = -1;
+  // Softcapping (Gemma 2): score = softcap · tanh(softmax_scale · q·k / softcap) before
+  // the softmax; 0 turns it off. Must be finite and >= 0. LSE is then in capped units.
+  float softcap = 0.0f;
+  // Learnable attention sinks (gpt-oss; FlashAttention-4's learnable_sink): fp32
+  // (heads_q,), contiguous. sink[h] is a logit (natural-log units, like the scaled
+  // scores) that joins each row's softmax denominator but contributes no value:
+  // O = Σ_j exp(s_j)·v_j / (Σ_j exp(s_j) + exp(sink[h])), and LSE includes it (a row
+  // that sees no key gets O = 0 and LSE = sink[h]). Left empty: no sink.
+  TensorView sink;
+  // Variable length (FlashAttention-3's flash_attn_varlen_func). All optional; the
+  // arrays are int32, rank 1, contiguous, device memory, read by the kernel (no host
+  // synchronisation: graph-safe).
+  //   cu_seqlens_q (batch + 1,): q and o are packed, rank 3 (total_q, heads_q,
+  //     head_dim), sequence b at rows [cu_seqlens_q[b], cu_seqlens_q[b+1]); lse is then
+  //     (heads_q, total_q). Needs max_seqlen_q.
+  //   cu_seqlens_k (batch + 1,): k and v packed the same way, (total_k, heads_kv,
+  //     head_dim). Either side may be packed without the other; batch is then the
+  //     dense side's shape[0], or cu_seqlens' length - 1.
+  //   seqused_q, seqused_k (batch,): only the first seqused[b] rows of sequence b (dense
+  //     or packed) take part; output rows past seqused_q[b] are not written.
+  //   max_seqlen_q: with cu_seqlens_q, at least the longest query sequence (as
+  //     FlashAttention's): rows past it are not computed. Must be >= 0.
+  // Masks (causal, window) use each sequence's own lengths. The array contents are
+  // the caller's contract: a value out of range (not increasing, past the tensor) is
+  // clamped into the packed tensor on the device, so it gives wrong rows but never a
+  // read or write outside the views.
+  TensorView cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k;
+  int64_t max_seqlen_q = 0;
   // Programmatic dependent launch (as GemmArgs::pdl): may start during the previous
   // kernel's tail, waits for it before touching global memory. Off by default.
   bool pdl = false;

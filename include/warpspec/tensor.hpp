@@ -11,6 +11,7 @@ enum class DType : int {
   kFP32 = 2,
   kE4M3 = 3,
   kE5M2 = 4,
+  kI32 = 5,  // indices and lengths (cu_seqlens, seqused)
 };
 
 constexpr std::size_t dtype_size(DType t) {
@@ -20,6 +21,7 @@ constexpr std::size_t dtype_size(DType t) {
     case DType::kFP32: return 4;
     case DType::kE4M3: return 1;
     case DType::kE5M2: return 1;
+    case DType::kI32: return 4;
   }
   return 0;
 }
@@ -31,6 +33,7 @@ constexpr const char* dtype_name(DType t) {
     case DType::kFP32: return "fp32";
     case DType::kE4M3: return "e4m3";
     case DType::kE5M2: return "e5m2";
+    case DType::kI32: return "int32";
   }
   return "unknown";
 }

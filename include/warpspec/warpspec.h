@@ -90,7 +90,8 @@ typedef enum warpspec_dtype {
   WARPSPEC_DTYPE_FP16 = 1,
   WARPSPEC_DTYPE_FP32 = 2,
   WARPSPEC_DTYPE_E4M3 = 3,
-  WARPSPEC_DTYPE_E5M2 = 4
+  WARPSPEC_DTYPE_E5M2 = 4,
+  WARPSPEC_DTYPE_I32 = 5
 } warpspec_dtype;
 
 #define WARPSPEC_MAX_RANK 4
@@ -111,7 +112,11 @@ typedef struct warpspec_tensor {
  * kernel may start during the previous kernel's tail on the stream and waits for it
  * before touching global memory. */
 #define WARPSPEC_FLAG_PDL 1u
+/* Attention only: window_left / window_right are given (each -1 for unbounded or
+ * >= 0). Without it there is no sliding window, so a zero-filled struct means none. */
+#define WARPSPEC_FLAG_WINDOW 2u
 #define WARPSPEC_FLAG_KNOWN (WARPSPEC_FLAG_PDL)
+#define WARPSPEC_ATTENTION_FLAG_KNOWN (WARPSPEC_FLAG_PDL | WARPSPEC_FLAG_WINDOW)
 
 /* ------------------------------------------------------------------ GEMM */
 
@@ -163,11 +168,12 @@ WARPSPEC_API warpspec_status warpspec_gemm(const warpspec_gemm_args* args, void*
  * (attention_api.hpp): O = softmax(scale * Q K^T + mask) V per batch and head.
  * q, o: (batch, seqlen_q, heads_q, head_dim); k, v: (batch, seqlen_k, heads_kv,
  * head_dim); rank 4, bf16 or fp16, all one dtype; last dimension contiguous, other
- * strides 16-byte multiples, data 16-byte aligned; head_dim 64, 96, 128, 192 or 256;
- * heads_q a multiple of heads_kv (GQA / MQA). o must not overlap k or v.
+ * strides 16-byte multiples, data 16-byte aligned; head_dim a multiple of 8 from 8 to
+ * 256; heads_q a multiple of heads_kv (GQA / MQA). o must not overlap k or v.
  * lse: optional (data NULL = not computed), (batch, heads_q, seqlen_q) fp32, the
  * natural-log log-sum-exp of each row; -inf for a row that sees no key.
- * Version 1 is 424 bytes with no padding. */
+ * Version 1 is 424 bytes with no padding; version 2 appends the sliding window,
+ * softcap, sinks and variable length (AttentionArgs has the rules of each). */
 typedef struct warpspec_attention_args {
   uint64_t struct_size; /* sizeof(warpspec_attention_args) as the caller compiled it */
   warpspec_tensor q, k, v, o, lse;
@@ -175,6 +181,17 @@ typedef struct warpspec_attention_args {
   int32_t causal;      /* 0 or 1: mask aligned to the bottom-right corner (FA2/FA3) */
   uint32_t flags;      /* WARPSPEC_FLAG_* bits; others must be 0 */
   uint32_t reserved;   /* must be 0 */
+  /* ---- version 2 (appended) ---- */
+  /* Sliding window, read only with WARPSPEC_FLAG_WINDOW: -1 unbounded, else >= 0. */
+  int64_t window_left, window_right;
+  float softcap;       /* 0: off; else finite and > 0 */
+  uint32_t reserved2;  /* must be 0 */
+  warpspec_tensor sink; /* fp32 (heads_q,) learnable sink logits; data NULL: none */
+  /* Variable length: int32 vectors, data NULL when not given. With cu_seqlens_q, q and
+   * o are (total_q, heads_q, head_dim), lse (heads_q, total_q), and max_seqlen_q is
+   * needed; with cu_seqlens_k, k and v are (total_k, heads_kv, head_dim). */
+  warpspec_tensor cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k;
+  int64_t max_seqlen_q;
 } warpspec_attention_args;
 
 /* struct_size set, everything else zero (default scale, not causal, no lse). */

@@ -18,6 +18,7 @@ __all__ = [
     "WarpspecError",
     "check_device",
     "flash_attn_func",
+    "flash_attn_varlen_func",
     "gemm",
     "library_path",
     "library_version",
@@ -50,5 +51,8 @@ except ImportError:  # the library layer still works; the ops need PyTorch
     def flash_attn_func(*args, **kwargs):
         raise ImportError("warpspec.flash_attn_func needs PyTorch (import torch failed)")
 
+    def flash_attn_varlen_func(*args, **kwargs):
+        raise ImportError("warpspec.flash_attn_varlen_func needs PyTorch (import torch failed)")
+
 else:
-    from .ops import flash_attn_func, gemm
+    from .ops import flash_attn_func, flash_attn_varlen_func, gemm

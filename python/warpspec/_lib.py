@@ -29,6 +29,9 @@ DTYPE_FP16 = 1
 DTYPE_FP32 = 2
 DTYPE_E4M3 = 3
 DTYPE_E5M2 = 4
+DTYPE_I32 = 5
+FLAG_PDL = 1
+FLAG_WINDOW = 2
 
 # warpspec_gemm_raster
 RASTER_HEURISTIC = 0
@@ -67,7 +70,7 @@ class GemmArgs(ctypes.Structure):
 
 
 class AttentionArgs(ctypes.Structure):
-    """warpspec_attention_args, version 1. Build it with attention_args()."""
+    """warpspec_attention_args, version 2. Build it with attention_args()."""
 
     _fields_ = [
         ("struct_size", ctypes.c_uint64),
@@ -80,14 +83,25 @@ class AttentionArgs(ctypes.Structure):
         ("causal", ctypes.c_int32),
         ("flags", ctypes.c_uint32),
         ("reserved", ctypes.c_uint32),
+        # version 2
+        ("window_left", ctypes.c_int64),
+        ("window_right", ctypes.c_int64),
+        ("softcap", ctypes.c_float),
+        ("reserved2", ctypes.c_uint32),
+        ("sink", Tensor),
+        ("cu_seqlens_q", Tensor),
+        ("cu_seqlens_k", Tensor),
+        ("seqused_q", Tensor),
+        ("seqused_k", Tensor),
+        ("max_seqlen_q", ctypes.c_int64),
     ]
 
 
 # The C side static_asserts the same numbers.
 assert ctypes.sizeof(Tensor) == 80, "warpspec_tensor layout"
 assert ctypes.sizeof(GemmArgs) == 352 and GemmArgs.flags.offset == 348, "warpspec_gemm_args layout"
-assert ctypes.sizeof(AttentionArgs) == 424 and AttentionArgs.softmax_scale.offset == 408, \
-    "warpspec_attention_args layout"
+assert ctypes.sizeof(AttentionArgs) == 856 and AttentionArgs.softmax_scale.offset == 408 and \
+    AttentionArgs.sink.offset == 448 and AttentionArgs.max_seqlen_q.offset == 848, "warpspec_attention_args layout"
 
 # The same structs as struct-module formats, for the per-call path: one pack() call
 # builds a whole args struct as bytes (a few hundred ns, against tens of µs for
@@ -97,7 +111,7 @@ assert ctypes.sizeof(AttentionArgs) == 424 and AttentionArgs.softmax_scale.offse
 # A tensor is: data, dtype, rank, shape[4], stride[4].
 TENSOR_FORMAT = "Qii4q4q"
 GEMM_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 4 + "ffiiiI")
-ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII")
+ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII" + "qqfI" + TENSOR_FORMAT * 5 + "q")
 NULL_TENSOR = (0,) * 11  # data NULL: an absent optional tensor
 assert GEMM_FORMAT.size == ctypes.sizeof(GemmArgs), "GEMM_FORMAT mirrors warpspec_gemm_args"
 assert ATTENTION_FORMAT.size == ctypes.sizeof(AttentionArgs), "ATTENTION_FORMAT mirrors warpspec_attention_args"

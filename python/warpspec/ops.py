@@ -30,6 +30,7 @@ _DTYPES = {
     torch.bfloat16: _lib.DTYPE_BF16,
     torch.float16: _lib.DTYPE_FP16,
     torch.float32: _lib.DTYPE_FP32,
+    torch.int32: _lib.DTYPE_I32,
 }
 for _name, _code in (("float8_e4m3fn", _lib.DTYPE_E4M3), ("float8_e5m2", _lib.DTYPE_E5M2)):
     if hasattr(torch, _name):  # fp8 dtypes arrived in torch 2.1
@@ -355,16 +356,49 @@ def _contiguous_last(t: torch.Tensor) -> torch.Tensor:
     return t if t.stride(-1) == 1 else t.contiguous()
 
 
-def _attention_shapes(q: torch.Tensor):
+def _attention_shapes(q: torch.Tensor, packed: bool):
+    if packed:
+        if q.dim() != 3:
+            raise ValueError(f"q: must be (total_q, heads, head_dim) with cu_seqlens_q, got shape {tuple(q.shape)}")
+        t, h, _ = q.shape
+        return tuple(q.shape), (h, t)
     if q.dim() != 4:
         raise ValueError(f"q: must be (batch, seqlen_q, heads, head_dim), got shape {tuple(q.shape)}")
     b, s, h, _ = q.shape
     return tuple(q.shape), (b, h, s)
 
 
+def _int_arg(x, name: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        if isinstance(x, torch.Tensor) and x.numel() == 1 and not x.is_floating_point():
+            return int(x.item())
+        raise TypeError(f"{name}: must be an int, got {type(x).__name__}")
+    if not -(2**63) <= x < 2**63:
+        raise _lib.WarpspecArgumentError(f"invalid argument: {name}: {x} does not fit in int64", _lib.INVALID_ARGUMENT)
+    return x
+
+
+def _window(window_size) -> Tuple[int, int]:
+    try:
+        left, right = window_size
+    except (TypeError, ValueError):
+        raise TypeError(f"window_size: must be a pair (left, right), got {window_size!r}") from None
+    return _int_arg(left, "window_size[0]"), _int_arg(right, "window_size[1]")
+
+
+_NO_TENSOR = _lib.NULL_TENSOR
+
+
 def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float],
-                    causal: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+                    causal: bool, window_left: int = -1, window_right: int = -1, softcap: float = 0.0,
+                    sink: Optional[torch.Tensor] = None, cu_seqlens_q: Optional[torch.Tensor] = None,
+                    cu_seqlens_k: Optional[torch.Tensor] = None, seqused_q: Optional[torch.Tensor] = None,
+                    seqused_k: Optional[torch.Tensor] = None,
+                    max_seqlen_q: int = 0) -> Tuple[torch.Tensor, torch.Tensor]:
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
+    side = [(_tensor(t, name, optional=True), name) for t, name in
+            ((sink, "learnable_sink"), (cu_seqlens_q, "cu_seqlens_q"), (cu_seqlens_k, "cu_seqlens_k"),
+             (seqused_q, "seqused_q"), (seqused_k, "seqused_k"))]
     scale = 0.0
     if softmax_scale is not None:
         scale = _f32(softmax_scale, "softmax_scale")
@@ -373,20 +407,32 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         if not (_F32_PACK.unpack(_F32_PACK.pack(scale))[0] > 0.0) or scale == float("inf"):
             raise _lib.WarpspecArgumentError(f"invalid argument: softmax_scale: must be positive and finite in "
                                              f"float32, got {softmax_scale!r}", _lib.INVALID_ARGUMENT)
-    index = _device_of(_ATTENTION_NAMES, q, k, v)
-    out_shape, lse_shape = _attention_shapes(q)
+    cap = _f32(softcap, "softcap")
+    if cap != 0.0 and not _F32_PACK.unpack(_F32_PACK.pack(cap))[0] > 0.0 and cap > 0.0:
+        raise _lib.WarpspecArgumentError(f"invalid argument: softcap: {softcap!r} rounds to 0 in float32 (0 turns "
+                                         "softcapping off; pass 0.0 for that)", _lib.INVALID_ARGUMENT)
+    present = [(t, name) for t, name in side if t is not None]
+    index = _device_of(_ATTENTION_NAMES + tuple(name for _, name in present), q, k, v, *(t for t, _ in present))
+    packed_q = cu_seqlens_q is not None
+    out_shape, lse_shape = _attention_shapes(q, packed_q)
     q, k, v = _contiguous_last(q), _contiguous_last(k), _contiguous_last(v)
-    for t, name in ((q, "q"), (k, "k"), (v, "v")):
+    for t, name in ((q, "q"), (k, "k"), (v, "v"), *present):
         _fields(t, name)  # rank and dtype, before anything is allocated
     lib = _lib.library()
     # An empty output still goes to the library: it checks every rule and launches
     # nothing; seqlen_k = 0 gives out = 0 and lse = -inf (FlashAttention's answer).
     out = torch.empty(out_shape, dtype=q.dtype, device=q.device)
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
+    flags = 0 if (window_left == -1 and window_right == -1) else _lib.FLAG_WINDOW
+    tail = [window_left, window_right, cap, 0]  # version 2's fields, in the struct's order
+    for t, name in side:
+        tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
+    tail.append(int(max_seqlen_q))
 
     def run(q, k, v):
         packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
-                                 *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, 0, 0)
+                                 *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, flags,
+                                 0, *tail)
         return _call(lib._attention_packed, packed, index)
 
     status = run(q, k, v)
@@ -403,6 +449,9 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         if ": o." in msg or ": lse." in msg:
             raise type(e)(f"{msg} (o and lse are the outputs: new contiguous {out_shape} {q.dtype} and "
                           f"{lse_shape} float32 tensors)", e.code) from None
+        if ": sink" in msg:
+            msg = msg.replace(": sink", ": learnable_sink", 1)
+            raise type(e)(msg, e.code) from None
         raise e
     return out, lse
 
@@ -414,19 +463,51 @@ def _tma_strides(t: torch.Tensor) -> bool:
     return all(t.shape[i] <= 1 or (t.stride(i) * e) % 16 == 0 for i in range(t.dim() - 1))
 
 
-def _attention_fake(q, k, v, softmax_scale, causal):
-    out_shape, lse_shape = _attention_shapes(q)
+def _attention_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
+                    cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q):
+    out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
 
 
 _attention = _register("flash_attn_forward",
-                       "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal) -> (Tensor, Tensor)",
+                       "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal, int window_left, "
+                       "int window_right, float softcap, Tensor? sink, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
+                       "Tensor? seqused_q, Tensor? seqused_k, int max_seqlen_q) -> (Tensor, Tensor)",
                        _attention_impl, _attention_fake)
 
 
+def _refuse_unsupported(qv, q_descale, k_descale, v_descale, attention_chunk, num_splits, pack_gqa, sm_margin):
+    """FlashAttention-3's arguments that warpspec does not implement yet: their
+    defaults are accepted, any other value raises NotImplementedError naming it."""
+    for name, value in (("qv", qv), ("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale)):
+        if value is not None:
+            raise NotImplementedError(f"{name}: not supported by warpspec yet (pass None)")
+    if attention_chunk not in (0, None):
+        raise NotImplementedError(f"attention_chunk={attention_chunk!r}: not supported by warpspec yet (pass 0)")
+    if num_splits not in (0, 1):
+        raise NotImplementedError(f"num_splits={num_splits!r}: split-KV is not in warpspec yet (pass 0 or 1)")
+    if pack_gqa:
+        raise NotImplementedError(f"pack_gqa={pack_gqa!r}: not supported by warpspec yet (pass None or False)")
+    if sm_margin not in (0, None):
+        raise NotImplementedError(f"sm_margin={sm_margin!r}: not supported by warpspec yet (pass 0)")
+
+
+def _run_attention(name, q, k, v, args):
+    tensors = (q, k, v) + tuple(t for t in args if isinstance(t, torch.Tensor))
+    if _plain_eager(*tensors):
+        return _attention_impl(q, k, v, *args)
+    if _needs_grad(*tensors):
+        return _ForwardOnly.apply(name, _attention, q, k, v, *args)
+    return _attention(q, k, v, *args)
+
+
 def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float] = None,
-                    causal: bool = False, *, return_attn_probs: bool = False):
-    """FlashAttention-3's flash_attn_func (forward), on torch.cuda.current_stream().
+                    causal: bool = False, qv=None, q_descale=None, k_descale=None, v_descale=None,
+                    window_size=(-1, -1), attention_chunk: int = 0, softcap: float = 0.0, num_splits: int = 1,
+                    pack_gqa=None, deterministic: bool = False, sm_margin: int = 0, return_attn_probs: bool = False,
+                    *, learnable_sink: Optional[torch.Tensor] = None):
+    """FlashAttention-3's flash_attn_func (forward), on torch.cuda.current_stream():
+    the same arguments in the same order with the same defaults.
 
     q: (batch, seqlen_q, nheads, headdim); k, v: (batch, seqlen_k, nheads_k, headdim);
     bfloat16 or float16, all the same; headdim a multiple of 8 up to 256. nheads a
@@ -439,18 +520,70 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     softmax_scale: the scaling of q @ k^T before the softmax; default 1/sqrt(headdim).
     causal: mask aligned to the bottom-right corner (query i sees key j iff
     j <= i + seqlen_k - seqlen_q); a row that sees no key gets out = 0, lse = -inf.
+    window_size: (left, right), -1 for unbounded: query i sees keys j with
+    i + seqlen_k - seqlen_q - left <= j <= i + seqlen_k - seqlen_q + right; causal
+    sets right to 0.
+    softcap: > 0 caps the scores, softcap * tanh(score / softcap); 0 is off.
+    learnable_sink (keyword, FlashAttention-4's name): float32 (nheads,) logits that
+    join each row's softmax denominator without a value (gpt-oss); lse includes it.
+    deterministic: accepted (the forward is always deterministic).
+    qv, q/k/v_descale, attention_chunk, num_splits > 1, pack_gqa=True and sm_margin
+    are not supported yet: a value other than the default raises NotImplementedError.
 
     Returns out, (batch, seqlen_q, nheads, headdim) contiguous, or with
     return_attn_probs=True (out, softmax_lse) as FlashAttention-3 does, softmax_lse
     (batch, nheads, seqlen_q) float32: the natural-log log-sum-exp of each row of
-    q @ k^T * softmax_scale. Bad input raises ValueError (warpspec.WarpspecArgumentError)
-    with the library's message; no Hopper GPU raises RuntimeError. Forward only.
+    the scaled (and capped) scores. Bad input raises ValueError
+    (warpspec.WarpspecArgumentError) with the library's message; no Hopper GPU raises
+    RuntimeError. Forward only.
     """
-    _require_tensors(("q", q), ("k", k), ("v", v))
-    if _plain_eager(q, k, v):
-        out, lse = _attention_impl(q, k, v, softmax_scale, bool(causal))
-    elif _needs_grad(q, k, v):
-        out, lse = _ForwardOnly.apply("flash_attn_func", _attention, q, k, v, softmax_scale, bool(causal))
+    _require_tensors(("q", q), ("k", k), ("v", v), ("learnable_sink", learnable_sink, True))
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, attention_chunk, num_splits, pack_gqa, sm_margin)
+    left, right = _window(window_size)
+    args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0)
+    out, lse = _run_attention("flash_attn_func", q, k, v, args)
+    return (out, lse) if return_attn_probs else out
+
+
+def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_seqlens_q: Optional[torch.Tensor],
+                           cu_seqlens_k: Optional[torch.Tensor], max_seqlen_q: Optional[int],
+                           max_seqlen_k: Optional[int], seqused_q: Optional[torch.Tensor] = None,
+                           seqused_k: Optional[torch.Tensor] = None, softmax_scale: Optional[float] = None,
+                           causal: bool = False, qv=None, q_descale=None, k_descale=None, v_descale=None,
+                           window_size=(-1, -1), attention_chunk: int = 0, softcap: float = 0.0,
+                           num_splits: int = 1, pack_gqa=None, deterministic: bool = False, sm_margin: int = 0,
+                           return_attn_probs: bool = False, *, learnable_sink: Optional[torch.Tensor] = None):
+    """FlashAttention-3's flash_attn_varlen_func (forward): packed sequences of
+    different lengths, no padding.
+
+    q: (total_q, nheads, headdim), sequence b at rows cu_seqlens_q[b] to
+    cu_seqlens_q[b+1]; k, v: (total_k, nheads_k, headdim) by cu_seqlens_k likewise.
+    cu_seqlens_q, cu_seqlens_k: int32 (batch + 1,) on q's device (either may be None:
+    that side is then dense, (batch, seqlen, nheads, headdim)). seqused_q, seqused_k:
+    optional int32 (batch,): only the first seqused[b] rows of sequence b take part
+    (output rows past it are not written). max_seqlen_q: at least the longest query
+    sequence (rows past it are not computed); max_seqlen_k is accepted and not needed.
+    Sequence lengths are read on the GPU: no host synchronisation, CUDA-graph safe.
+    Lengths 0 and 1 are fine; masks use each sequence's own lengths. The other
+    arguments are flash_attn_func's.
+
+    Returns out (total_q, nheads, headdim), and with return_attn_probs=True
+    softmax_lse (nheads, total_q) float32 as FlashAttention-3 does.
+    """
+    _require_tensors(("q", q), ("k", k), ("v", v), ("cu_seqlens_q", cu_seqlens_q, True),
+                     ("cu_seqlens_k", cu_seqlens_k, True), ("seqused_q", seqused_q, True),
+                     ("seqused_k", seqused_k, True), ("learnable_sink", learnable_sink, True))
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, attention_chunk, num_splits, pack_gqa, sm_margin)
+    left, right = _window(window_size)
+    if cu_seqlens_q is not None:
+        if max_seqlen_q is None:
+            raise ValueError("max_seqlen_q: required with cu_seqlens_q (at least the longest query sequence)")
+        max_q = _int_arg(max_seqlen_q, "max_seqlen_q")
     else:
-        out, lse = _attention(q, k, v, softmax_scale, bool(causal))
+        max_q = 0
+    if max_seqlen_k is not None:
+        _int_arg(max_seqlen_k, "max_seqlen_k")  # accepted, not needed (lengths are read on the GPU)
+    args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
+            seqused_q, seqused_k, max_q)
+    out, lse = _run_attention("flash_attn_varlen_func", q, k, v, args)
     return (out, lse) if return_attn_probs else out

@@ -55,6 +55,7 @@ CUtensorMapDataType tma_data_type(DType t) {
     case DType::kBF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     case DType::kFP16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
     case DType::kFP32: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    case DType::kI32: return CU_TENSOR_MAP_DATA_TYPE_INT32;
     case DType::kE4M3:
     case DType::kE5M2: return CU_TENSOR_MAP_DATA_TYPE_UINT8;
   }

@@ -287,7 +287,23 @@ warpspec::Status cpp_check(const warpspec_attention_args& c) {
   if (c.lse.data != nullptr) a.lse = view(c.lse);
   if (c.softmax_scale != 0.0f) a.softmax_scale = c.softmax_scale;
   a.causal = c.causal != 0;
+  if (c.flags & WARPSPEC_FLAG_WINDOW) a.window_left = c.window_left, a.window_right = c.window_right;
+  a.softcap = c.softcap;
+  if (c.sink.data != nullptr) a.sink = view(c.sink);
+  if (c.cu_seqlens_q.data != nullptr) a.cu_seqlens_q = view(c.cu_seqlens_q);
+  if (c.cu_seqlens_k.data != nullptr) a.cu_seqlens_k = view(c.cu_seqlens_k);
+  a.max_seqlen_q = c.max_seqlen_q;
   return warpspec::check(a);
+}
+
+warpspec_tensor vector(uintptr_t addr, int32_t dtype, int64_t n) {
+  warpspec_tensor t{};
+  t.data = at(addr);
+  t.dtype = dtype;
+  t.rank = 1;
+  t.shape[0] = n;
+  t.stride[0] = 1;
+  return t;
 }
 
 TEST(CApiAttention, DefaultsAreZeroWithTheSizeSet) {
@@ -297,7 +313,27 @@ TEST(CApiAttention, DefaultsAreZeroWithTheSizeSet) {
   EXPECT_EQ(args.causal, 0);
   EXPECT_EQ(args.q.data, nullptr);
   EXPECT_EQ(args.lse.data, nullptr);
-  EXPECT_EQ(sizeof(warpspec_attention_args), 424u);
+  EXPECT_EQ(sizeof(warpspec_attention_args), 856u);
+  // Version 2's fields default to "not used": no window, no softcap, no sink, dense.
+  EXPECT_EQ(args.window_left, 0);
+  EXPECT_EQ(args.flags & WARPSPEC_FLAG_WINDOW, 0u);
+  EXPECT_EQ(args.softcap, 0.0f);
+  EXPECT_EQ(args.sink.data, nullptr);
+  EXPECT_EQ(args.cu_seqlens_q.data, nullptr);
+}
+
+TEST(CApiAttention, AVersion1StructIsStillRead) {
+  // A caller compiled against version 1 (424 bytes) gets version 2's defaults.
+  struct V1 {
+    unsigned char bytes[424];
+  } old{};
+  warpspec_attention_args args = valid_attention();
+  args.o.data = nullptr;  // a refusal that comes after the struct is read
+  std::memcpy(old.bytes, &args, 424);
+  reinterpret_cast<warpspec_attention_args*>(old.bytes)->struct_size = 424;
+  EXPECT_EQ(warpspec_attention_check(reinterpret_cast<const warpspec_attention_args*>(old.bytes)),
+            WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("o.data"), std::string::npos) << last_error();
 }
 
 TEST(CApiAttention, NullArgsAreRefused) {
@@ -353,6 +389,35 @@ const AttentionRefusal kAttentionRefusals[] = {
     {"flags", [](warpspec_attention_args& a) { a.flags = 4; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x4"},
     {"reserved", [](warpspec_attention_args& a) { a.reserved = 1; }, WARPSPEC_UNSUPPORTED, "reserved: must be 0"},
     {"old struct", [](warpspec_attention_args& a) { a.struct_size = 352; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 352 is smaller than the first version's 424 bytes"},
+    {"window without its flag", [](warpspec_attention_args& a) { a.window_left = 5; }, WARPSPEC_INVALID_ARGUMENT, "set WARPSPEC_FLAG_WINDOW"},
+    {"reserved2", [](warpspec_attention_args& a) { a.reserved2 = 3; }, WARPSPEC_UNSUPPORTED, "reserved2: must be 0"},
+    {"window -2", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_WINDOW, a.window_left = -2; }, WARPSPEC_INVALID_ARGUMENT, "window_left: must be -1 (unbounded) or >= 0, got -2"},
+    {"window right -5", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_WINDOW, a.window_left = 3, a.window_right = -5; }, WARPSPEC_INVALID_ARGUMENT, "window_right: must be -1 (unbounded) or >= 0, got -5"},
+    {"negative softcap", [](warpspec_attention_args& a) { a.softcap = -30.0f; }, WARPSPEC_INVALID_ARGUMENT, "softcap: must be finite and >= 0"},
+    {"infinite softcap", [](warpspec_attention_args& a) { a.softcap = std::numeric_limits<float>::infinity(); }, WARPSPEC_INVALID_ARGUMENT, "softcap: must be finite"},
+    {"tiny softcap", [](warpspec_attention_args& a) { a.softcap = 1e-45f; }, WARPSPEC_INVALID_ARGUMENT, "softcap: 1.4013e-45 is too small"},
+    {"sink length", [](warpspec_attention_args& a) { a.sink = vector(0x60000000, WARPSPEC_DTYPE_FP32, 7); }, WARPSPEC_INVALID_ARGUMENT, "sink.shape[0]: must be heads_q = 8, got 7"},
+    {"sink dtype", [](warpspec_attention_args& a) { a.sink = vector(0x60000000, WARPSPEC_DTYPE_BF16, 8); }, WARPSPEC_INVALID_ARGUMENT, "sink.dtype: must be fp32, got bf16"},
+    {"sink strided", [](warpspec_attention_args& a) { a.sink = vector(0x60000000, WARPSPEC_DTYPE_FP32, 8); a.sink.stride[0] = 2; }, WARPSPEC_INVALID_ARGUMENT, "sink.stride[0]: must be 1"},
+    {"sink overlaps o", [](warpspec_attention_args& a) { a.sink = vector(0x40000000, WARPSPEC_DTYPE_FP32, 8); }, WARPSPEC_INVALID_ARGUMENT, "sink"},
+    {"cu_seqlens_q with dense q", [](warpspec_attention_args& a) { a.cu_seqlens_q = vector(0x60000000, WARPSPEC_DTYPE_I32, 3); a.max_seqlen_q = 50; }, WARPSPEC_INVALID_ARGUMENT, "q.rank: must be 3 (total_q, heads, head_dim) with cu_seqlens_q, got 4"},
+    {"cu_seqlens_k with dense k", [](warpspec_attention_args& a) { a.cu_seqlens_k = vector(0x60000000, WARPSPEC_DTYPE_I32, 3); }, WARPSPEC_INVALID_ARGUMENT, "k.rank: must be 3 (total, heads, head_dim) with cu_seqlens, got 4"},
+    {"cu_seqlens_k length", [](warpspec_attention_args& a) {
+       a.cu_seqlens_k = vector(0x60000000, WARPSPEC_DTYPE_I32, 4);
+       for (warpspec_tensor* t : {&a.k, &a.v}) {
+         t->rank = 3;
+         t->shape[0] = 600, t->shape[1] = 2, t->shape[2] = 128;
+         t->stride[0] = 256, t->stride[1] = 128, t->stride[2] = 1;
+       }
+     }, WARPSPEC_INVALID_ARGUMENT, "cu_seqlens_k.shape[0]: must be batch + 1 = 3, got 4"},
+    {"cu_seqlens int64", [](warpspec_attention_args& a) {
+       a.cu_seqlens_k = vector(0x60000000, WARPSPEC_DTYPE_FP32, 3);
+       for (warpspec_tensor* t : {&a.k, &a.v}) {
+         t->rank = 3;
+         t->shape[0] = 600, t->shape[1] = 2, t->shape[2] = 128;
+         t->stride[0] = 256, t->stride[1] = 128, t->stride[2] = 1;
+       }
+     }, WARPSPEC_INVALID_ARGUMENT, "cu_seqlens_k.dtype: must be int32, got fp32"},
 };
 
 TEST(CApiAttention, RefusalsGiveTheCodeAndTheMessage) {
@@ -377,7 +442,9 @@ TEST(CApiAttention, RefusalsAreTheCppApis) {
   // tensor and scale refusal is the C++ API's, code and message.
   for (const AttentionRefusal& r : kAttentionRefusals) {
     const std::string what = r.what;
-    if (what == "causal 2" || what == "flags" || what == "reserved" || what == "old struct") continue;
+    if (what == "causal 2" || what == "flags" || what == "reserved" || what == "old struct" ||
+        what == "window without its flag" || what == "reserved2")
+      continue;
     SCOPED_TRACE(r.what);
     warpspec_attention_args args = valid_attention();
     r.edit(args);
@@ -400,8 +467,8 @@ TEST(CApiAttention, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[2] = 7;
   EXPECT_EQ(warpspec_attention_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 424"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 440"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 856"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 872"), std::string::npos) << last_error();
 }
 
 TEST(CApiAttention, HeaderCompilesAsC99AndWorksFromC) {

@@ -1,5 +1,6 @@
 #pragma once
-// Attention epilogue: normalise O, stage it in shared memory, store it with TMA; write
+// Attention epilogue: normalise O, stage it in shared memory, store it with TMA (or,
+// for a packed tile that runs past its sequence, with bounded 16-byte stores); write
 // LSE with plain stores; and the zero tile for query blocks that see no key.
 //
 // O is staged in Q's buffer: each consumer warpgroup writes its 64 rows over its own
@@ -9,6 +10,7 @@
 // store has read it (bulk wait_group.read), so the next tile's Q cannot overwrite O
 // in flight.
 #include "warpspec/attention/mainloop.cuh"
+#include "warpspec/attention/seqlen.cuh"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/fragment.cuh"
 #include "warpspec/hopper/smem.cuh"
@@ -23,15 +25,34 @@ struct Epilogue {
   static constexpr int kBoxCols = ML::kBoxCols;
   static constexpr int kCols = ML::kCols;
 
+  // The tile's sink logit in log2 units (−inf: none).
+  __device__ __forceinline__ static float sink_log2(const AttentionParams& p, int head) {
+    return p.sink == nullptr ? -INFINITY : __ldg(p.sink + head) * 1.4426950408889634f;
+  }
+
+  // Element (row, col) of this head's O, row within the sequence.
+  __device__ __forceinline__ static T* o_at(const AttentionParams& p, const schedule::AttentionWork& w,
+                                           const SeqInfo& sq, int row) {
+    return static_cast<T*>(p.o) + sq.q_batch * p.o_stride_b + w.head * p.o_stride_h +
+           int64_t(sq.q_offset + row) * p.o_stride_s;
+  }
+
+  __device__ __forceinline__ static void store_lse(const AttentionParams& p, const schedule::AttentionWork& w,
+                                                   const SeqInfo& sq, int row, float value) {
+    if (p.lse != nullptr && row < sq.seqlen_q)
+      p.lse[sq.q_batch * p.lse_stride_b + w.head * p.lse_stride_h + int64_t(sq.q_offset + row) * p.lse_stride_s] = value;
+  }
+
   template <class Ctx>
-  __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w,
+  __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w, const SeqInfo& sq,
                                                float (&o)[kHeadDim / 2], OnlineSoftmax<ML::kBlockN>& sm) {
     const AttentionParams& p = c.p;
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
     const uint32_t barrier = kEpilogue0 + wg;
+    const int m0 = w.m_block * kBlockM;
     float inv[2], lse[2];
-    sm.finalize(inv, lse);
+    sm.finalize(inv, lse, sink_log2(p, w.head));
     // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on.
     hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
     // This warpgroup's rows of every column box: box b at b * kBlockM * 128 bytes.
@@ -41,41 +62,57 @@ struct Epilogue {
       const float s = inv[(i >> 1) & 1];
       hopper::st_shared_b32(base_addr + off, hopper::pack2<T>(o[i] * s, o[i + 1] * s));
     });
-    hopper::fence_proxy_async_smem();
-    hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
-    if (t == 0) {
+    if (!sq.tile_spills(p, m0)) {
+      hopper::fence_proxy_async_smem();
+      hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
+      if (t == 0) {
 #pragma unroll
-      for (int col = 0; col < kCols; ++col)
-        hopper::tma_store(&p.map_o, base + col * (kBlockM * 128), col * kBoxCols, w.m_block * kBlockM + 64 * wg,
-                          w.head, w.batch);
-      hopper::tma_store_commit();
-      hopper::tma_store_wait_read<0>();
-      hopper::mbarrier_arrive(&c.s.q_empty);
-    }
-    if (p.lse != nullptr && q == 0) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = w.m_block * kBlockM + 64 * wg + 16 * warp + g + 8 * h;
-        if (row < p.seqlen_q)
-          p.lse[w.batch * p.lse_stride_b + w.head * p.lse_stride_h + row * p.lse_stride_s] = lse[h];
+        for (int col = 0; col < kCols; ++col)
+          hopper::tma_store(&p.map_o, base + col * (kBlockM * 128), col * kBoxCols, sq.q_offset + m0 + 64 * wg, w.head,
+                            sq.q_batch);
+        hopper::tma_store_commit();
+        hopper::tma_store_wait_read<0>();
+        hopper::mbarrier_arrive(&c.s.q_empty);
       }
+    } else {
+      // A packed tile that runs past its sequence: the rows after it are the next
+      // sequence's, so 16-byte stores of the rows inside it, read back from the SW128
+      // staging (chunk k of row r at chunk k ^ (r % 8) of its 128-byte row).
+      hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
+      const int chunks = p.head_dim / 8;
+      const int rows = min(64, sq.seqlen_q - (m0 + 64 * wg));
+#pragma unroll 1
+      for (int idx = t; idx < rows * chunks; idx += hopper::kWarpgroupSize) {
+        const int r = idx / chunks, k = idx % chunks;
+        const uint32_t src = base_addr + (k / 8) * (kBlockM * 128) + r * 128 + (((k % 8) ^ (r % 8)) * 16);
+        *reinterpret_cast<uint4*>(o_at(p, w, sq, m0 + 64 * wg + r) + k * 8) = hopper::ld_shared_v4(src);
+      }
+      hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);  // every read of the staging is done
+      if (t == 0) hopper::mbarrier_arrive(&c.s.q_empty);
+    }
+    if (q == 0) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) store_lse(p, w, sq, m0 + 64 * wg + 16 * warp + g + 8 * h, lse[h]);
     }
   }
 
-  // A tile none of whose rows sees a key: O = 0 and LSE = −inf for this warpgroup's
-  // rows, plain 16-byte stores (rare: causal with seqlen_q > seqlen_k).
-  __device__ __forceinline__ static void store_zero(const AttentionParams& p, int wg, const schedule::AttentionWork& w) {
+  // A tile none of whose rows sees a key: O = 0 and LSE = −inf (the sink, with one)
+  // for this warpgroup's rows, plain 16-byte stores (rare: causal with seqlen_q >
+  // seqlen_k, windows, empty sequences). Rows past the sequence are not written.
+  __device__ __forceinline__ static void store_zero(const AttentionParams& p, int wg, const schedule::AttentionWork& w,
+                                                    const SeqInfo& sq) {
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int chunks = p.head_dim / 8;
     const int row_base = w.m_block * kBlockM + 64 * wg;
-    T* o = static_cast<T*>(p.o) + w.batch * p.o_stride_b + w.head * p.o_stride_h;
+    const int rows = min(64, sq.seqlen_q - row_base);
+    if (rows <= 0) return;
 #pragma unroll 1
-    for (int idx = t; idx < 64 * chunks; idx += hopper::kWarpgroupSize) {
-      const int row = row_base + idx / chunks;
-      if (row < p.seqlen_q) *reinterpret_cast<uint4*>(o + row * p.o_stride_s + (idx % chunks) * 8) = make_uint4(0, 0, 0, 0);
+    for (int idx = t; idx < rows * chunks; idx += hopper::kWarpgroupSize)
+      *reinterpret_cast<uint4*>(o_at(p, w, sq, row_base + idx / chunks) + (idx % chunks) * 8) = make_uint4(0, 0, 0, 0);
+    if (t < rows) {
+      const float sink = sink_log2(p, w.head);
+      store_lse(p, w, sq, row_base + t, sink == -INFINITY ? -INFINITY : sink * 0.6931471805599453f);
     }
-    if (p.lse != nullptr && t < 64 && row_base + t < p.seqlen_q)
-      p.lse[w.batch * p.lse_stride_b + w.head * p.lse_stride_h + (row_base + t) * p.lse_stride_s] = -INFINITY;
   }
 };
 

@@ -8,7 +8,10 @@
 //     same tile against the same K/V blocks; online softmax, ping-pong on the tensor
 //     cores, then the epilogue of their rows.
 // All roles walk the same persistent tile sequence and skip the same tiles (those
-// that see no key: consumers write zeros), so stages pair up.
+// none of whose rows sees a key: consumers write zeros; those past a packed
+// sequence's end: nothing), so stages pair up. Per tile, SeqInfo (seqlen.cuh) says
+// where the batch entry's sequences lie and KeyBlocks (mask.cuh) which key blocks the
+// tile reads.
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/epilogue.cuh"
 #include "warpspec/attention/mainloop.cuh"
@@ -62,8 +65,9 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
     if (warp != 0 || !hopper::elect_one()) return;
     typename MainloopT::Cursor cur;
     for (auto w = c.p.sched.first(blockIdx.x); w.valid; w = c.p.sched.next(w)) {
-      const int n_blocks = n_block_count<kBlockN>(c.p, w.m_block);
-      if (n_blocks > 0) MainloopT::load(c, cur, w, n_blocks);
+      const SeqInfo sq = SeqInfo::get(c.p, w.batch);
+      const KeyBlocks kb = key_blocks<kBlockN>(c.p, sq, w.m_block);
+      if (kb.count() > 0) MainloopT::load(c, cur, w, sq, kb);
     }
     allow_dependents();  // every load of this CTA is issued
   }
@@ -74,11 +78,15 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
     typename MainloopT::Cursor cur;
     float o[kHeadDim / 2];
     for (auto w = c.p.sched.first(blockIdx.x); w.valid;) {  // (advanced at the end: fewer live registers)
-      const int n_blocks = n_block_count<kBlockN>(c.p, w.m_block);
+      const SeqInfo sq = SeqInfo::get(c.p, w.batch);
+      const KeyBlocks kb = key_blocks<kBlockN>(c.p, sq, w.m_block);
       OnlineSoftmax<kBlockN> sm(c.p.scale_log2);
-      if (n_blocks > 0) MainloopT::mma(c, cur, consumer, w, n_blocks, o, sm);
-      if (n_blocks > 0) EpilogueT::store(c, consumer, w, o, sm);
-      else EpilogueT::store_zero(c.p, consumer, w);
+      if (kb.count() > 0) {
+        MainloopT::mma(c, cur, consumer, w, sq, kb, o, sm);
+        EpilogueT::store(c, consumer, w, sq, o, sm);
+      } else {
+        EpilogueT::store_zero(c.p, consumer, w, sq);
+      }
       w = c.p.sched.next(w);
     }
   }

@@ -22,6 +22,8 @@
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/mask.cuh"
 #include "warpspec/attention/params.hpp"
+#include "warpspec/attention/seqlen.cuh"
+#include "warpspec/attention/softcap.cuh"
 #include "warpspec/attention/softmax.cuh"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/mbarrier.cuh"
@@ -80,16 +82,15 @@ struct Mainloop {
 
   // ------------------------------------------------------------------ producer
 
-  // One K or V block: kCols boxes of {64 columns, block_n rows}.
+  // One K or V block: kCols boxes of {64 columns, block_n rows} from tensor row `row`.
   __device__ __forceinline__ static void load_kv(const CUtensorMap* map, Pipe& pipe, State& st, T* stage_base,
-                                                 int n, int head_kv, int batch) {
+                                                 int row, int head_kv, int batch) {
     pipe.producer_acquire(st);
     pipe.producer_expect_tx(st, kKVBytes);  // whole boxes, in bounds or not
     T* dst = stage_base + st.index * (kBlockN * kHeadDim);
 #pragma unroll
     for (int c = 0; c < kCols; ++c)
-      hopper::tma_load(dst + c * kBlockN * kBoxCols, map, pipe.full_barrier(st), c * kBoxCols, n * kBlockN, head_kv,
-                       batch);
+      hopper::tma_load(dst + c * kBlockN * kBoxCols, map, pipe.full_barrier(st), c * kBoxCols, row, head_kv, batch);
     st.advance();
   }
 
@@ -98,23 +99,25 @@ struct Mainloop {
   // (q_empty) and is what the consumers wait for first anyway.
   // `c`: the kernel's context (params, storage, pipelines and the Q barriers).
   template <class Ctx>
-  __device__ __forceinline__ static void load(Ctx& c, Cursor& cur, const schedule::AttentionWork& w, int n_blocks) {
+  __device__ __forceinline__ static void load(Ctx& c, Cursor& cur, const schedule::AttentionWork& w, const SeqInfo& sq,
+                                              KeyBlocks kb) {
     const AttentionParams& p = c.p;
     Storage& s = c.s.tiles;
     const int head_kv = w.head / p.group;
-    int n = n_blocks - 1;
-    load_kv(&p.map_k, c.kpipe, cur.k, &s.k[0][0], n, head_kv, w.batch);
+    const auto kv_row = [&](int n) { return sq.k_offset + n * kBlockN; };
+    int n = kb.hi - 1;
+    load_kv(&p.map_k, c.kpipe, cur.k, &s.k[0][0], kv_row(n), head_kv, sq.k_batch);
     if (cur.q_iter > 0) hopper::mbarrier_wait(&c.s.q_empty, (cur.q_iter - 1) & 1u);
     hopper::mbarrier_arrive_expect_tx(&c.s.q_full, kQBytes);
 #pragma unroll
     for (int col = 0; col < kCols; ++col)
-      hopper::tma_load(s.q + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full, col * kBoxCols, w.m_block * kBlockM,
-                       w.head, w.batch);
-    load_kv(&p.map_v, c.vpipe, cur.v, &s.v[0][0], n, head_kv, w.batch);
+      hopper::tma_load(s.q + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full, col * kBoxCols,
+                       sq.q_offset + w.m_block * kBlockM, w.head, sq.q_batch);
+    load_kv(&p.map_v, c.vpipe, cur.v, &s.v[0][0], kv_row(n), head_kv, sq.k_batch);
 #pragma unroll 1
-    for (n = n_blocks - 2; n >= 0; --n) {
-      load_kv(&p.map_k, c.kpipe, cur.k, &s.k[0][0], n, head_kv, w.batch);
-      load_kv(&p.map_v, c.vpipe, cur.v, &s.v[0][0], n, head_kv, w.batch);
+    for (n = kb.hi - 2; n >= kb.lo; --n) {
+      load_kv(&p.map_k, c.kpipe, cur.k, &s.k[0][0], kv_row(n), head_kv, sq.k_batch);
+      load_kv(&p.map_v, c.vpipe, cur.v, &s.v[0][0], kv_row(n), head_kv, sq.k_batch);
     }
     ++cur.q_iter;
   }
@@ -155,11 +158,19 @@ struct Mainloop {
     for (int j = 0; j < kBlockN / 16; ++j) hopper::wgmma_fence_operands(pf[j]);
   }
 
-  // Consumer warpgroup `wg` (0 or 1): one tile, n_blocks >= 1. Waits for the tile's Q;
+  // Softcap (if any), then the mask on a block that needs one.
+  __device__ __forceinline__ static void prepare_scores(const AttentionParams& p, const SeqInfo& sq,
+                                                        float (&s)[kBlockN / 2], int m0, int n, int row0) {
+    Softcap::apply(p.softcap_prescale, s);
+    if (block_needs_mask<kBlockN>(p, sq, m0, n)) apply_mask<kBlockN>(p, sq, s, n, row0);
+  }
+
+  // Consumer warpgroup `wg` (0 or 1): one tile, kb.count() >= 1. Waits for the tile's Q;
   // on return O holds the un-normalised output and `sm` the row statistics.
   template <class Ctx>
   __device__ __forceinline__ static void mma(Ctx& c, Cursor& cur, int wg, const schedule::AttentionWork& w,
-                                             int n_blocks, float (&o)[kHeadDim / 2], OnlineSoftmax<kBlockN>& sm) {
+                                             const SeqInfo& sq, KeyBlocks kb, float (&o)[kHeadDim / 2],
+                                             OnlineSoftmax<kBlockN>& sm) {
     const AttentionParams& p = c.p;
     Storage& s = c.s.tiles;
     Pipe& kpipe = c.kpipe;
@@ -178,7 +189,7 @@ struct Mainloop {
     float alpha[2];
 
     // First block (the last keys): S only.
-    int n = n_blocks - 1;
+    int n = kb.hi - 1;
     kpipe.consumer_wait(kst);
     pingpong_sync(wg);
     hopper::wgmma_fence_operands(sacc);
@@ -190,13 +201,13 @@ struct Mainloop {
     hopper::wgmma_fence_operands(sacc);
     if (releaser) kpipe.consumer_release(kst);
     kst.advance();
-    if (block_needs_mask<kBlockN>(p, m0, n)) apply_mask<kBlockN>(p, sacc, n, row0);
+    prepare_scores(p, sq, sacc, m0, n, row0);
     sm.template update<true>(sacc, alpha);
     pack_p(sacc, pf);
 
     bool accumulate = false;
 #pragma unroll 1
-    for (n = n_blocks - 2; n >= 0; --n) {
+    for (n = kb.hi - 2; n >= kb.lo; --n) {
       kpipe.consumer_wait(kst);
       vpipe.consumer_wait(vst);
       pingpong_sync(wg);
@@ -213,7 +224,7 @@ struct Mainloop {
       hopper::wgmma_fence_operands(sacc);
       if (releaser) kpipe.consumer_release(kst);
       kst.advance();
-      if (block_needs_mask<kBlockN>(p, m0, n)) apply_mask<kBlockN>(p, sacc, n, row0);
+      prepare_scores(p, sq, sacc, m0, n, row0);
       sm.template update<false>(sacc, alpha);
       hopper::wgmma_wait_group<0>();  // P·V(n+1) done: O and P are ours again
       hopper::wgmma_fence_operands(o);

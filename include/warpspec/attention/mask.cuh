@@ -1,48 +1,71 @@
 #pragma once
 // Which keys a query tile reads, and the element mask on the blocks that need one.
 //
-// Key j is visible to query i iff j < seqlen_k and, when causal, j <= i + seqlen_k -
-// seqlen_q (bottom-right aligned, FlashAttention-2/3; HOPPER-FACTS §9). A query tile
-// reads key blocks [0, n_block_count): every block past the last visible key of its
-// last row is skipped. Blocks are processed from the last one down, so the blocks that
-// need a mask (the seqlen_k tail, the causal diagonal) come first.
+// Within one sequence, key j is visible to query i iff j < seqlen_k and
+//   i + diag - window_left <= j <= i + diag + window_right,   diag = seqlen_k - seqlen_q
+// (FlashAttention's sliding window, aligned to the bottom-right corner; causal is
+// window_right = 0, an unbounded edge is kUnboundedWindow). A query tile reads the key
+// blocks [lo, hi) that hold a key visible to any of its rows; blocks wholly outside
+// the window are never loaded. Blocks are processed from the last one down, so the
+// blocks that need a mask at the right edge (the seqlen_k tail, the causal diagonal)
+// come first and those at the left window edge last.
+//
+// int32 is enough: lengths < 2^30 and 0 <= window <= 2^30 keep every sum inside it
+// (written so that no intermediate passes seqlen_k + window).
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/params.hpp"
+#include "warpspec/attention/seqlen.cuh"
 #include "warpspec/hopper/arch.cuh"
 
 namespace warpspec::attention_impl {
 
-// Key blocks query tile `m_block` reads; 0 when none of its rows sees a key.
+struct KeyBlocks {
+  int lo = 0, hi = 0;  // key blocks [lo, hi); empty when none of the tile's rows sees a key
+  WARPSPEC_DEVICE int count() const { return hi > lo ? hi - lo : 0; }
+};
+
 template <int kBlockN>
-WARPSPEC_DEVICE int n_block_count(const AttentionParams& p, int m_block) {
-  int hi = p.seqlen_k;
-  if (p.causal) hi = min(hi, (m_block + 1) * kBlockM + p.seqlen_k - p.seqlen_q);
-  return hi <= 0 ? 0 : (hi + kBlockN - 1) / kBlockN;
+WARPSPEC_DEVICE KeyBlocks key_blocks(const AttentionParams& p, const SeqInfo& s, int m_block) {
+  const int m0 = m_block * kBlockM;
+  if (m0 >= s.seqlen_q) return {};
+  const int m_last = min(m0 + kBlockM, s.seqlen_q) - 1;
+  const int diag = s.seqlen_k - s.seqlen_q;
+  // min(seqlen_k, m_last + diag + right + 1) without the sum overflowing: seqlen_k is
+  // m_last + diag + (seqlen_q - m_last).
+  const int key_end = m_last + diag + min(s.seqlen_q - m_last, p.window_right + 1);  // exclusive
+  const int key_begin = max(0, m0 + diag - p.window_left);
+  if (key_end <= key_begin) return {};
+  return {key_begin / kBlockN, (key_end + kBlockN - 1) / kBlockN};
 }
 
 // Does key block n hide any key from any row of the tile starting at row m0?
 template <int kBlockN>
-WARPSPEC_DEVICE bool block_needs_mask(const AttentionParams& p, int m0, int n) {
-  const int end = (n + 1) * kBlockN;  // one past the block's last key
-  return end > p.seqlen_k || (p.causal && end - 1 > m0 + p.seqlen_k - p.seqlen_q);
+WARPSPEC_DEVICE bool block_needs_mask(const AttentionParams& p, const SeqInfo& s, int m0, int n) {
+  const int first = n * kBlockN, last = first + kBlockN - 1;
+  const int diag = s.seqlen_k - s.seqlen_q;
+  return last >= s.seqlen_k || last > m0 + diag + p.window_right || first < m0 + kBlockM - 1 + diag - p.window_left;
 }
 
 // Set the hidden scores of key block n to -inf. `s` is one warpgroup's m64 x kBlockN
-// accumulator: this thread holds rows row0 and row0 + 8 (global query indices) and,
-// for register i, column 8(i>>2) + 2(lane%4) + (i&1) of the block (HOPPER-FACTS §4).
+// accumulator: this thread holds rows row0 and row0 + 8 (query indices within the
+// sequence) and, for register i, column 8(i>>2) + 2(lane%4) + (i&1) of the block
+// (HOPPER-FACTS §4).
 template <int kBlockN>
-WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, float (&s)[kBlockN / 2], int n, int row0) {
+WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, float (&s)[kBlockN / 2], int n, int row0) {
   const int col0 = n * kBlockN + 2 * (threadIdx.x % 4);
+  const int diag = sq.seqlen_k - sq.seqlen_q;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    int limit = p.seqlen_k;  // exclusive
-    if (p.causal) limit = min(limit, row0 + 8 * h + 1 + p.seqlen_k - p.seqlen_q);
-    limit -= col0;  // in the thread's local column numbering 8j + e
+    const int row = row0 + 8 * h;
+    // Visible local columns [begin, end) in the thread's numbering 8j + e.
+    const int end = row + diag + min(sq.seqlen_q - row, p.window_right + 1) - col0;  // as in key_blocks
+    const int begin = row + diag - p.window_left - col0;
 #pragma unroll
     for (int j = 0; j < kBlockN / 8; ++j) {
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
-        if (8 * j + e >= limit) s[4 * j + 2 * h + e] = -INFINITY;
+        const int c = 8 * j + e;
+        if (c >= end || c < begin) s[4 * j + 2 * h + e] = -INFINITY;
       }
     }
   }

@@ -63,17 +63,30 @@ struct OnlineSoftmax {
     }
   }
 
-  // 1/l for O (0 for a row that saw no key: O = 0) and the natural-log LSE
-  // (m·scale + ln l; −inf for such a row). A NaN score makes l NaN, and then O and LSE
-  // are NaN: never "saw no key", which a later LSE merge (split-KV, ring attention)
-  // would read as zero weight.
-  WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2]) {
+  // 1/l for O and the natural-log LSE, with an optional sink: a logit (log2 units,
+  // −inf for none) that joins the denominator but adds no value (gpt-oss's learnable
+  // sink): l' = l + 2^(sink − m), with the common max M = max(m, sink) taken out first
+  // so neither term overflows. LSE = ln(Σ exp(scores) + exp(sink)), the normaliser the
+  // output used. A row that saw no key gets O = 0 and LSE = −inf (= the sink with a
+  // sink). A NaN score makes l NaN, and then O and LSE are NaN: never "saw no key",
+  // which a later LSE merge (split-KV, ring attention) would read as zero weight.
+  WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2], float sink_log2) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const float l = hopper::quad_sum(row_sum[h]);
-      const bool empty = l == 0.0f;  // the max score's own term is 1: l >= 1 once a key is seen
-      inv[h] = empty ? 0.0f : 1.0f / l;
-      lse[h] = empty ? -INFINITY : (row_max[h] * scale_log2 + __log2f(l)) * 0.6931471805599453f;
+      const float m = row_max[h] == -INFINITY ? -INFINITY : row_max[h] * scale_log2;
+      // fmaxf ignores a NaN m; l is then NaN and so is everything below.
+      const float top = fmaxf(m, sink_log2);
+      if (top == -INFINITY) {  // no key and no sink
+        inv[h] = 0.0f;
+        lse[h] = -INFINITY;
+        continue;
+      }
+      const float keys = exp2_approx(m - top);        // 1 without a sink; 0 with no key
+      const float sink = exp2_approx(sink_log2 - top);  // 0 without a sink
+      const float total = fmaf(l, keys, sink);         // >= 1: the larger term is 1
+      inv[h] = keys / total;
+      lse[h] = (top + __log2f(total)) * 0.6931471805599453f;
     }
   }
 };
