@@ -11,8 +11,12 @@
 //     an unfused framework would (FlashAttention-3's test rule): q·scale rounded to T,
 //     scores rounded to T, probabilities rounded to T, O rounded to T (fp32
 //     accumulation inside each product). Its error against the oracle is the yardstick.
-// The causal mask is bottom-right aligned: key j visible to query i iff
-// j <= i + sk - sq. A row with no visible key gives O = 0, LSE = -inf.
+// The masks are bottom-right aligned (FlashAttention's): key j is visible to query i
+// iff j < sk and i + sk - sq - window_left <= j <= i + sk - sq + window_right, an edge
+// of -1 unbounded, causal making window_right 0. softcap > 0 caps each scaled score,
+// softcap·tanh(s / softcap). A sink (per query head, natural-log units) joins the
+// denominator with no value; LSE includes it. A row with no visible key (and no sink)
+// gives O = 0, LSE = -inf.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -34,6 +38,9 @@ struct RefProblem {
   bool causal = false;
   float scale = 0.125f;
   DType dtype = DType::kBF16;
+  int window_left = -1, window_right = -1;
+  float softcap = 0.0f;
+  const float* sink = nullptr;  // device (hq,) or nullptr
 };
 
 namespace detail {
@@ -80,20 +87,28 @@ __global__ void __launch_bounds__(256) attention_reference_kernel(RefProblem p, 
     qrow[c] = kLowp ? ref_round<T>(x * p.scale) : x;
   }
   __syncthreads();
-  const int limit = p.causal ? min(p.sk, i + 1 + p.sk - p.sq) : p.sk;  // exclusive
+  const int diag = p.sk - p.sq;
+  const int right = p.causal ? 0 : p.window_right;
   float mx = -INFINITY;
   for (int j = threadIdx.x; j < p.sk; j += blockDim.x) {
     float s = -INFINITY;
-    if (j < limit) {
+    const bool visible = (right < 0 || j <= i + diag + right) && (p.window_left < 0 || j >= i + diag - p.window_left);
+    if (visible) {
       const T* kr = k + int64_t(j) * tk.ss;
       float acc = 0.0f;
       for (int c = 0; c < p.d; ++c) acc = fmaf(qrow[c], static_cast<float>(kr[c]), acc);
       s = kLowp ? ref_round<T>(acc) : acc * p.scale;
+      if (p.softcap > 0) {
+        s = p.softcap * tanhf(s / p.softcap);
+        if (kLowp) s = ref_round<T>(s);
+      }
     }
     scores[j] = s;
     mx = fmaxf(mx, s);
   }
   mx = block_reduce(mx, true, red);
+  const float sink = p.sink != nullptr ? p.sink[h] : -INFINITY;
+  mx = fmaxf(mx, sink);
   float sum = 0.0f;
   for (int j = threadIdx.x; j < p.sk; j += blockDim.x) {
     const float e = mx == -INFINITY ? 0.0f : expf(scores[j] - mx);
@@ -101,6 +116,7 @@ __global__ void __launch_bounds__(256) attention_reference_kernel(RefProblem p, 
     sum += e;
   }
   sum = block_reduce(sum, false, red);
+  if (sink != -INFINITY) sum += expf(sink - mx);
   const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
   if (kLowp) {
     for (int j = threadIdx.x; j < p.sk; j += blockDim.x) scores[j] = ref_round<T>(scores[j] * inv);
@@ -108,7 +124,7 @@ __global__ void __launch_bounds__(256) attention_reference_kernel(RefProblem p, 
   __syncthreads();
   for (int c = threadIdx.x; c < p.d; c += blockDim.x) {
     float acc = 0.0f;
-    for (int j = 0; j < limit; ++j) acc = fmaf(scores[j], static_cast<float>(v[int64_t(j) * tv.ss + c]), acc);
+    for (int j = 0; j < p.sk; ++j) acc = fmaf(scores[j], static_cast<float>(v[int64_t(j) * tv.ss + c]), acc);
     out[((int64_t(b) * p.sq + i) * p.hq + h) * p.d + c] = kLowp ? ref_round<T>(acc) : acc * inv;
   }
   if (threadIdx.x == 0 && lse != nullptr)

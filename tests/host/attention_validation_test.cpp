@@ -210,4 +210,108 @@ TEST(AttentionValidation, StridesPastTmaLimitsAreRefusedWithoutOverflow) {
   expect_refused(a, StatusCode::kInvalidArgument, "lse");
 }
 
+TensorView packed(int64_t total, int64_t h, int64_t d, void* data) {
+  TensorView v = warpspec::testbed::bshd_contiguous(data, DType::kBF16, 1, total, h, d);
+  v.rank = 3;
+  v.shape[0] = total, v.shape[1] = h, v.shape[2] = d;
+  v.stride[0] = h * d, v.stride[1] = d, v.stride[2] = 1;
+  return v;
+}
+
+TensorView vec(int64_t n, DType t, void* data) {
+  TensorView v;
+  v.data = data, v.dtype = t, v.rank = 1;
+  v.shape[0] = n, v.stride[0] = 1;
+  return v;
+}
+
+// Packed q (3 sequences, 700 rows) over packed k/v (900 rows), with its LSE.
+AttentionArgs valid_varlen() {
+  AttentionArgs a;
+  a.q = packed(700, 8, 128, fake());
+  a.o = packed(700, 8, 128, fake(0x3000000));
+  a.k = packed(900, 2, 128, fake(0x1000000));
+  a.v = packed(900, 2, 128, fake(0x2000000));
+  a.cu_seqlens_q = vec(4, DType::kI32, fake(0x5000000));
+  a.cu_seqlens_k = vec(4, DType::kI32, fake(0x5001000));
+  a.max_seqlen_q = 400;
+  a.lse.data = fake(0x4000000), a.lse.dtype = DType::kFP32, a.lse.rank = 2;
+  a.lse.shape[0] = 8, a.lse.shape[1] = 700, a.lse.stride[0] = 700, a.lse.stride[1] = 1;
+  return a;
+}
+
+TEST(AttentionValidation, WindowSoftcapSink) {
+  AttentionArgs a = valid();
+  a.window_left = 100, a.window_right = 0;
+  EXPECT_TRUE(accepted(warpspec::check(a)));
+  a.window_left = int64_t(1) << 40;  // past any length: unbounded, not an overflow
+  EXPECT_TRUE(accepted(warpspec::check(a)));
+  a.window_left = -2;
+  expect_refused(a, StatusCode::kInvalidArgument, "window_left: must be -1 (unbounded) or >= 0, got -2");
+  a = valid();
+  a.window_right = -7;
+  expect_refused(a, StatusCode::kInvalidArgument, "window_right: must be -1 (unbounded) or >= 0, got -7");
+  a.causal = true;  // causal sets the right edge, but a bad value is still refused
+  expect_refused(a, StatusCode::kInvalidArgument, "window_right");
+  a = valid();
+  a.softcap = 30.0f;
+  EXPECT_TRUE(accepted(warpspec::check(a)));
+  a.softcap = -1.0f;
+  expect_refused(a, StatusCode::kInvalidArgument, "softcap: must be finite and >= 0");
+  a.softcap = NAN;
+  expect_refused(a, StatusCode::kInvalidArgument, "softcap");
+  a = valid();
+  a.sink = vec(8, DType::kFP32, fake(0x6000000));
+  EXPECT_TRUE(accepted(warpspec::check(a)));
+  a.sink.shape[0] = 2;  // heads_kv, not heads_q
+  expect_refused(a, StatusCode::kInvalidArgument, "sink.shape[0]: must be heads_q = 8, got 2");
+  a.sink = vec(8, DType::kFP32, static_cast<char*>(a.o.data) + 64);
+  expect_refused(a, StatusCode::kInvalidArgument, "overlaps sink");
+}
+
+TEST(AttentionValidation, Varlen) {
+  EXPECT_TRUE(accepted(warpspec::check(valid_varlen()))) << warpspec::check(valid_varlen()).to_string();
+  AttentionArgs a = valid_varlen();
+  a.seqused_k = vec(3, DType::kI32, fake(0x5002000));
+  a.seqused_q = vec(3, DType::kI32, fake(0x5003000));
+  EXPECT_TRUE(accepted(warpspec::check(a)));
+  a.seqused_k.shape[0] = 4;
+  expect_refused(a, StatusCode::kInvalidArgument, "seqused_k.shape[0]: must be batch = 3, got 4");
+  a = valid_varlen();
+  a.max_seqlen_q = -1;
+  expect_refused(a, StatusCode::kInvalidArgument, "max_seqlen_q: must be >= 0");
+  a = valid_varlen();
+  a.lse.rank = 3;
+  expect_refused(a, StatusCode::kInvalidArgument, "lse.rank: must be 2 (heads_q, total_q) with cu_seqlens_q");
+  a = valid_varlen();
+  a.o.shape[0] = 699;
+  expect_refused(a, StatusCode::kInvalidArgument, "o.shape[0] (total): must be 700");
+  a = valid_varlen();
+  a.cu_seqlens_k.shape[0] = 5;
+  expect_refused(a, StatusCode::kInvalidArgument, "cu_seqlens_k.shape[0]: must be batch + 1 = 4, got 5");
+  a = valid_varlen();
+  a.cu_seqlens_q.dtype = DType::kFP32;
+  expect_refused(a, StatusCode::kInvalidArgument, "cu_seqlens_q.dtype: must be int32");
+  a = valid_varlen();
+  a.cu_seqlens_q.data = static_cast<char*>(a.cu_seqlens_q.data) + 2;
+  expect_refused(a, StatusCode::kMisaligned, "cu_seqlens_q.data: must be 4-byte aligned");
+  a = valid_varlen();
+  a.cu_seqlens_q.data = static_cast<char*>(a.o.data) + 128;  // written while read
+  expect_refused(a, StatusCode::kInvalidArgument, "overlaps cu_seqlens_q");
+  // Packed q over a dense cache: the batch is cu_seqlens' length - 1.
+  a = valid_varlen();
+  a.cu_seqlens_k = TensorView{};
+  a.k = bshd(3, 300, 2, 128, DType::kBF16, fake(0x1000000));
+  a.v = bshd(3, 300, 2, 128, DType::kBF16, fake(0x2000000));
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+  a.k.shape[0] = a.v.shape[0] = 2;
+  expect_refused(a, StatusCode::kInvalidArgument, "k.shape[0] (batch): must be 3, got 2");
+  // A dense q with a packed k: rank 4 q, rank 3 k.
+  a = valid();
+  a.cu_seqlens_k = vec(3, DType::kI32, fake(0x5001000));
+  a.k = packed(900, 2, 128, fake(0x1000000));
+  a.v = packed(900, 2, 128, fake(0x2000000));
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+}
+
 }  // namespace attention_validation_test

@@ -37,9 +37,13 @@ def poison(q):
     del x, y
 
 
-def attention_ref(q, k, v, softmax_scale=None, causal=False, upcast=True):
+def attention_ref(q, k, v, softmax_scale=None, causal=False, upcast=True, window=(-1, -1), softcap=0.0, sink=None):
     """(out, lse). upcast: in float32 (the reference); else the same computation in
-    the input dtype (matmuls in bf16/fp16, softmax in float32), FA3's `out_pt`."""
+    the input dtype (matmuls in bf16/fp16, softmax in float32), FA3's `out_pt`.
+    Masks bottom-right aligned: key j visible to query i iff
+    i + sk - sq - left <= j <= i + sk - sq + right (-1: unbounded; causal: right 0).
+    softcap > 0: scores softcap * tanh(scores / softcap). sink: (h,) logits that join
+    the softmax denominator without a value; lse includes them."""
     dtype = q.dtype
     if upcast:
         q, k, v = q.float(), k.float(), v.float()
@@ -49,29 +53,42 @@ def attention_ref(q, k, v, softmax_scale=None, causal=False, upcast=True):
     k = k.repeat_interleave(h // hk, dim=2)
     v = v.repeat_interleave(h // hk, dim=2)
     scores = torch.einsum("bthd,bshd->bhts", q, k).float() * scale
+    if softcap > 0:
+        scores = softcap * torch.tanh(scores / softcap)
+    left, right = window
     if causal:
-        i = torch.arange(sq, device=q.device).view(-1, 1)
-        j = torch.arange(sk, device=q.device).view(1, -1)
-        scores = scores.masked_fill(j > i + sk - sq, float("-inf"))
+        right = 0
+    i = torch.arange(sq, device=q.device).view(-1, 1)
+    j = torch.arange(sk, device=q.device).view(1, -1)
+    hidden = torch.zeros(sq, sk, dtype=torch.bool, device=q.device)
+    if right >= 0:
+        hidden |= j > i + sk - sq + right
+    if left >= 0:
+        hidden |= j < i + sk - sq - left
+    scores = scores.masked_fill(hidden, float("-inf"))
+    if sink is not None:
+        scores = torch.cat([scores, sink.float().view(1, h, 1, 1).expand(b, h, sq, 1)], dim=-1)
     lse = torch.logsumexp(scores, dim=-1)
     p = torch.softmax(scores, dim=-1)
     p = torch.nan_to_num(p, nan=0.0)  # a row that sees no key: output 0
+    if sink is not None:
+        p = p[..., :-1]
     out = torch.einsum("bhts,bshd->bthd", p.to(v.dtype), v)
     return (out if upcast else out.to(dtype)), lse
 
 
-def check(q, k, v, out, lse, softmax_scale=None, causal=False, what=""):
+def check(q, k, v, out, lse, softmax_scale=None, causal=False, what="", **masks):
     b, sq, h, d = q.shape
     assert out.shape == q.shape and out.dtype == q.dtype and out.is_contiguous(), what
     assert lse.shape == (b, h, sq) and lse.dtype == torch.float32, what
-    out_ref, lse_ref = attention_ref(q, k, v, softmax_scale, causal)
-    out_pt, _ = attention_ref(q, k, v, softmax_scale, causal, upcast=False)
+    out_ref, lse_ref = attention_ref(q, k, v, softmax_scale, causal, **masks)
+    out_pt, _ = attention_ref(q, k, v, softmax_scale, causal, upcast=False, **masks)
     outf = out.float()
     assert not torch.isnan(outf).any(), f"{what}: {torch.isnan(outf).sum().item()} NaN in out"
-    err = (outf - out_ref).abs().max().item()
-    err_pt = (out_pt.float() - out_ref).abs().max().item()
+    err = (outf - out_ref).abs().max().item() if out.numel() else 0.0
+    err_pt = (out_pt.float() - out_ref).abs().max().item() if out.numel() else 0.0
     # FA3's floor: what one rounding step of the reference's magnitude costs.
-    floor = 2 * (out_ref + 0.3 - 0.3 - out_ref).abs().max().item() + 1e-5
+    floor = 2 * (out_ref + 0.3 - 0.3 - out_ref).abs().max().item() + 1e-5 if out.numel() else 1e-5
     # FA3's yardstick bounds nothing by itself: out_pt rounds the scores to 16 bits, so
     # its error grows with their size. Cap the tolerance by what the kernel's own
     # arithmetic can cost (testing/attention_check.hpp): P and O rounded once each to the
@@ -79,11 +96,13 @@ def check(q, k, v, out, lse, softmax_scale=None, causal=False, what=""):
     # subnormal P (2^-25 each, over seqlen_k keys); twice that bound.
     u = 1 / 256 if q.dtype == torch.bfloat16 else 1 / 2048
     subnormal = k.shape[1] * 2.0**-25 if q.dtype == torch.float16 else 0.0
-    cap = 2 * (2 * u + subnormal) * v.float().abs().max().item() + 1e-6
+    vmax = v.float().abs().max().item() if v.numel() else 0.0
+    cap = 2 * (2 * u + subnormal) * vmax + 1e-6
     tol = min(2 * err_pt + floor, cap)
     assert err <= tol, (f"{what}: max error {err:.4g} > {tol:.4g} = min(2 * {err_pt:.4g} + {floor:.3g}, "
                         f"cap {cap:.4g})")
-    # LSE: same inputs, float32 accumulation on both sides; -inf exactly where no key.
+    # LSE: same inputs, float32 accumulation on both sides; -inf exactly where no key
+    # (and no sink).
     no_key = torch.isinf(lse_ref)
     assert torch.equal(torch.isinf(lse) & (lse < 0), no_key), f"{what}: -inf LSE rows differ"
     assert not torch.isnan(lse).any(), f"{what}: NaN in lse"

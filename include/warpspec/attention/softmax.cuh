@@ -75,9 +75,10 @@ struct OnlineSoftmax {
     for (int h = 0; h < 2; ++h) {
       const float l = hopper::quad_sum(row_sum[h]);
       const float m = row_max[h] == -INFINITY ? -INFINITY : row_max[h] * scale_log2;
-      // fmaxf ignores a NaN m; l is then NaN and so is everything below.
+      // The running max skips NaN scores (fmaxf), but their 2^NaN made l NaN; with only
+      // NaN scores m is still −inf, and 2^(m − top) is then 2^NaN: NaN all the way.
       const float top = fmaxf(m, sink_log2);
-      if (top == -INFINITY) {  // no key and no sink
+      if (top == -INFINITY && l == 0.0f) {  // no key and no sink (a NaN l goes on: NaN out)
         inv[h] = 0.0f;
         lse[h] = -INFINITY;
         continue;
