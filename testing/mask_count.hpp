@@ -23,4 +23,20 @@ constexpr double attention_pairs(int64_t sq, int64_t sk, bool causal) {
   return (first + last) * n / 2 + double(sq - i1) * double(sk);
 }
 
+// With a sliding window too (window_left / window_right, -1 unbounded; causal sets the
+// right edge to 0): query i sees keys max(0, i + sk - sq - left) .. min(sk - 1, i + sk -
+// sq + right). Summed row by row (O(sq)): exact for any window.
+inline double attention_pairs(int64_t sq, int64_t sk, bool causal, int64_t left, int64_t right) {
+  if (sq <= 0 || sk <= 0) return 0.0;
+  if (causal) right = 0;
+  if (left < 0 && right < 0) return attention_pairs(sq, sk, false);
+  double pairs = 0;
+  for (int64_t i = 0; i < sq; ++i) {
+    const int64_t lo = left < 0 ? 0 : std::max<int64_t>(0, i + sk - sq - left);
+    const int64_t hi = right < 0 ? sk - 1 : std::min<int64_t>(sk - 1, i + sk - sq + right);
+    if (hi >= lo) pairs += double(hi - lo + 1);
+  }
+  return pairs;
+}
+
 }  // namespace warpspec::testbed

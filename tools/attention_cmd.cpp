@@ -1,4 +1,5 @@
 // `warpspec attention` and `warpspec bench attention`.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -69,6 +70,60 @@ int run_bench_attention(const TimingOptions& timing, const std::vector<int>& dim
   return 0;
 }
 
+// The mask rows (issue bar, FlashAttention-2/3 papers' settings, head dim 128, hidden
+// 2048): variable length at 16k tokens with lengths uniform in [L/4, 7L/4] against the
+// dense batch at L, timed interleaved in one process, and a causal sliding window of
+// 1024 at seqlen 8192 (TFLOP/s of the visible pairs only).
+int run_bench_attention_masks(const TimingOptions& timing) {
+  if (int rc = require_hopper()) return rc;
+  std::printf("# varlen: 16384 tokens, lengths uniform in [L/4, 7L/4] (fixed seed), vs the dense batch at L; "
+              "timed interleaved; TFLOP/s count visible pairs only\n");
+  std::printf("%-24s %-7s %-24s %-24s %-16s\n", "problem", "mask", "dense TFLOP/s", "varlen TFLOP/s", "varlen/dense");
+  for (int64_t L : {512, 2048})
+    for (bool causal : {false, true}) {
+      AttentionProblem dense;
+      dense.batch = 16384 / L, dense.seqlen_q = dense.seqlen_k = L, dense.heads = dense.heads_kv = 16;
+      dense.head_dim = 128, dense.causal = causal;
+      AttentionProblem ragged = dense;
+      uint64_t state = 0x5eed0000u + uint64_t(L);
+      int64_t total = 0;
+      while (total < 16384) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        int64_t len = L / 4 + int64_t((state >> 33) % uint64_t(3 * L / 2 + 1));
+        len = std::min(len, 16384 - total);
+        ragged.varlen.push_back(len);
+        total += len;
+      }
+      AttentionRunner a(dense), b(ragged);
+      if (int rc = report(a.status())) return rc;
+      if (int rc = report(b.status())) return rc;
+      TimingStream stream;
+      if (int rc = report(stream.status())) return rc;
+      std::vector<Candidate> cands(2);
+      cands[0].run = [&a](int i, cudaStream_t st) { return a.run(i, st); };
+      cands[1].run = [&b](int i, cudaStream_t st) { return b.run(i, st); };
+      TimingResult t;
+      if (int rc = report(time_interleaved(cands, timing, stream.get(), &t))) return rc;
+      char name[64];
+      std::snprintf(name, sizeof name, "L=%ld (%zu seqs)", long(L), ragged.varlen.size());
+      // ratio[1] is varlen's time over dense's: speed is its inverse per FLOP.
+      const double speed_ratio = (ragged.flops() / t.ms[1].median) / (dense.flops() / t.ms[0].median);
+      std::printf("%-24s %-7s %-24s %-24s %-16.3f\n", name, causal ? "causal" : "full",
+                  format_spread(tflops_of(t.ms[0], dense.flops()), 1).c_str(),
+                  format_spread(tflops_of(t.ms[1], ragged.flops()), 1).c_str(), speed_ratio);
+      std::fflush(stdout);
+    }
+  AttentionProblem w;
+  w.batch = 2, w.seqlen_q = w.seqlen_k = 8192, w.heads = w.heads_kv = 16, w.head_dim = 128, w.causal = true;
+  w.window_left = 1024;
+  AttentionRunner r(w);
+  TimingResult t;
+  if (int rc = report(r.status())) return rc;
+  if (int rc = report(r.time(timing, &t))) return rc;
+  std::printf("%-24s %-7s %-24s\n", "window 1024, s=8192 b=2", "causal", format_spread(tflops_of(t.ms[0], w.flops()), 1).c_str());
+  return 0;
+}
+
 }  // namespace
 
 void register_attention(CLI::App& app, int& exit_code) {
@@ -82,6 +137,9 @@ void register_attention(CLI::App& app, int& exit_code) {
   cmd->add_option("--heads-kv", o->p.heads_kv, "key/value heads (default: --heads; GQA when fewer)");
   cmd->add_option("--head-dim", o->p.head_dim, "a multiple of 8 up to 256 (64/128/192/256 native)");
   cmd->add_flag("--causal", o->p.causal, "causal mask, aligned to the bottom-right corner");
+  cmd->add_option("--window-left", o->p.window_left, "sliding window: keys this far left of the diagonal (-1: all)");
+  cmd->add_option("--window-right", o->p.window_right, "sliding window: keys this far right of the diagonal (-1: all)");
+  cmd->add_option("--softcap", o->p.softcap, "cap the scores at softcap*tanh(score/softcap) (0: off)");
   cmd->add_option("--dtype", o->dtype, "bf16 or fp16");
   cmd->add_flag("--check", o->check, "compare with the float32 reference (FlashAttention-3's rule)");
   add_timing_options(cmd, o->timing);
@@ -98,7 +156,11 @@ void register_bench_attention(CLI::App* bench, int& exit_code) {
   a->add_option("--head-dims", *dims, "head dims to sweep (default 64 128 256)");
   a->add_flag("--causal-only", *only_causal, "only the causal half");
   a->add_flag("--full-only", *only_full, "only the non-causal half");
-  a->callback([=, &exit_code] { exit_code = run_bench_attention(*timing, *dims, !*only_full, !*only_causal); });
+  auto masks = std::make_shared<bool>(false);
+  a->add_flag("--masks", *masks, "instead: variable length vs dense (L = 512, 2048) and a causal sliding window");
+  a->callback([=, &exit_code] {
+    exit_code = *masks ? run_bench_attention_masks(*timing) : run_bench_attention(*timing, *dims, !*only_full, !*only_causal);
+  });
 }
 
 }  // namespace warpspec::tools

@@ -21,16 +21,31 @@ Status fill(void* p, DType t, size_t n, uint64_t seed) {
 }  // namespace
 
 std::string AttentionProblem::describe() const {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "b=%ld sq=%ld sk=%ld h=%ld hkv=%ld d=%ld %s %s", long(batch), long(seqlen_q),
-                long(seqlen_k), long(heads), long(heads_kv), long(head_dim), causal ? "causal" : "full",
-                dtype_name(dtype));
+  char buf[260];
+  std::string shape;
+  if (varlen.empty()) {
+    std::snprintf(buf, sizeof buf, "b=%ld sq=%ld sk=%ld", long(batch), long(seqlen_q), long(seqlen_k));
+    shape = buf;
+  } else {
+    std::snprintf(buf, sizeof buf, "varlen %zu sequences, %ld tokens", varlen.size(), long(total_tokens()));
+    shape = buf;
+  }
+  std::string extra;
+  if (window_left >= 0 || window_right >= 0)
+    extra += " window=(" + std::to_string(window_left) + "," + std::to_string(window_right) + ")";
+  if (softcap > 0) extra += " softcap=" + std::to_string(softcap);
+  std::snprintf(buf, sizeof buf, "%s h=%ld hkv=%ld d=%ld %s %s%s", shape.c_str(), long(heads), long(heads_kv),
+                long(head_dim), causal ? "causal" : "full", dtype_name(dtype), extra.c_str());
   return buf;
 }
 
 AttentionRunner::AttentionRunner(const AttentionProblem& p) : p_(p) {
-  const size_t nq = size_t(p.batch * p.seqlen_q * p.heads * p.head_dim);
-  const size_t nk = size_t(p.batch * p.seqlen_k * p.heads_kv * p.head_dim);
+  if (!p.varlen.empty()) {  // one packed batch of all tokens: rows = total, batch 1
+    p_.batch = 1;
+    p_.seqlen_q = p_.seqlen_k = p.total_tokens();
+  }
+  const size_t nq = size_t(p_.batch * p_.seqlen_q * p.heads * p.head_dim);
+  const size_t nk = size_t(p_.batch * p_.seqlen_k * p.heads_kv * p.head_dim);
   auto alloc = [&](size_t bytes, void** ptr) {
     if (!status_.ok()) return;
     cudaError_t e = cudaMalloc(ptr, std::max<size_t>(bytes, 16));
@@ -42,7 +57,13 @@ AttentionRunner::AttentionRunner(const AttentionProblem& p) : p_(p) {
     alloc(nk * 2, &v_[s]);
   }
   alloc(nq * 2, &o_);
-  alloc(size_t(p.batch * p.heads * p.seqlen_q) * 4, reinterpret_cast<void**>(&lse_));
+  alloc(size_t(p_.batch * p.heads * p_.seqlen_q) * 4, reinterpret_cast<void**>(&lse_));
+  if (!p.varlen.empty()) {
+    std::vector<int32_t> cu(1, 0);
+    for (int64_t s : p.varlen) cu.push_back(int32_t(cu.back() + s));
+    alloc(cu.size() * 4, reinterpret_cast<void**>(&cu_seqlens_));
+    if (status_.ok()) cudaMemcpy(cu_seqlens_, cu.data(), cu.size() * 4, cudaMemcpyHostToDevice);
+  }
   for (int s = 0; s < sets_ && status_.ok(); ++s) {
     status_ = fill(q_[s], p.dtype, nq, 7000 + 3 * s);
     if (status_.ok()) status_ = fill(k_[s], p.dtype, nk, 7001 + 3 * s);
@@ -58,6 +79,7 @@ AttentionRunner::~AttentionRunner() {
   for (int s = 0; s < 2; ++s) cudaFree(q_[s]), cudaFree(k_[s]), cudaFree(v_[s]);
   cudaFree(o_);
   cudaFree(lse_);
+  cudaFree(cu_seqlens_);
 }
 
 AttentionArgs AttentionRunner::args_for(int set) const {
@@ -69,6 +91,25 @@ AttentionArgs AttentionRunner::args_for(int set) const {
   a.o = testbed::bshd_contiguous(o_, p.dtype, p.batch, p.seqlen_q, p.heads, p.head_dim);
   a.lse = testbed::lse_contiguous(lse_, p.batch, p.heads, p.seqlen_q);
   a.causal = p.causal;
+  a.window_left = p.window_left;
+  a.window_right = p.window_right;
+  a.softcap = p.softcap;
+  if (!p.varlen.empty()) {  // the same memory as (total, heads, d) packed views
+    auto packed = [](TensorView v) {
+      for (int i = 0; i < 3; ++i) v.shape[i] = v.shape[i + 1], v.stride[i] = v.stride[i + 1];
+      v.rank = 3;
+      return v;
+    };
+    a.q = packed(a.q), a.k = packed(a.k), a.v = packed(a.v), a.o = packed(a.o);
+    a.lse.rank = 2;  // (heads, total)
+    a.lse.shape[0] = a.lse.shape[1], a.lse.shape[1] = a.lse.shape[2];
+    a.lse.stride[0] = a.lse.stride[1], a.lse.stride[1] = a.lse.stride[2];
+    TensorView cu;
+    cu.data = cu_seqlens_, cu.dtype = DType::kI32, cu.rank = 1;
+    cu.shape[0] = int64_t(p.varlen.size()) + 1, cu.stride[0] = 1;
+    a.cu_seqlens_q = a.cu_seqlens_k = cu;
+    a.max_seqlen_q = *std::max_element(p.varlen.begin(), p.varlen.end());
+  }
   return a;
 }
 
@@ -97,6 +138,7 @@ void print_check(const AttentionCheck& c, DType t) {
 Status AttentionRunner::check(AttentionCheck* out) {
   WARPSPEC_RETURN_IF_ERROR(status_);
   const AttentionProblem& p = p_;
+  if (!p.varlen.empty()) return unsupported("--check: not for variable-length problems (the GPU tests check those)");
   if (p.seqlen_k > 50000) return invalid_argument("--check: the reference holds a row of scores in shared memory; seqlen_k <= 50000");
   const size_t rows = size_t(p.batch * p.heads * p.seqlen_q), n = rows * size_t(p.head_dim);
   const size_t nk = size_t(p.batch * p.seqlen_k * p.heads_kv * p.head_dim);
@@ -109,7 +151,8 @@ Status AttentionRunner::check(AttentionCheck* out) {
   Status s = e == cudaSuccess ? Status::Ok() : cuda_error("reference buffers", e);
   if (s.ok()) s = run(0, nullptr);
   const testbed::RefProblem rp{int(p.batch), int(p.seqlen_q), int(p.seqlen_k), int(p.heads), int(p.heads_kv),
-                               int(p.head_dim), p.causal, float(1.0 / std::sqrt(double(p.head_dim))), p.dtype};
+                               int(p.head_dim), p.causal, float(1.0 / std::sqrt(double(p.head_dim))), p.dtype,
+                               int(p.window_left), int(p.window_right), p.softcap};
   const testbed::RefTensor rq{q_[0], p.seqlen_q * p.heads * p.head_dim, p.heads * p.head_dim, p.head_dim};
   const testbed::RefTensor rk{k_[0], p.seqlen_k * p.heads_kv * p.head_dim, p.heads_kv * p.head_dim, p.head_dim};
   const testbed::RefTensor rv{v_[0], p.seqlen_k * p.heads_kv * p.head_dim, p.heads_kv * p.head_dim, p.head_dim};

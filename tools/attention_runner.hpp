@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <vector>
 
 #include "../testing/attention_check.hpp"
 #include "../testing/mask_count.hpp"
@@ -19,11 +20,26 @@ struct AttentionProblem {
   int64_t batch = 2, seqlen_q = 8192, seqlen_k = 8192, heads = 16, heads_kv = 16, head_dim = 128;
   bool causal = false;
   DType dtype = DType::kBF16;
+  int64_t window_left = -1, window_right = -1;  // -1: unbounded
+  float softcap = 0.0f;
+  // Variable length: one self-attention sequence of each length, packed (batch, seqlen_q
+  // and seqlen_k are then ignored). Empty: the dense batch.
+  std::vector<int64_t> varlen;
 
-  // 4·d FLOPs (two GEMMs) per visible (query, key) pair, per batch and head: sq·sk pairs,
-  // or under the causal mask exactly those it leaves (bottom-right aligned).
+  // 4·d FLOPs (two GEMMs) per visible (query, key) pair, per sequence and head: sq·sk
+  // pairs, or those the causal mask and the window leave (bottom-right aligned).
   double flops() const {
-    return 4.0 * double(batch) * double(heads) * double(head_dim) * testbed::attention_pairs(seqlen_q, seqlen_k, causal);
+    const double per_pair = 4.0 * double(heads) * double(head_dim);
+    if (varlen.empty())
+      return per_pair * double(batch) * testbed::attention_pairs(seqlen_q, seqlen_k, causal, window_left, window_right);
+    double pairs = 0;
+    for (int64_t s : varlen) pairs += testbed::attention_pairs(s, s, causal, window_left, window_right);
+    return per_pair * pairs;
+  }
+  int64_t total_tokens() const {
+    int64_t t = 0;
+    for (int64_t s : varlen) t += s;
+    return t;
   }
   std::string describe() const;
 };
@@ -66,6 +82,7 @@ class AttentionRunner {
   void* v_[2] = {};
   void* o_ = nullptr;
   float* lse_ = nullptr;
+  int32_t* cu_seqlens_ = nullptr;  // varlen: the prefix sums of p_.varlen
 };
 
 }  // namespace warpspec::tools
