@@ -423,7 +423,7 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     # nothing; seqlen_k = 0 gives out = 0 and lse = -inf (FlashAttention's answer).
     out = torch.empty(out_shape, dtype=q.dtype, device=q.device)
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
-    flags = 0 if (window_left == -1 and window_right == -1) else _lib.FLAG_WINDOW
+    flags = _lib.FLAG_WINDOW  # the window fields are always given (-1, -1: none)
     tail = [window_left, window_right, cap, 0]  # version 2's fields, in the struct's order
     for t, name in side:
         tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
