@@ -61,6 +61,7 @@ AttentionRunner::AttentionRunner(const AttentionProblem& p) : p_(p) {
   if (!p.varlen.empty()) {
     std::vector<int32_t> cu(1, 0);
     for (int64_t s : p.varlen) cu.push_back(int32_t(cu.back() + s));
+    cu.push_back(0), cu.push_back(0);  // then the tile counter pair, zero (the kernel leaves it zero)
     alloc(cu.size() * 4, reinterpret_cast<void**>(&cu_seqlens_));
     if (status_.ok()) cudaMemcpy(cu_seqlens_, cu.data(), cu.size() * 4, cudaMemcpyHostToDevice);
   }
@@ -108,6 +109,9 @@ AttentionArgs AttentionRunner::args_for(int set) const {
     cu.data = cu_seqlens_, cu.dtype = DType::kI32, cu.rank = 1;
     cu.shape[0] = int64_t(p.varlen.size()) + 1, cu.stride[0] = 1;
     a.cu_seqlens_q = a.cu_seqlens_k = cu;
+    a.tile_counter = cu;
+    a.tile_counter.data = cu_seqlens_ + cu.shape[0];
+    a.tile_counter.shape[0] = 2;
     a.max_seqlen_q = *std::max_element(p.varlen.begin(), p.varlen.end());
   }
   return a;

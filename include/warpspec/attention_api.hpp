@@ -75,6 +75,14 @@ struct AttentionArgs {
   // read or write outside the views.
   TensorView cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k;
   int64_t max_seqlen_q = 0;
+  // Optional, for variable-length batches: int32 (2,), contiguous, device memory, all
+  // zero before the first call. With it, CTAs take the next query tile from a counter
+  // when they finish one (longest first), which balances sequences of unequal length;
+  // without it the schedule is static (each CTA a fixed list of tiles). The kernel
+  // leaves it zero again, so one counter serves calls that run one after another on a
+  // stream; it must not be shared by calls that may run at the same time. Ignored for
+  // dense batches (their tiles cost what the static schedule expects).
+  TensorView tile_counter;
   // Programmatic dependent launch (as GemmArgs::pdl): may start during the previous
   // kernel's tail, waits for it before touching global memory. Off by default.
   bool pdl = false;

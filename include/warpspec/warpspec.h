@@ -192,6 +192,9 @@ typedef struct warpspec_attention_args {
    * needed; with cu_seqlens_k, k and v are (total_k, heads_kv, head_dim). */
   warpspec_tensor cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k;
   int64_t max_seqlen_q;
+  /* int32 (2,), zero before the first call: the dynamic tile schedule of variable-length
+   * batches (AttentionArgs::tile_counter); data NULL: the static schedule. */
+  warpspec_tensor tile_counter;
 } warpspec_attention_args;
 
 /* struct_size set, everything else zero (default scale, not causal, no lse). */

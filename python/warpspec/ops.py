@@ -428,6 +428,13 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     for t, name in side:
         tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
     tail.append(int(max_seqlen_q))
+    if cu_seqlens_q is not None or cu_seqlens_k is not None or seqused_q is not None or seqused_k is not None:
+        # The dynamic tile schedule of ragged batches: a fresh zeroed counter pair per
+        # call (the caching allocator and one memset; graph-safe).
+        counter = torch.zeros(2, dtype=torch.int32, device=q.device)
+        tail.extend(_fields(counter, "tile_counter"))
+    else:
+        tail.extend(_NO_TENSOR)
 
     def run(q, k, v):
         packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),

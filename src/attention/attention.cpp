@@ -237,6 +237,8 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
       return misaligned(fmt("lse.data: must be 4-byte aligned (got %p)", l.data));
   }
   if (!a.sink.empty()) WARPSPEC_RETURN_IF_ERROR(check_vector(a.sink, "sink", DType::kFP32, p.heads_q, "heads_q"));
+  if (!a.tile_counter.empty())
+    WARPSPEC_RETURN_IF_ERROR(check_vector(a.tile_counter, "tile_counter", DType::kI32, 2, "2 ({next, done})"));
   // o shares no memory with k or v, and with q only as the very same view (in place: a
   // tile reads its own Q rows before it writes the same O rows); lse with none of them;
   // neither with what the kernel reads besides (sink, varlen arrays).
@@ -244,6 +246,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.v, "v", false));
   WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", a.q, "q", true));
   const std::pair<const TensorView*, const char*> side[] = {{&a.sink, "sink"},
+                                                            {&a.tile_counter, "tile_counter"},
                                                             {&a.cu_seqlens_q, "cu_seqlens_q"},
                                                             {&a.cu_seqlens_k, "cu_seqlens_k"},
                                                             {&a.seqused_q, "seqused_q"},
@@ -256,6 +259,13 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   if (!a.lse.empty()) {
     const std::pair<const TensorView*, const char*> inputs[] = {{&a.q, "q"}, {&a.k, "k"}, {&a.v, "v"}, {&a.o, "o"}};
     for (const auto& [v, name] : inputs) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.lse, "lse", *v, name, false));
+  }
+  if (!a.tile_counter.empty()) {  // written by the kernel too
+    const std::pair<const TensorView*, const char*> read[] = {
+        {&a.q, "q"}, {&a.k, "k"}, {&a.v, "v"}, {&a.sink, "sink"}, {&a.cu_seqlens_q, "cu_seqlens_q"},
+        {&a.cu_seqlens_k, "cu_seqlens_k"}, {&a.seqused_q, "seqused_q"}, {&a.seqused_k, "seqused_k"}};
+    for (const auto& [v, name] : read)
+      if (!v->empty()) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.tile_counter, "tile_counter", *v, name, false));
   }
   if (a.softmax_scale.has_value()) {
     const float sc = *a.softmax_scale;
@@ -301,7 +311,8 @@ Status check_pointers(const AttentionArgs& a, int device) {
       {&a.v, "v"},       {&a.o, "o"},
       {&a.lse, "lse"},   {&a.sink, "sink"},
       {&a.cu_seqlens_q, "cu_seqlens_q"}, {&a.cu_seqlens_k, "cu_seqlens_k"},
-      {&a.seqused_q, "seqused_q"},       {&a.seqused_k, "seqused_k"}};
+      {&a.seqused_q, "seqused_q"},       {&a.seqused_k, "seqused_k"},
+      {&a.tile_counter, "tile_counter"}};
   for (const auto& [v, name] : views) {
     if (v->empty() && (v != &a.q && v != &a.k && v != &a.v && v != &a.o)) continue;  // optional, not given
     ByteSpan span;
@@ -363,6 +374,9 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   q.seqused_q = static_cast<const int32_t*>(a.seqused_q.data);
   q.seqused_k = static_cast<const int32_t*>(a.seqused_k.data);
   q.sink = static_cast<const float*>(a.sink.data);
+  // The dynamic schedule for packed batches (tile costs unknown to the host).
+  const bool ragged = p.packed_q || p.packed_k || !a.seqused_q.empty() || !a.seqused_k.empty();
+  q.tile_counter = ragged ? static_cast<int32_t*>(a.tile_counter.data) : nullptr;
   q.o = p.o.data;
   q.o_stride_b = p.o.stride[0];
   q.o_stride_s = p.o.stride[1];

@@ -47,6 +47,7 @@ struct MaskCase {
   std::vector<int> used_q, used_k;
   int hkv = 2, ratio = 2;
   bool bad_cu = false;  // cu_seqlens_q's last entry points far past the tensor
+  bool dynamic = true;  // packed: the dynamic tile schedule (a tile counter); else static
 };
 
 TensorView packed_view(void* data, DType t, int64_t total, int64_t h, int64_t d) {
@@ -114,6 +115,7 @@ void run(const MaskCase& c) {
   if (c.bad_cu) cu_q.back() = total_q + 100000;
   test::DeviceBuffer d_cu_q = test::to_device(cu_q), d_cu_k = test::to_device(cu_k);
   test::DeviceBuffer d_used_q = test::to_device(c.used_q), d_used_k = test::to_device(c.used_k);
+  test::DeviceBuffer d_counter = test::to_device(std::vector<int32_t>{0, 0});
 
   AttentionArgs a;
   if (c.pack_q) {
@@ -140,6 +142,7 @@ void run(const MaskCase& c) {
   }
   if (!c.used_q.empty()) a.seqused_q = int_vector(d_used_q.get(), batch);
   if (!c.used_k.empty()) a.seqused_k = int_vector(d_used_k.get(), batch);
+  if (c.dynamic) a.tile_counter = int_vector(d_counter.get(), 2);
   a.causal = c.causal;
   a.window_left = c.left, a.window_right = c.right;
   a.softcap = c.softcap;
@@ -151,6 +154,10 @@ void run(const MaskCase& c) {
   const warpspec::Status st = warpspec::attention_forward(a, nullptr);
   ASSERT_TRUE(st.ok()) << st.to_string();
   CUDA_ASSERT(cudaDeviceSynchronize());
+  // The kernel leaves the counter pair zero for the next call.
+  const auto counter = test::to_host<int32_t>(d_counter, 2);
+  EXPECT_EQ(counter[0], 0) << "tile counter not reset";
+  EXPECT_EQ(counter[1], 0) << "done counter not reset";
 
   const auto o = test::to_host<uint16_t>(d_o, size_t(total_q + guard) * row_q);
   const auto lse = test::to_host<float>(d_lse, size_t(hq) * (total_q + guard));
@@ -236,6 +243,7 @@ std::vector<MaskCase> cases() {
   // Variable length.
   add({.name = "varlen", .d = 128, .seqs = kRagged, .pack_q = true, .pack_k = true});
   add({.name = "varlen_causal", .d = 64, .causal = true, .seqs = kRagged, .pack_q = true, .pack_k = true});
+  add({.name = "varlen_causal_static", .d = 64, .causal = true, .seqs = kRagged, .pack_q = true, .pack_k = true, .dynamic = false});
   add({.name = "varlen_causal_fp16_d256", .d = 256, .dtype = DType::kFP16, .causal = true, .seqs = kRagged, .pack_q = true, .pack_k = true, .hkv = 1, .ratio = 3});
   add({.name = "varlen_window", .d = 96, .left = 90, .right = 3, .seqs = kRagged, .pack_q = true, .pack_k = true});
   add({.name = "varlen_all", .d = 128, .causal = true, .left = 300, .softcap = 20.0f, .sink = true, .seqs = kRagged, .pack_q = true, .pack_k = true, .hkv = 2, .ratio = 4});
@@ -244,6 +252,52 @@ std::vector<MaskCase> cases() {
   add({.name = "varlen_seqused_q", .d = 128, .seqs = kRagged, .pack_q = true, .pack_k = true, .used_q = {150, 0, 1, 129, 1000, 0, 50, 0, 7}});
   add({.name = "varlen_bad_cu_seqlens_stays_inside", .d = 64, .seqs = {{200, 200}, {100, 100}}, .pack_q = true, .pack_k = true, .bad_cu = true});
   return v;
+}
+
+// The dynamic schedule: the same output bit for bit on every run and as the static
+// schedule (each tile is computed the same way whichever CTA takes it), the counter
+// reset after each call, with many more tiles than CTAs.
+TEST(AttentionMasksSchedule, DynamicIsDeterministicAndMatchesStatic) {
+  WARPSPEC_REQUIRE_HOPPER();
+  std::vector<int> lens;
+  for (int i = 0; i < 64; ++i) lens.push_back(1 + int(testbed::hash64(99, i) % 3000));
+  std::vector<int> cu(1, 0);
+  for (int l : lens) cu.push_back(cu.back() + l);
+  const int total = cu.back(), h = 8, d = 128;
+  test::DeviceBuffer q(size_t(total) * h * d * 2), k(size_t(total) * h * d * 2), v(size_t(total) * h * d * 2),
+      o(size_t(total) * h * d * 2), d_cu = test::to_device(cu), counter = test::to_device(std::vector<int32_t>{0, 0});
+  ASSERT_TRUE(q.get() && k.get() && v.get() && o.get());
+  CUDA_ASSERT(testbed::fill_normalish(q.get(), DType::kBF16, size_t(total) * h * d, 1));
+  CUDA_ASSERT(testbed::fill_normalish(k.get(), DType::kBF16, size_t(total) * h * d, 2));
+  CUDA_ASSERT(testbed::fill_normalish(v.get(), DType::kBF16, size_t(total) * h * d, 3));
+  AttentionArgs a;
+  a.q = packed_view(q.get(), DType::kBF16, total, h, d);
+  a.k = packed_view(k.get(), DType::kBF16, total, h, d);
+  a.v = packed_view(v.get(), DType::kBF16, total, h, d);
+  a.o = packed_view(o.get(), DType::kBF16, total, h, d);
+  a.cu_seqlens_q = a.cu_seqlens_k = int_vector(d_cu.get(), int64_t(lens.size()) + 1);
+  a.max_seqlen_q = *std::max_element(lens.begin(), lens.end());
+  a.causal = true;
+  std::vector<uint16_t> first;
+  for (int run = 0; run < 6; ++run) {
+    a.tile_counter = run == 5 ? TensorView{} : int_vector(counter.get(), 2);  // the last run static
+    CUDA_ASSERT(test::poison(o));
+    const warpspec::Status s = warpspec::attention_forward(a, nullptr);
+    ASSERT_TRUE(s.ok()) << s.to_string();
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    const auto out = test::to_host<uint16_t>(o, size_t(total) * h * d);
+    if (run == 0) {
+      first = out;
+      int64_t poisoned = 0;
+      for (uint16_t x : out) poisoned += x == 0xFFFF;
+      EXPECT_EQ(poisoned, 0) << "rows left unwritten";
+    } else {
+      EXPECT_TRUE(out == first) << "run " << run << (run == 5 ? " (static)" : " (dynamic)") << " differs from run 0";
+    }
+    const auto c = test::to_host<int32_t>(counter, 2);
+    EXPECT_EQ(c[0], 0) << "run " << run;
+    EXPECT_EQ(c[1], 0) << "run " << run;
+  }
 }
 
 class AttentionMasks : public ::testing::TestWithParam<MaskCase> {};

@@ -313,7 +313,7 @@ TEST(CApiAttention, DefaultsAreZeroWithTheSizeSet) {
   EXPECT_EQ(args.causal, 0);
   EXPECT_EQ(args.q.data, nullptr);
   EXPECT_EQ(args.lse.data, nullptr);
-  EXPECT_EQ(sizeof(warpspec_attention_args), 856u);
+  EXPECT_EQ(sizeof(warpspec_attention_args), 936u);
   // Version 2's fields default to "not used": no window, no softcap, no sink, dense.
   EXPECT_EQ(args.window_left, 0);
   EXPECT_EQ(args.flags & WARPSPEC_FLAG_WINDOW, 0u);
@@ -467,8 +467,8 @@ TEST(CApiAttention, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[2] = 7;
   EXPECT_EQ(warpspec_attention_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 856"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 872"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 936"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 952"), std::string::npos) << last_error();
 }
 
 TEST(CApiAttention, HeaderCompilesAsC99AndWorksFromC) {

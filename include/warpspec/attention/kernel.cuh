@@ -17,6 +17,7 @@
 #include "warpspec/attention/mainloop.cuh"
 #include "warpspec/attention/mask.cuh"
 #include "warpspec/attention/params.hpp"
+#include "warpspec/attention/tile_stream.cuh"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/warp.cuh"
 #include "warpspec/ws_kernel.cuh"
@@ -36,6 +37,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
     PipelineStorage<kStages> v_barriers;
     uint64_t q_full;   // Q landed (TMA, one expect_tx per tile)
     uint64_t q_empty;  // Q's buffer free again: both warpgroups' O stores have read it
+    TileRing tiles_ring;  // the dynamic schedule's hand-over (tile_stream.cuh)
   };
 
   struct Context {
@@ -52,6 +54,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
     Pipeline<kStages>(s.v_barriers).init(1, 4 * kConsumerWarpgroups);
     hopper::mbarrier_init(&s.q_full, 1);
     hopper::mbarrier_init(&s.q_empty, kConsumerWarpgroups);
+    TileStream::init(s.tiles_ring);
   }
 
   __device__ __forceinline__ static void prefetch(const Params& p) {
@@ -64,7 +67,9 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
   __device__ __forceinline__ static void producer(Context& c, int warp) {
     if (warp != 0 || !hopper::elect_one()) return;
     typename MainloopT::Cursor cur;
-    for (auto w = c.p.sched.first(blockIdx.x); w.valid; w = c.p.sched.next(w)) {
+    uint32_t passed = 0;  // tiles through the dynamic schedule's ring
+    for (auto w = TileStream::producer_first(c.p, c.s.tiles_ring, passed); w.valid;
+         w = TileStream::producer_next(c.p, c.s.tiles_ring, passed, w)) {
       const SeqInfo sq = SeqInfo::get(c.p, w.batch);
       const KeyBlocks kb = key_blocks<kBlockN>(c.p, sq, w.m_block);
       if (kb.count() > 0) MainloopT::load(c, cur, w, sq, kb);
@@ -76,8 +81,9 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
     // The first turn on the tensor cores is consumer 0's: consumer 1 hands it over.
     if (consumer == 1) hopper::named_barrier_arrive(kPingPong0, 2 * hopper::kWarpgroupSize);
     typename MainloopT::Cursor cur;
+    uint32_t passed = 0;  // tiles through the dynamic schedule's ring
     float o[kHeadDim / 2];
-    for (auto w = c.p.sched.first(blockIdx.x); w.valid;) {  // (advanced at the end: fewer live registers)
+    for (auto w = TileStream::consumer_first(c.p, c.s.tiles_ring, passed); w.valid;) {  // (advanced at the end: fewer live registers)
       const SeqInfo sq = SeqInfo::get(c.p, w.batch);
       const KeyBlocks kb = key_blocks<kBlockN>(c.p, sq, w.m_block);
       OnlineSoftmax<kBlockN> sm(c.p.scale_log2);
@@ -87,7 +93,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
       } else {
         EpilogueT::store_zero(c.p, consumer, w, sq);
       }
-      w = c.p.sched.next(w);
+      w = TileStream::consumer_next(c.p, c.s.tiles_ring, passed, w);
     }
   }
 };

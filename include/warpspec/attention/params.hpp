@@ -38,6 +38,9 @@ struct AttentionParams {
   const int32_t* seqused_q;
   const int32_t* seqused_k;
   const float* sink;  // (heads_q) learnable sink logits, natural-log units; nullptr: none
+  // {next, done}: the dynamic tile scheduler's counters (tile_stream.cuh), zero at
+  // launch; nullptr: the static schedule.
+  int32_t* tile_counter;
   // Plain views for what TMA does not write: tiles that see no key (zeros), the rows of
   // a packed tile past its sequence, and LSE.
   void* o;

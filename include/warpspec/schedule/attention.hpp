@@ -102,11 +102,11 @@ class AttentionScheduler {
     return (round & 1u) ? round * stride_ + (stride_ - 1u - cta) : uint32_t(linear);
   }
 
-  // The tile of work index `linear` (the CTA's k-th tile has index cta + k*G); past
-  // the end valid = false (coordinates then meaningless but computed without a branch).
-  WARPSPEC_HOST_DEVICE AttentionWork get(int linear) const {
+  // The tile at position `pos` of the work list (past the end valid = false,
+  // coordinates then meaningless but computed without a branch). A dynamic scheduler
+  // hands positions out in order; the static one maps work indices through position().
+  WARPSPEC_HOST_DEVICE AttentionWork at(uint32_t pos) const {
     uint32_t outer, inner, bh_batch, bh_head;
-    const uint32_t pos = position(linear);
     inner_div_.divmod(pos, outer, inner);
     // kMFastest: inner = m_block, outer = (batch, head). kLongestFirst: inner =
     // (batch, head), outer = rank from the longest m_block.
@@ -116,8 +116,15 @@ class AttentionScheduler {
     w.m_block = longest_first_ ? int32_t(tiles_m_) - 1 - int32_t(outer) : int32_t(inner);
     w.head = int32_t(bh_head);
     w.batch = int32_t(bh_batch);
-    w.linear = linear;
+    w.linear = int32_t(pos);
     w.valid = pos < total_;
+    return w;
+  }
+
+  // The tile of work index `linear` (the CTA's k-th tile has index cta + k*G).
+  WARPSPEC_HOST_DEVICE AttentionWork get(int linear) const {
+    AttentionWork w = at(position(linear));
+    w.linear = linear;
     return w;
   }
 
