@@ -301,7 +301,14 @@ def test_opcheck():
     op = torch.ops.warpspec.flash_attn_forward.default
     q, k, v = bshd(2, 100, 4, 64, torch.bfloat16), bshd(2, 140, 2, 64, torch.bfloat16), \
         bshd(2, 140, 2, 64, torch.bfloat16)
-    for args in [(q, k, v, None, False), (q, k, v, 0.2, True)]:
+    sink = torch.randn(4, device="cuda")
+    packed = q[0], k[0], v[0]
+    cu_q = torch.tensor([0, 60, 100], dtype=torch.int32, device="cuda")
+    cu_k = torch.tensor([0, 100, 140], dtype=torch.int32, device="cuda")
+    none = (None, None, None, None, 0)
+    for args in [(q, k, v, None, False, -1, -1, 0.0, None, *none),
+                 (q, k, v, 0.2, True, 64, 0, 30.0, sink, *none),
+                 (*packed, None, True, -1, -1, 0.0, None, cu_q, cu_k, None, None, 60)]:
         torch.library.opcheck(op, args, test_utils=("test_schema", "test_faketensor", "test_aot_dispatch_dynamic"))
 
 

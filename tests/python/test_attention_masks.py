@@ -177,8 +177,10 @@ def test_varlen_refusals():
     q, cu = packed([10, 20], 2, 64, torch.bfloat16)
     with pytest.raises(ValueError, match="max_seqlen_q: required"):
         warpspec.flash_attn_varlen_func(q, q, q, cu, cu, None, None)
-    with pytest.raises(ValueError, match="cu_seqlens_q.dtype: must be int32"):
+    with pytest.raises(ValueError, match="cu_seqlens_q.dtype"):
         warpspec.flash_attn_varlen_func(q, q, q, cu.long(), cu, 20, 20)
+    with pytest.raises(ValueError, match="cu_seqlens_q.dtype: must be int32, got fp32"):
+        warpspec.flash_attn_varlen_func(q, q, q, cu.float(), cu, 20, 20)
     with pytest.raises(ValueError, match="cu_seqlens_q: must be a CUDA tensor"):
         warpspec.flash_attn_varlen_func(q, q, q, cu.cpu(), cu, 20, 20)
     with pytest.raises(ValueError, match="q.rank: must be 3"):

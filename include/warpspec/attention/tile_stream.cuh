@@ -10,8 +10,8 @@
 // 1), taken by the producer thread when it starts that tile, so a CTA that finishes
 // early takes more: greedy longest-processing-time balancing. The producer hands each
 // position to the consumer warps through a two-slot ring in shared memory (a thread
-// pipeline: the producer arrives after writing a slot, one lane per consumer warp
-// releases it after its warp read it). The end is position -1 in the ring.
+// pipeline: the producer arrives after writing a slot, every consumer thread releases
+// it after reading it). The end is position -1 in the ring.
 //
 // The counter pair {next, done} is zero at launch and zero again when the kernel ends:
 // each CTA's producer, after its last (past-the-end) ticket, counts itself done, and the
@@ -32,9 +32,11 @@ struct TileRing {
 // (its slot is the count's low bit, the slot's lap parity the next bit).
 class TileStream {
  public:
-  static constexpr uint32_t kConsumerWarps = 4 * kConsumerWarpgroups;
+  static constexpr uint32_t kConsumerThreads = 128 * kConsumerWarpgroups;
 
-  __device__ __forceinline__ static void init(TileRing& r) { Pipeline<2>(r.barriers).init(1, kConsumerWarps); }
+  // Every consumer thread releases the slot after its own read (once per tile: cheap),
+  // so each read is ordered before the producer's next write by the barrier alone.
+  __device__ __forceinline__ static void init(TileRing& r) { Pipeline<2>(r.barriers).init(1, kConsumerThreads); }
 
   // ---- the producer thread
   __device__ __forceinline__ static schedule::AttentionWork producer_first(const AttentionParams& p, TileRing& r,
@@ -93,8 +95,7 @@ class TileStream {
     const PipelineState<2> st = state(n++);
     pipe.consumer_wait(st);
     const int32_t pos = r.position[st.index];
-    __syncwarp();
-    if (threadIdx.x % 32 == 0) pipe.consumer_release(st);
+    pipe.consumer_release(st);
     schedule::AttentionWork w = p.sched.at(uint32_t(pos < 0 ? 0 : pos));
     w.valid = pos >= 0;
     return w;
