@@ -54,7 +54,8 @@ static_assert(offsetof(warpspec_attention_args, window_left) == 424 &&
               offsetof(warpspec_attention_args, softcap) == 440 && offsetof(warpspec_attention_args, sink) == 448 &&
               offsetof(warpspec_attention_args, cu_seqlens_q) == 528 &&
               offsetof(warpspec_attention_args, max_seqlen_q) == 848 &&
-              offsetof(warpspec_attention_args, tile_counter) == 856 && sizeof(warpspec_attention_args) == 936,
+              offsetof(warpspec_attention_args, tile_counter) == 856 &&
+              offsetof(warpspec_attention_args, attention_chunk) == 936 && sizeof(warpspec_attention_args) == 944,
               "warpspec_attention_args v2 layout is ABI; append fields, never move them");
 // The largest struct_size accepted: a newer caller's struct may be longer than ours
 // (its tail must be zero, which we read), but not unboundedly: a garbage size would
@@ -187,6 +188,7 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   out->seqused_k = optional(args.seqused_k);
   out->max_seqlen_q = args.max_seqlen_q;
   out->tile_counter = optional(args.tile_counter);
+  out->attention_chunk = args.attention_chunk;
   return Status::Ok();
 }
 

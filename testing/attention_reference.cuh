@@ -15,7 +15,9 @@
 // iff j < sk and i + sk - sq - window_left <= j <= i + sk - sq + window_right, an edge
 // of -1 unbounded, causal making window_right 0. softcap > 0 caps each scaled score,
 // softcap·tanh(s / softcap). A sink (per query head, natural-log units) joins the
-// denominator with no value; LSE includes it. A row with no visible key (and no sink)
+// denominator with no value; LSE includes it. chunk > 0 also limits query i to the keys
+// of its chunk, [c, c + chunk), c = floor((i + sk - sq) / chunk) · chunk. A row with no
+// visible key (and no sink)
 // gives O = 0, LSE = -inf.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -41,6 +43,7 @@ struct RefProblem {
   int window_left = -1, window_right = -1;
   float softcap = 0.0f;
   const float* sink = nullptr;  // device (hq,) or nullptr
+  int chunk = 0;                // > 0: also only keys of the query's chunk (FA3's attention_chunk)
 };
 
 namespace detail {
@@ -92,7 +95,11 @@ __global__ void __launch_bounds__(256) attention_reference_kernel(RefProblem p, 
   float mx = -INFINITY;
   for (int j = threadIdx.x; j < p.sk; j += blockDim.x) {
     float s = -INFINITY;
-    const bool visible = (right < 0 || j <= i + diag + right) && (p.window_left < 0 || j >= i + diag - p.window_left);
+    bool visible = (right < 0 || j <= i + diag + right) && (p.window_left < 0 || j >= i + diag - p.window_left);
+    if (p.chunk > 0) {
+      const int a = i + diag, start = (a >= 0 ? a / p.chunk : -((-a + p.chunk - 1) / p.chunk)) * p.chunk;
+      visible = visible && j >= start && j < start + p.chunk;
+    }
     if (visible) {
       const T* kr = k + int64_t(j) * tk.ss;
       float acc = 0.0f;

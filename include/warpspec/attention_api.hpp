@@ -47,6 +47,12 @@ struct AttentionArgs {
   // sets window_right to 0. Key blocks wholly outside the window are never read.
   int64_t window_left = -1;
   int64_t window_right = -1;
+  // Chunked attention (FlashAttention-3's attention_chunk, Llama 4): > 0 also limits
+  // query i to the keys of its chunk, [c, c + chunk) with c = floor((i + seqlen_k -
+  // seqlen_q) / chunk) · chunk (so a row left of the corner, i + seqlen_k - seqlen_q < 0,
+  // sees none); combines with causal and the window. 0: off; at most 2^30 - 1. Head dims
+  // up to 192 (the head dim 256 kernel refuses it: kUnsupported).
+  int64_t attention_chunk = 0;
   // Softcapping (Gemma 2): score = softcap · tanh(softmax_scale · q·k / softcap) before
   // the softmax; 0 turns it off. Must be finite and >= 0. LSE is then in capped units.
   float softcap = 0.0f;

@@ -195,6 +195,7 @@ typedef struct warpspec_attention_args {
   /* int32 (2,), zero before the first call: the dynamic tile schedule of variable-length
    * batches (AttentionArgs::tile_counter); data NULL: the static schedule. */
   warpspec_tensor tile_counter;
+  int64_t attention_chunk; /* 0: off; else chunked attention (AttentionArgs::attention_chunk) */
 } warpspec_attention_args;
 
 /* struct_size set, everything else zero (default scale, not causal, no lse). */

@@ -95,13 +95,14 @@ class AttentionArgs(ctypes.Structure):
         ("seqused_k", Tensor),
         ("max_seqlen_q", ctypes.c_int64),
         ("tile_counter", Tensor),
+        ("attention_chunk", ctypes.c_int64),
     ]
 
 
 # The C side static_asserts the same numbers.
 assert ctypes.sizeof(Tensor) == 80, "warpspec_tensor layout"
 assert ctypes.sizeof(GemmArgs) == 352 and GemmArgs.flags.offset == 348, "warpspec_gemm_args layout"
-assert ctypes.sizeof(AttentionArgs) == 936 and AttentionArgs.tile_counter.offset == 856 and AttentionArgs.softmax_scale.offset == 408 and \
+assert ctypes.sizeof(AttentionArgs) == 944 and AttentionArgs.tile_counter.offset == 856 and AttentionArgs.softmax_scale.offset == 408 and \
     AttentionArgs.sink.offset == 448 and AttentionArgs.max_seqlen_q.offset == 848, "warpspec_attention_args layout"
 
 # The same structs as struct-module formats, for the per-call path: one pack() call
@@ -112,7 +113,7 @@ assert ctypes.sizeof(AttentionArgs) == 936 and AttentionArgs.tile_counter.offset
 # A tensor is: data, dtype, rank, shape[4], stride[4].
 TENSOR_FORMAT = "Qii4q4q"
 GEMM_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 4 + "ffiiiI")
-ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII" + "qqfI" + TENSOR_FORMAT * 5 + "q" + TENSOR_FORMAT)
+ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII" + "qqfI" + TENSOR_FORMAT * 5 + "q" + TENSOR_FORMAT + "q")
 NULL_TENSOR = (0,) * 11  # data NULL: an absent optional tensor
 assert GEMM_FORMAT.size == ctypes.sizeof(GemmArgs), "GEMM_FORMAT mirrors warpspec_gemm_args"
 assert ATTENTION_FORMAT.size == ctypes.sizeof(AttentionArgs), "ATTENTION_FORMAT mirrors warpspec_attention_args"

@@ -393,8 +393,8 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                     causal: bool, window_left: int = -1, window_right: int = -1, softcap: float = 0.0,
                     sink: Optional[torch.Tensor] = None, cu_seqlens_q: Optional[torch.Tensor] = None,
                     cu_seqlens_k: Optional[torch.Tensor] = None, seqused_q: Optional[torch.Tensor] = None,
-                    seqused_k: Optional[torch.Tensor] = None,
-                    max_seqlen_q: int = 0) -> Tuple[torch.Tensor, torch.Tensor]:
+                    seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0,
+                    attention_chunk: int = 0) -> Tuple[torch.Tensor, torch.Tensor]:
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     side = [(_tensor(t, name, optional=True), name) for t, name in
             ((sink, "learnable_sink"), (cu_seqlens_q, "cu_seqlens_q"), (cu_seqlens_k, "cu_seqlens_k"),
@@ -435,6 +435,7 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         tail.extend(_fields(counter, "tile_counter"))
     else:
         tail.extend(_NO_TENSOR)
+    tail.append(int(attention_chunk))
 
     def run(q, k, v):
         packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
@@ -471,7 +472,7 @@ def _tma_strides(t: torch.Tensor) -> bool:
 
 
 def _attention_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
-                    cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q):
+                    cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk):
     out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
 
@@ -479,18 +480,16 @@ def _attention_fake(q, k, v, softmax_scale, causal, window_left, window_right, s
 _attention = _register("flash_attn_forward",
                        "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal, int window_left, "
                        "int window_right, float softcap, Tensor? sink, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
-                       "Tensor? seqused_q, Tensor? seqused_k, int max_seqlen_q) -> (Tensor, Tensor)",
+                       "Tensor? seqused_q, Tensor? seqused_k, int max_seqlen_q, int attention_chunk) -> (Tensor, Tensor)",
                        _attention_impl, _attention_fake)
 
 
-def _refuse_unsupported(qv, q_descale, k_descale, v_descale, attention_chunk, num_splits, pack_gqa, sm_margin):
+def _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin):
     """FlashAttention-3's arguments that warpspec does not implement yet: their
     defaults are accepted, any other value raises NotImplementedError naming it."""
     for name, value in (("qv", qv), ("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale)):
         if value is not None:
             raise NotImplementedError(f"{name}: not supported by warpspec yet (pass None)")
-    if attention_chunk not in (0, None):
-        raise NotImplementedError(f"attention_chunk={attention_chunk!r}: not supported by warpspec yet (pass 0)")
     if num_splits not in (0, 1):
         raise NotImplementedError(f"num_splits={num_splits!r}: split-KV is not in warpspec yet (pass 0 or 1)")
     if pack_gqa:
@@ -534,8 +533,9 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     learnable_sink (keyword, FlashAttention-4's name): float32 (nheads,) logits that
     join each row's softmax denominator without a value (gpt-oss); lse includes it.
     deterministic: accepted (the forward is always deterministic).
-    qv, q/k/v_descale, attention_chunk, num_splits > 1, pack_gqa=True and sm_margin
-    are not supported yet: a value other than the default raises NotImplementedError.
+    attention_chunk > 0: chunked attention (Llama 4): query i also sees only the keys of
+    its chunk, [c, c + chunk) with c = (i + seqlen_k - seqlen_q) // chunk * chunk.
+    qv, q/k/v_descale, num_splits > 1, pack_gqa=True and sm_margin are not supported yet: a value other than the default raises NotImplementedError.
 
     Returns out, (batch, seqlen_q, nheads, headdim) contiguous, or with
     return_attn_probs=True (out, softmax_lse) as FlashAttention-3 does, softmax_lse
@@ -545,9 +545,10 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     RuntimeError. Forward only.
     """
     _require_tensors(("q", q), ("k", k), ("v", v), ("learnable_sink", learnable_sink, True))
-    _refuse_unsupported(qv, q_descale, k_descale, v_descale, attention_chunk, num_splits, pack_gqa, sm_margin)
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin)
     left, right = _window(window_size)
-    args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0)
+    args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0,
+            _int_arg(attention_chunk or 0, "attention_chunk"))
     out, lse = _run_attention("flash_attn_func", q, k, v, args)
     return (out, lse) if return_attn_probs else out
 
@@ -580,7 +581,7 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     _require_tensors(("q", q), ("k", k), ("v", v), ("cu_seqlens_q", cu_seqlens_q, True),
                      ("cu_seqlens_k", cu_seqlens_k, True), ("seqused_q", seqused_q, True),
                      ("seqused_k", seqused_k, True), ("learnable_sink", learnable_sink, True))
-    _refuse_unsupported(qv, q_descale, k_descale, v_descale, attention_chunk, num_splits, pack_gqa, sm_margin)
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin)
     left, right = _window(window_size)
     if cu_seqlens_q is not None:
         if max_seqlen_q is None:
@@ -591,6 +592,6 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     if max_seqlen_k is not None:
         _int_arg(max_seqlen_k, "max_seqlen_k")  # accepted, not needed (lengths are read on the GPU)
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
-            seqused_q, seqused_k, max_q)
+            seqused_q, seqused_k, max_q, _int_arg(attention_chunk or 0, "attention_chunk"))
     out, lse = _run_attention("flash_attn_varlen_func", q, k, v, args)
     return (out, lse) if return_attn_probs else out

@@ -152,6 +152,7 @@ struct Plan {
   int kernel_d = 0;
   float scale = 0;
   int32_t window_left = attention_impl::kUnboundedWindow, window_right = attention_impl::kUnboundedWindow;
+  int32_t chunk = 0;
   float softcap = 0;
 };
 
@@ -292,6 +293,17 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
                                 double(p.softcap), double(p.scale)));
   WARPSPEC_RETURN_IF_ERROR(window_edge(a.window_left, "window_left", &p.window_left));
   WARPSPEC_RETURN_IF_ERROR(window_edge(a.causal ? 0 : a.window_right, "window_right", &p.window_right));
+  if (a.attention_chunk < 0 || a.attention_chunk >= attention_impl::kUnboundedWindow)
+    return invalid_argument(fmt("attention_chunk: must be 0 (off) or from 1 to 2^30 - 1, got %" PRId64, a.attention_chunk));
+  p.chunk = int32_t(a.attention_chunk);
+  if (p.chunk > 1 && !attention_impl::kChunkHeadDim(p.kernel_d))
+    return unsupported(fmt("attention_chunk: not supported with head_dim > 192 yet (the head dim 256 kernel has no "
+                           "registers left for the chunk mask), got head_dim %" PRId64, p.head_dim));
+  if (p.chunk == 1) {  // each query sees the one key on its diagonal: the window (0, 0)
+    p.window_left = std::min(p.window_left, 0);
+    p.window_right = std::min(p.window_right, 0);
+    p.chunk = 0;
+  }
   if (a.causal && a.window_right < -1)
     return invalid_argument(fmt("window_right: must be -1 (unbounded) or >= 0, got %" PRId64, a.window_right));
   p.q = as_bshd(a.q, p.packed_q);
@@ -367,6 +379,10 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   q.group = int32_t(p.heads_q / p.heads_kv);
   q.window_left = p.window_left;
   q.window_right = p.window_right;
+  q.chunk = p.chunk;
+  const schedule::FastDivmod chunk_div(uint32_t(p.chunk >= 2 ? p.chunk : 2));
+  q.chunk_mul = chunk_div.multiplier();
+  q.chunk_shift = chunk_div.high_shift();
   q.scale_log2 = float((p.softcap > 0 ? double(p.softcap) : double(p.scale)) * 1.4426950408889634);
   q.softcap_prescale = p.softcap > 0 ? float(double(p.scale) / double(p.softcap)) : 0.0f;
   q.cu_seqlens_q = static_cast<const int32_t*>(a.cu_seqlens_q.data);

@@ -46,6 +46,7 @@ struct MaskCase {
   // seqused: rows of each sequence that take part (-1: all of them)
   std::vector<int> used_q, used_k;
   int hkv = 2, ratio = 2;
+  int chunk = 0;  // attention_chunk
   bool bad_cu = false;  // cu_seqlens_q's last entry points far past the tensor
   bool dynamic = true;  // packed: the dynamic tile schedule (a tile counter); else static
 };
@@ -146,6 +147,7 @@ void run(const MaskCase& c) {
   a.causal = c.causal;
   a.window_left = c.left, a.window_right = c.right;
   a.softcap = c.softcap;
+  a.attention_chunk = c.chunk;
   if (c.scale != 0) a.softmax_scale = c.scale;
   if (c.sink) {
     a.sink.data = d_sink.get(), a.sink.dtype = DType::kFP32, a.sink.rank = 1;
@@ -178,6 +180,7 @@ void run(const MaskCase& c) {
     testbed::RefProblem rp{1, sq, sk, hq, c.hkv, c.d, c.causal, scale, c.dtype};
     rp.window_left = c.left, rp.window_right = c.right, rp.softcap = c.softcap;
     rp.sink = c.sink ? d_sink.as<float>() : nullptr;
+    rp.chunk = c.chunk;
     const size_t e = warpspec::dtype_size(c.dtype);
     const testbed::RefTensor rq{static_cast<char*>(dq.get()) + qoff[b] * row_q * e, 0, int64_t(row_q), c.d};
     const testbed::RefTensor rk{static_cast<char*>(dk.get()) + koff[b] * row_k * e, 0, int64_t(row_k), c.d};
@@ -250,6 +253,11 @@ std::vector<MaskCase> cases() {
   add({.name = "varlen_q_dense_k_seqused", .d = 128, .causal = true, .seqs = {{300, 1031}, {1, 1031}, {129, 1031}, {0, 1031}}, .pack_q = true, .used_k = {1031, 5, 0, 600}});
   add({.name = "dense_q_varlen_k", .d = 64, .seqs = {{257, 1031}, {257, 1}, {257, 0}, {257, 300}}, .pack_k = true});
   add({.name = "varlen_seqused_q", .d = 128, .seqs = kRagged, .pack_q = true, .pack_k = true, .used_q = {150, 0, 1, 129, 1000, 0, 50, 0, 7}});
+  // Chunked attention (FlashAttention-3's attention_chunk), alone and with the other masks.
+  add({.name = "chunk_causal", .d = 128, .causal = true, .seqs = dense(2, 1031, 1031), .chunk = 256});
+  add({.name = "chunk_unaligned_sq_gt_sk", .d = 64, .seqs = dense(2, 700, 300), .chunk = 100});
+  add({.name = "chunk_window_sq_lt_sk", .d = 192, .dtype = DType::kFP16, .left = 50, .seqs = dense(1, 300, 1031), .chunk = 77});
+  add({.name = "varlen_chunk_causal", .d = 128, .causal = true, .seqs = kRagged, .pack_q = true, .pack_k = true, .chunk = 192});
   add({.name = "varlen_bad_cu_seqlens_stays_inside", .d = 64, .seqs = {{200, 200}, {100, 100}}, .pack_q = true, .pack_k = true, .bad_cu = true});
   return v;
 }

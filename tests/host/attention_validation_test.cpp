@@ -254,6 +254,21 @@ TEST(AttentionValidation, WindowSoftcapSink) {
   a.causal = true;  // causal sets the right edge, but a bad value is still refused
   expect_refused(a, StatusCode::kInvalidArgument, "window_right");
   a = valid();
+  a.attention_chunk = 256;
+  EXPECT_TRUE(accepted(warpspec::check(a)));
+  a.attention_chunk = -1;
+  expect_refused(a, StatusCode::kInvalidArgument, "attention_chunk: must be 0 (off) or from 1 to 2^30 - 1, got -1");
+  a.attention_chunk = int64_t(1) << 30;
+  expect_refused(a, StatusCode::kInvalidArgument, "attention_chunk");
+  AttentionArgs big = valid(256);
+  big.attention_chunk = 512;
+  expect_refused(big, StatusCode::kUnsupported, "attention_chunk: not supported with head_dim > 192");
+  big.attention_chunk = 1;  // the window (0, 0): every kernel
+  EXPECT_TRUE(accepted(warpspec::check(big)));
+  big = valid(160);  // runs on the 192 kernel
+  big.attention_chunk = 512;
+  EXPECT_TRUE(accepted(warpspec::check(big)));
+  a = valid();
   a.softcap = 30.0f;
   EXPECT_TRUE(accepted(warpspec::check(a)));
   a.softcap = -1.0f;

@@ -293,6 +293,7 @@ warpspec::Status cpp_check(const warpspec_attention_args& c) {
   if (c.cu_seqlens_q.data != nullptr) a.cu_seqlens_q = view(c.cu_seqlens_q);
   if (c.cu_seqlens_k.data != nullptr) a.cu_seqlens_k = view(c.cu_seqlens_k);
   a.max_seqlen_q = c.max_seqlen_q;
+  a.attention_chunk = c.attention_chunk;
   return warpspec::check(a);
 }
 
@@ -313,7 +314,7 @@ TEST(CApiAttention, DefaultsAreZeroWithTheSizeSet) {
   EXPECT_EQ(args.causal, 0);
   EXPECT_EQ(args.q.data, nullptr);
   EXPECT_EQ(args.lse.data, nullptr);
-  EXPECT_EQ(sizeof(warpspec_attention_args), 936u);
+  EXPECT_EQ(sizeof(warpspec_attention_args), 944u);
   // Version 2's fields default to "not used": no window, no softcap, no sink, dense.
   EXPECT_EQ(args.window_left, 0);
   EXPECT_EQ(args.flags & WARPSPEC_FLAG_WINDOW, 0u);
@@ -393,6 +394,7 @@ const AttentionRefusal kAttentionRefusals[] = {
     {"reserved2", [](warpspec_attention_args& a) { a.reserved2 = 3; }, WARPSPEC_UNSUPPORTED, "reserved2: must be 0"},
     {"window -2", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_WINDOW, a.window_left = -2; }, WARPSPEC_INVALID_ARGUMENT, "window_left: must be -1 (unbounded) or >= 0, got -2"},
     {"window right -5", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_WINDOW, a.window_left = 3, a.window_right = -5; }, WARPSPEC_INVALID_ARGUMENT, "window_right: must be -1 (unbounded) or >= 0, got -5"},
+    {"negative chunk", [](warpspec_attention_args& a) { a.attention_chunk = -5; }, WARPSPEC_INVALID_ARGUMENT, "attention_chunk: must be 0 (off)"},
     {"negative softcap", [](warpspec_attention_args& a) { a.softcap = -30.0f; }, WARPSPEC_INVALID_ARGUMENT, "softcap: must be finite and >= 0"},
     {"infinite softcap", [](warpspec_attention_args& a) { a.softcap = std::numeric_limits<float>::infinity(); }, WARPSPEC_INVALID_ARGUMENT, "softcap: must be finite"},
     {"tiny softcap", [](warpspec_attention_args& a) { a.softcap = 1e-45f; }, WARPSPEC_INVALID_ARGUMENT, "softcap: 1.4013e-45 is too small"},
@@ -467,8 +469,8 @@ TEST(CApiAttention, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[2] = 7;
   EXPECT_EQ(warpspec_attention_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 936"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 952"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 944"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 960"), std::string::npos) << last_error();
 }
 
 TEST(CApiAttention, HeaderCompilesAsC99AndWorksFromC) {

@@ -37,7 +37,8 @@ def poison(q):
     del x, y
 
 
-def attention_ref(q, k, v, softmax_scale=None, causal=False, upcast=True, window=(-1, -1), softcap=0.0, sink=None):
+def attention_ref(q, k, v, softmax_scale=None, causal=False, upcast=True, window=(-1, -1), softcap=0.0, sink=None,
+                  chunk=0):
     """(out, lse). upcast: in float32 (the reference); else the same computation in
     the input dtype (matmuls in bf16/fp16, softmax in float32), FA3's `out_pt`.
     Masks bottom-right aligned: key j visible to query i iff
@@ -65,6 +66,9 @@ def attention_ref(q, k, v, softmax_scale=None, causal=False, upcast=True, window
         hidden |= j > i + sk - sq + right
     if left >= 0:
         hidden |= j < i + sk - sq - left
+    if chunk > 0:  # FA3's attention_chunk: keys of the query's own chunk
+        start = torch.div(i + sk - sq, chunk, rounding_mode="floor") * chunk
+        hidden |= (j < start) | (j >= start + chunk)
     scores = scores.masked_fill(hidden, float("-inf"))
     if sink is not None:
         scores = torch.cat([scores, sink.float().view(1, h, 1, 1).expand(b, h, sq, 1)], dim=-1)
@@ -305,10 +309,10 @@ def test_opcheck():
     packed = q[0], k[0], v[0]
     cu_q = torch.tensor([0, 60, 100], dtype=torch.int32, device="cuda")
     cu_k = torch.tensor([0, 100, 140], dtype=torch.int32, device="cuda")
-    none = (None, None, None, None, 0)
+    none = (None, None, None, None, 0, 0)
     for args in [(q, k, v, None, False, -1, -1, 0.0, None, *none),
-                 (q, k, v, 0.2, True, 64, 0, 30.0, sink, *none),
-                 (*packed, None, True, -1, -1, 0.0, None, cu_q, cu_k, None, None, 60)]:
+                 (q, k, v, 0.2, True, 64, 0, 30.0, sink, None, None, None, None, 0, 48),
+                 (*packed, None, True, -1, -1, 0.0, None, cu_q, cu_k, None, None, 60, 0)]:
         torch.library.opcheck(op, args, test_utils=("test_schema", "test_faketensor", "test_aot_dispatch_dynamic"))
 
 

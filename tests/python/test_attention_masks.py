@@ -39,7 +39,7 @@ def test_signatures_are_fa3s():
 
 @needs_hopper
 @pytest.mark.parametrize("arg,value", [("qv", "tensor"), ("q_descale", "tensor"), ("k_descale", "tensor"),
-                                       ("v_descale", "tensor"), ("attention_chunk", 64), ("num_splits", 4),
+                                       ("v_descale", "tensor"), ("num_splits", 4),
                                        ("pack_gqa", True), ("sm_margin", 8)])
 def test_unsupported_arguments_raise_not_implemented_by_name(arg, value):
     q = bshd(1, 64, 2, 64, torch.bfloat16)
@@ -71,6 +71,17 @@ def test_sliding_window(window, causal, seqlens, dtype, seed):
     q, k, v = bshd(2, sq, 4, 128, dtype), bshd(2, sk, 2, 128, dtype), bshd(2, sk, 2, 128, dtype)
     out, lse = run(q, k, v, causal=causal, window_size=window)
     check(q, k, v, out, lse, causal=causal, window=window, what=f"seed={seed}")
+
+
+@needs_hopper
+@pytest.mark.parametrize("chunk,causal,window,seqlens", [(128, True, (-1, -1), (700, 700)), (100, False, (-1, -1), (300, 517)),
+                                                         (256, True, (64, -1), (1031, 1031)), (64, False, (-1, -1), (500, 300))],
+                         ids=str)
+def test_attention_chunk(chunk, causal, window, seqlens, seed):
+    sq, sk = seqlens
+    q, k, v = bshd(2, sq, 4, 64, torch.bfloat16), bshd(2, sk, 2, 64, torch.bfloat16), bshd(2, sk, 2, 64, torch.bfloat16)
+    out, lse = run(q, k, v, causal=causal, window_size=window, attention_chunk=chunk)
+    check(q, k, v, out, lse, causal=causal, window=window, chunk=chunk, what=f"seed={seed}")
 
 
 @needs_hopper

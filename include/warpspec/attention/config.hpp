@@ -54,6 +54,9 @@ constexpr int kernel_head_dim(int64_t d) {
   return d <= 64 ? 64 : d <= 128 ? 128 : d <= 192 ? 192 : 256;
 }
 
+// Kernels that implement chunked attention (mask.cuh: kChunkMask).
+constexpr bool kChunkHeadDim(int kernel_d) { return kernel_d <= 192; }
+
 constexpr HeadDimConfig config_for(int kernel_d) {
   for (const auto& c : kHeadDimConfigs)
     if (c.head_dim == kernel_d) return c;

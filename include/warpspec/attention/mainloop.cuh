@@ -162,7 +162,7 @@ struct Mainloop {
   __device__ __forceinline__ static void prepare_scores(const AttentionParams& p, const SeqInfo& sq,
                                                         float (&s)[kBlockN / 2], int m0, int n, int row0) {
     Softcap::apply(p.softcap_prescale, s);
-    if (block_needs_mask<kBlockN>(p, sq, m0, n)) apply_mask<kBlockN>(p, sq, s, n, row0);
+    if (block_needs_mask<kBlockN, kHeadDim>(p, sq, m0, n)) apply_mask<kBlockN, kHeadDim>(p, sq, s, n, row0);
   }
 
   // Consumer warpgroup `wg` (0 or 1): one tile, kb.count() >= 1. Waits for the tile's Q;

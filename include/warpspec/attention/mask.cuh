@@ -4,7 +4,8 @@
 // Within one sequence, key j is visible to query i iff j < seqlen_k and
 //   i + diag - window_left <= j <= i + diag + window_right,   diag = seqlen_k - seqlen_q
 // (FlashAttention's sliding window, aligned to the bottom-right corner; causal is
-// window_right = 0, an unbounded edge is kUnboundedWindow). A query tile reads the key
+// window_right = 0, an unbounded edge is kUnboundedWindow), and with chunked attention
+// j lies in i's chunk: [c, c + chunk), c = floor((i + diag) / chunk) · chunk. A query tile reads the key
 // blocks [lo, hi) that hold a key visible to any of its rows; blocks wholly outside
 // the window are never loaded. Blocks are processed from the last one down, so the
 // blocks that need a mask at the right edge (the seqlen_k tail, the causal diagonal)
@@ -19,6 +20,13 @@
 
 namespace warpspec::attention_impl {
 
+// The first key of the chunk holding diagonal position a >= 0 (a multiply and a shift:
+// FastDivmod). A row whose position is negative (left of the corner) sees no key at all
+// under chunking: its chunk ends at or before key 0. Callers handle that case.
+WARPSPEC_DEVICE int chunk_start(const AttentionParams& p, int a) {
+  return int(__umulhi(uint32_t(max(a, 0)), p.chunk_mul) >> p.chunk_shift) * p.chunk;
+}
+
 struct KeyBlocks {
   int lo = 0, hi = 0;  // key blocks [lo, hi); empty when none of the tile's rows sees a key
   WARPSPEC_DEVICE int count() const { return hi > lo ? hi - lo : 0; }
@@ -32,25 +40,40 @@ WARPSPEC_DEVICE KeyBlocks key_blocks(const AttentionParams& p, const SeqInfo& s,
   const int diag = s.seqlen_k - s.seqlen_q;
   // min(seqlen_k, m_last + diag + right + 1) without the sum overflowing: seqlen_k is
   // m_last + diag + (seqlen_q - m_last).
-  const int key_end = m_last + diag + min(s.seqlen_q - m_last, p.window_right + 1);  // exclusive
-  const int key_begin = max(0, m0 + diag - p.window_left);
+  int key_end = m_last + diag + min(s.seqlen_q - m_last, p.window_right + 1);  // exclusive
+  int key_begin = max(0, m0 + diag - p.window_left);
+  if (p.chunk > 0) {  // the first row's chunk starts first, the last row's ends last
+    key_begin = max(key_begin, chunk_start(p, m0 + diag));
+    key_end = min(key_end, m_last + diag < 0 ? 0 : chunk_start(p, m_last + diag) + p.chunk);
+  }
   if (key_end <= key_begin) return {};
   return {key_begin / kBlockN, (key_end + kBlockN - 1) / kBlockN};
 }
 
+// Chunked attention needs a few more registers in the consumers' loop than the head
+// dim 256 kernel has left (it spilled 12-16 bytes however the pass was written), so
+// that kernel leaves it out and the host refuses attention_chunk there.
+template <int kHeadDim>
+inline constexpr bool kChunkMask = kChunkHeadDim(kHeadDim);
+
 // Does key block n hide any key from any row of the tile starting at row m0?
-template <int kBlockN>
+template <int kBlockN, int kHeadDim>
 WARPSPEC_DEVICE bool block_needs_mask(const AttentionParams& p, const SeqInfo& s, int m0, int n) {
   const int first = n * kBlockN, last = first + kBlockN - 1;
   const int diag = s.seqlen_k - s.seqlen_q;
-  return last >= s.seqlen_k || last > m0 + diag + p.window_right || first < m0 + kBlockM - 1 + diag - p.window_left;
+  if (last >= s.seqlen_k || last > m0 + diag + p.window_right || first < m0 + kBlockM - 1 + diag - p.window_left)
+    return true;
+  // A chunk edge inside the block for some row: the last row's chunk starts after the
+  // block's first key, or the first row's chunk ends before its last key.
+  return kChunkMask<kHeadDim> && p.chunk > 0 && (m0 + diag < 0 || first < chunk_start(p, m0 + kBlockM - 1 + diag) ||
+                         last >= chunk_start(p, m0 + diag) + p.chunk);
 }
 
 // Set the hidden scores of key block n to -inf. `s` is one warpgroup's m64 x kBlockN
 // accumulator: this thread holds rows row0 and row0 + 8 (query indices within the
 // sequence) and, for register i, column 8(i>>2) + 2(lane%4) + (i&1) of the block
 // (HOPPER-FACTS §4).
-template <int kBlockN>
+template <int kBlockN, int kHeadDim>
 WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, float (&s)[kBlockN / 2], int n, int row0) {
   const int col0 = n * kBlockN + 2 * (threadIdx.x % 4);
   const int diag = sq.seqlen_k - sq.seqlen_q;
@@ -66,6 +89,28 @@ WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, flo
       for (int e = 0; e < 2; ++e) {
         const int c = 8 * j + e;
         if (c >= end || c < begin) s[4 * j + 2 * h + e] = -INFINITY;
+      }
+    }
+  }
+  if (kChunkMask<kHeadDim> && p.chunk > 0) {
+    // A second pass of its own, so its temporaries never add to the window pass's (the
+    // consumers of the large head dims have no registers to spare here).
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      int row = row0 + 8 * h;
+      // Opaque to the optimiser: the row's chunk is the same for every block of the tile,
+      // and hoisting it out of the consumer's loop would hold it in registers.
+      asm volatile("" : "+r"(row));
+      const int a = row + diag;
+      const int begin = chunk_start(p, a) - col0;
+      const int end = a < 0 ? begin : begin + p.chunk;
+#pragma unroll
+      for (int j = 0; j < kBlockN / 8; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int c = 8 * j + e;
+          if (c >= end || c < begin) s[4 * j + 2 * h + e] = -INFINITY;
+        }
       }
     }
   }

@@ -29,6 +29,11 @@ struct AttentionParams {
   // of that sequence. Causal is window_right = 0; an unbounded edge is
   // kUnboundedWindow.
   int32_t window_left, window_right;
+  // Chunked attention (FlashAttention-3's attention_chunk; 0: off): query i also sees
+  // only keys of its own chunk, [c, c + chunk) with c = floor((i + diag) / chunk) · chunk.
+  int32_t chunk;        // >= 2 (the host turns a chunk of 1 into the window (0, 0))
+  uint32_t chunk_mul;   // floor(a / chunk) = umulhi(a, chunk_mul) >> chunk_shift (FastDivmod)
+  uint32_t chunk_shift;
   float scale_log2;        // log2(e) · softmax_scale, or log2(e) · softcap with a softcap
   float softcap_prescale;  // softmax_scale / softcap; 0: no softcap
   // Variable length (nullptr: dense). cu_seqlens_*: (batch + 1) row offsets into the

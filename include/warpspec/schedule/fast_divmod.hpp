@@ -43,6 +43,11 @@ class FastDivmod {
   }
 
   WARPSPEC_HOST_DEVICE uint32_t divisor() const { return divisor_; }
+  // For divisors >= 2 the shift is >= 32, so floor(n / d) is also the high word of the
+  // 32 x 32 product shifted right by shift - 32: one register less than the 64-bit
+  // product where registers are scarce (attention's chunk mask).
+  WARPSPEC_HOST_DEVICE uint32_t multiplier() const { return multiplier_; }
+  WARPSPEC_HOST_DEVICE uint32_t high_shift() const { return shift_ >= 32 ? shift_ - 32 : 0; }
 
   // floor(n / d). n must be below 2^31.
   WARPSPEC_HOST_DEVICE uint32_t div(uint32_t n) const {
