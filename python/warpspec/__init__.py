@@ -8,8 +8,7 @@ folder, a source checkout's build/, the install prefixes and the dynamic loader
 
 from . import _lib
 from ._lib import LibraryNotFoundError, WarpspecArgumentError, WarpspecError
-
-__version__ = "0.1.0"
+from ._version import version as __version__
 
 __all__ = [
     "__version__",

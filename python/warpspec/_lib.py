@@ -342,8 +342,8 @@ def load(environ=None, package_dir: Path = _PACKAGE_DIR) -> Library:
             tried.append(f"  {label}: {e}")
     raise LibraryNotFoundError(
         "warpspec: cannot load libwarpspec.so. Looked in, in order:\n" + "\n".join(tried) + "\n"
-        "Set WARPSPEC_LIBRARY to the library's path (e.g. build/libwarpspec.so), or copy it into the "
-        "package with `cmake --install build --component python` before `pip install ./python`.",
+        "Set WARPSPEC_LIBRARY to the library's path (e.g. build/libwarpspec.so), or install the package "
+        "with `pip install .` from the repository root (it builds the library into the package).",
         code=None,
     )
 
