@@ -16,6 +16,8 @@ __all__ = [
     "WarpspecArgumentError",
     "WarpspecError",
     "check_device",
+    "describe_attention",
+    "describe_gemm",
     "flash_attn_func",
     "gemm",
     "library_path",
@@ -49,5 +51,11 @@ except ImportError:  # the library layer still works; the ops need PyTorch
     def flash_attn_func(*args, **kwargs):
         raise ImportError("warpspec.flash_attn_func needs PyTorch (import torch failed)")
 
+    def describe_gemm(*args, **kwargs):
+        raise ImportError("warpspec.describe_gemm needs PyTorch (import torch failed)")
+
+    def describe_attention(*args, **kwargs):
+        raise ImportError("warpspec.describe_attention needs PyTorch (import torch failed)")
+
 else:
-    from .ops import flash_attn_func, gemm
+    from .ops import describe_attention, describe_gemm, flash_attn_func, gemm

@@ -360,3 +360,27 @@ def library() -> Library:
             if _library is None:
                 _library = load()
     return _library
+
+
+# ------------------------------------------------------------------ introspection
+
+DESCRIPTION_SIZE = 512  # WARPSPEC_DESCRIPTION_SIZE: a buffer this size always holds the line
+
+
+def describe(family: str, packed: bytes) -> str:
+    """warpspec_<family>_describe ("gemm" or "attention") on GEMM_FORMAT /
+    ATTENTION_FORMAT bytes: the configuration that call would pick, as the one line
+    WARPSPEC_LOG_CONFIG prints at launch. Raises as the _check call would."""
+    lib = library()
+    fn = getattr(lib, "_" + family + "_describe", None)
+    if fn is None:
+        try:  # declared on first use: libraries older than the entry point still load
+            fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t)(
+                ("warpspec_" + family + "_describe", lib._cdll))
+        except AttributeError:
+            raise WarpspecError(f"{lib.path} has no warpspec_{family}_describe: it is older than this package",
+                                INTERNAL) from None
+        setattr(lib, "_" + family + "_describe", fn)
+    out = ctypes.create_string_buffer(DESCRIPTION_SIZE)
+    lib._check(fn(packed, out, DESCRIPTION_SIZE))
+    return out.value.decode()

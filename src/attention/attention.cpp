@@ -7,13 +7,16 @@
 #include <cstdio>
 #include <string>
 
+#include "../common/config_log.hpp"
 #include "../common/device_props.hpp"
 #include "../common/entry.hpp"
 #include "../common/format.hpp"
 #include "../common/views.hpp"
+#include "describe.hpp"
 #include "launch.hpp"
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention_api.hpp"
+#include "warpspec/describe.hpp"
 #include "warpspec/device.hpp"
 #include "warpspec/hopper/tma_map.hpp"
 #include "warpspec/schedule/attention.hpp"
@@ -244,7 +247,15 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   return Status::Ok();
 }
 
+// The line describe() returns and WARPSPEC_LOG_CONFIG prints (worded in describe.cpp).
+std::string describe_plan(const Prepared& p) {
+  const Plan& l = p.plan;
+  return attention_impl::describe({l.dtype, l.batch, l.seqlen_q, l.seqlen_k, l.heads_q, l.heads_kv, l.head_dim,
+                                   p.params.causal != 0, attention_impl::config_for(l.kernel_d), p.params.sched, p.shape});
+}
+
 Status launch(const Prepared& p, cudaStream_t stream) {
+  log_config_if_enabled([&] { return describe_plan(p); });
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
   const attention_impl::AttentionConfig cfg{attention_impl::config_for(p.plan.kernel_d), p.plan.dtype};
   switch (p.plan.kernel_d) {
@@ -259,6 +270,13 @@ Status launch(const Prepared& p, cudaStream_t stream) {
 }  // namespace
 
 Status check(const AttentionArgs& args) { return check_only<Prepared>(args, prepare); }
+
+Status describe(const AttentionArgs& args, std::string* out) {
+  Prepared p;
+  WARPSPEC_RETURN_IF_ERROR(prepare(args, &p));
+  *out = describe_plan(p);
+  return Status::Ok();
+}
 
 Status attention_forward(const AttentionArgs& args, cudaStream_t stream) {
   return prepare_and_launch<Prepared>(args, stream, prepare, launch);
