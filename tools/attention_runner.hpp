@@ -25,6 +25,13 @@ struct AttentionProblem {
   double flops() const {
     return 4.0 * double(batch) * double(heads) * double(head_dim) * testbed::attention_pairs(seqlen_q, seqlen_k, causal);
   }
+  // The fewest bytes a call moves: Q, K and V read once, O and the fp32 LSE written.
+  double bytes() const {
+    const double e = double(dtype_size(dtype));
+    return double(batch) * (2.0 * double(seqlen_q) * double(heads) * double(head_dim) * e +
+                            2.0 * double(seqlen_k) * double(heads_kv) * double(head_dim) * e +
+                            4.0 * double(heads) * double(seqlen_q));
+  }
   std::string describe() const;
 };
 
@@ -50,6 +57,8 @@ class AttentionRunner {
 
   const Status& status() const { return status_; }
   Status run(int set, cudaStream_t stream);
+  // The configuration our call picks (warpspec::describe: the line WARPSPEC_LOG_CONFIG prints).
+  Status describe_config(std::string* line) const;
   // Ours alone (attention has no peer in this program: bench/attention_vs_torch.py times
   // ours against cuDNN in one process), with the same warm-up, rounds and spread.
   Status time(const TimingOptions& opt, TimingResult* out);
