@@ -99,7 +99,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         f"version = {version()!r}\n"
         f"cuda_major = {int(info['cuda_major'])}\n"
     ).encode()
-    files[f"{NAME}/libwarpspec.so"] = Path(library).read_bytes()
+    files[f"{NAME}/libwarpspec.so"] = library
     name = f"{NAME}-{full_version}-{wheel_tag()}.whl"
     write_wheel(Path(wheel_directory) / name, files, full_version)
     return name
@@ -134,7 +134,7 @@ def _run(cmd, env) -> None:
 
 
 def build_library():
-    """Build (or bring up to date) the library; returns (its path, the build info CMake
+    """Build (or bring up to date) the library; returns (its bytes, the build info CMake
     wrote: version, CUDA version and major, build type, library path)."""
     env = dict(os.environ)
     cuda_bin = "/usr/local/cuda/bin"  # where the CUDA toolkit installs nvcc; scripts/build does the same
@@ -168,12 +168,7 @@ def build_library():
             raise RuntimeError(f"warpspec: the build did not produce {library}")
         if info.get("build_type") != "Release":
             _log(f"note: the library is a {info.get('build_type') or 'default'} build, not Release")
-        if temporary:  # read it before the directory goes
-            data_dir = Path(tempfile.mkdtemp(prefix="warpspec-lib-"))
-            copy = data_dir / "libwarpspec.so"
-            shutil.copyfile(library, copy)
-            library = copy
-        return str(library), info
+        return library.read_bytes(), info  # read before a temporary build directory goes
     finally:
         if temporary:
             shutil.rmtree(temporary, ignore_errors=True)

@@ -169,6 +169,10 @@ TEST(Describe, AttentionLineNamesTheHeadDimKernel) {
   EXPECT_EQ(w["order"], "longest_first");
   EXPECT_EQ(w["tiles"], std::to_string(8 * 16 * 2));
   EXPECT_EQ(w["heads_kv"], "4");
+  c.shape.grid = 0;  // an empty output: nothing launches, and no kernel is named
+  const std::string empty = ai::describe(c);
+  EXPECT_NE(empty.find("launch=none"), std::string::npos) << empty;
+  EXPECT_EQ(empty.find("kernel_head_dim="), std::string::npos) << empty;
 }
 
 // On a Hopper machine, through the public API: describe() of real arguments reports the
