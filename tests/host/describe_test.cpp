@@ -5,10 +5,13 @@
 // choice built here, and the same cases run through describe() on a Hopper machine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "host/test_memory.hpp"
 #include "testing/views.hpp"
