@@ -105,6 +105,21 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     return name
 
 
+def get_requires_for_build_editable(config_settings=None):
+    return []
+
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    """`pip install -e .` (PEP 660): a wheel holding only a .pth file that puts the
+    checkout's python/ folder on sys.path. Nothing is built: the package finds the
+    checkout's build/libwarpspec.so (./scripts/build) or $WARPSPEC_LIBRARY, as it does
+    when run from the checkout. No library inside, so no platform tag."""
+    files = {f"__editable__.{NAME}.pth": (str(ROOT / "python") + "\n").encode()}
+    name = f"{NAME}-{version()}-py3-none-any.whl"
+    write_wheel(Path(wheel_directory) / name, files, version(), tag="py3-none-any")
+    return name
+
+
 def build_sdist(sdist_directory, config_settings=None):
     """The tracked source tree (git ls-files in a checkout, else the tree less build
     directories), with PKG-INFO: a wheel builds from it as from the checkout."""
@@ -197,17 +212,18 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def write_wheel(path: Path, files: dict, full_version: str) -> None:
+def write_wheel(path: Path, files: dict, full_version: str, tag: str = "") -> None:
     """A wheel (PEP 427): the package files, then the .dist-info with RECORD last.
     Root-Is-Purelib is false: it installs into platlib, as a binary must."""
+    tag = tag or wheel_tag()
     dist_info = f"{NAME}-{full_version}.dist-info"
     entries = dict(files)
     entries[f"{dist_info}/METADATA"] = metadata(full_version).encode()
     entries[f"{dist_info}/WHEEL"] = (
         "Wheel-Version: 1.0\n"
         "Generator: warpspec_backend\n"
-        "Root-Is-Purelib: false\n"
-        f"Tag: {wheel_tag()}\n"
+        f"Root-Is-Purelib: {'true' if tag.endswith('-any') else 'false'}\n"
+        f"Tag: {tag}\n"
     ).encode()
     entries[f"{dist_info}/LICENSE"] = (ROOT / "LICENSE").read_bytes()
     record = [f"{name},{_record_hash(data)},{len(data)}" for name, data in entries.items()]
