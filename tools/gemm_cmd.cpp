@@ -168,7 +168,8 @@ void register_gemm(CLI::App& app, int& exit_code) {
   cmd->add_option("--k", o->p.k, "columns of A, rows of B")->check(positive());
   cmd->add_option("--layout", o->p.layout, kLayoutHelp)->check(CLI::IsMember({"tn", "nt", "nn", "tt"}));
   cmd->add_option("--dtype", o->dtype, "input dtype: bf16 or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
-  cmd->add_option("--out-dtype", o->out_dtype, "output dtype: the input's (default) or fp32");
+  cmd->add_option("--out-dtype", o->out_dtype, "output dtype: the input's (default) or fp32")
+      ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));
   cmd->add_option("--batch", o->p.batch, "batch count L")->check(positive());
   cmd->add_option("--alpha", o->p.alpha, "scale of A*B");
   cmd->add_option("--beta", o->p.beta, "scale of C (0: C is not read)");

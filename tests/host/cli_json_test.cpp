@@ -238,7 +238,7 @@ TEST(CliJson, BadShapesDevicesAndListsAreUsageErrors) {
                            "bench gemm --shape", "gemm --device -2", "gemm --device x", "info --device 1.5",
                            "bench attention --seqlen 0", "bench attention --head-dim 300",
                            "bench attention --causal-only --full-only", "gemm --dtype fp32", "attention --dtype e4m3",
-                           "bench gemm --dtype fp32"}) {
+                           "bench gemm --dtype fp32", "gemm --out-dtype fp8"}) {
     auto [rc, out] = sh(cli() + " " + args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
