@@ -158,3 +158,19 @@ def test_device_check_says_whether_a_hopper_gpu_is_there(lib):
         assert lib.last_error() == ""
     with pytest.raises(warpspec.WarpspecError, match="device 4096"):
         warpspec.check_device(4096)
+
+
+def test_describe_refuses_through_the_c_abi_without_torch(lib):
+    """_lib.describe (what warpspec.describe_gemm / describe_attention call) on a
+    default struct: refused with the library's code and message, as the _check calls
+    refuse it (no torch, no GPU needed: argument checks come first)."""
+    with pytest.raises(warpspec.WarpspecArgumentError) as e:
+        _lib.describe("gemm", bytes(_lib.gemm_args()))
+    assert e.value.code == _lib.INVALID_ARGUMENT
+    assert "d.data: must not be null" in str(e.value)
+    with pytest.raises(warpspec.WarpspecArgumentError) as e:
+        _lib.describe("attention", bytes(_lib.attention_args()))
+    assert "q.data: must not be null" in str(e.value)
+    with pytest.raises(warpspec.WarpspecArgumentError) as e:
+        lib.gemm_check(_lib.gemm_args())
+    assert "d.data: must not be null" in str(e.value)
