@@ -250,8 +250,12 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
 // The line describe() returns and WARPSPEC_LOG_CONFIG prints (worded in describe.cpp).
 std::string describe_plan(const Prepared& p) {
   const Plan& l = p.plan;
-  return attention_impl::describe({l.dtype, l.batch, l.seqlen_q, l.seqlen_k, l.heads_q, l.heads_kv, l.head_dim,
-                                   p.params.causal != 0, attention_impl::config_for(l.kernel_d), p.params.sched, p.shape});
+  attention_impl::AttentionChoice c{l.dtype, l.batch, l.seqlen_q, l.seqlen_k, l.heads_q, l.heads_kv, l.head_dim};
+  c.window_right = p.params.causal ? 0 : -1;
+  c.kernel = attention_impl::config_for(l.kernel_d);
+  c.sched = p.params.sched;
+  c.shape = p.shape;
+  return attention_impl::describe(c);
 }
 
 Status launch(const Prepared& p, cudaStream_t stream) {

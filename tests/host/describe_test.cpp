@@ -155,7 +155,7 @@ TEST(Describe, AttentionLineNamesTheHeadDimKernel) {
   namespace sch = warpspec::schedule;
   ai::AttentionChoice c;
   c.batch = 2, c.seqlen_q = 1000, c.seqlen_k = 3000, c.heads_q = 16, c.heads_kv = 4, c.head_dim = 96;
-  c.causal = true;
+  c.window_right = 0;  // causal
   c.kernel = ai::config_for(ai::kernel_head_dim(c.head_dim));
   sch::AttentionSchedulerArguments sa;
   sa.tiles_m = int((c.seqlen_q + ai::kBlockM - 1) / ai::kBlockM);
@@ -172,6 +172,19 @@ TEST(Describe, AttentionLineNamesTheHeadDimKernel) {
   EXPECT_EQ(w["order"], "longest_first");
   EXPECT_EQ(w["tiles"], std::to_string(8 * 16 * 2));
   EXPECT_EQ(w["heads_kv"], "4");
+  EXPECT_EQ(w["schedule"], "static");
+  EXPECT_EQ(w.count("window_left"), 0u) << "causal is not a window";
+  EXPECT_EQ(w.count("softcap"), 0u);
+  c.window_right = -1;
+  EXPECT_EQ(words(ai::describe(c))["mask"], "none");
+  c.window_left = 1024, c.window_right = 0, c.softcap = 30, c.varlen = true, c.dynamic = true;  // a causal sliding window
+  w = words(ai::describe(c));
+  EXPECT_EQ(w["mask"], "window");
+  EXPECT_EQ(w["window_left"], "1024");
+  EXPECT_EQ(w["window_right"], "0");
+  EXPECT_EQ(w["softcap"], "30");
+  EXPECT_EQ(w["varlen"], "1");
+  EXPECT_EQ(w["schedule"], "dynamic");
   c.shape.grid = 0;  // an empty output: nothing launches, and no kernel is named
   const std::string empty = ai::describe(c);
   EXPECT_NE(empty.find("launch=none"), std::string::npos) << empty;
