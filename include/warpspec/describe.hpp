@@ -15,7 +15,8 @@
 //
 // The line is `family key=value key=value ...` (no spaces inside a value), e.g.
 //   gemm m=4096 n=4096 k=4096 l=1 in=bf16 out=bf16 a=k-major b=k-major swapped=0 tile=128x256x64
-//   stages=3 epi_stages=4 cluster=1x1 raster=along_n swizzle=8 tiles=512 grid=132 k_tiles=64 pdl=0
+//   stages=3 epi_stages=4 cluster=1x1 raster=along_n swizzle=8 decomposition=data_parallel
+//   splits=1 tiles=512 grid=132 k_tiles=64 pdl=0
 // for a script to split; the keys are listed in README.md ("Which kernel ran").
 #include <string>
 

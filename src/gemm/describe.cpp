@@ -18,9 +18,10 @@ std::string describe(const GemmChoice& c) {
   const int64_t k_tiles = (c.k + block_k - 1) / block_k;
   line += fmt(" tile=%dx%dx%d stages=%d epi_stages=%d cluster=%dx%d", g.tile.block_m, g.tile.block_n, block_k,
               g.tile.stages, g.tile.epi_stages, g.cluster.m, g.cluster.n);
-  line += fmt(" raster=%s swizzle=%d tiles=%d grid=%d k_tiles=%" PRId64 " pdl=%d",
-              c.sched.raster() == schedule::RasterOrder::kAlongM ? "along_m" : "along_n", c.sched.swizzle(),
-              c.sched.total_tiles(), c.shape.grid, k_tiles, c.shape.pdl ? 1 : 0);
+  line += fmt(" raster=%s swizzle=%d decomposition=%s splits=%d tiles=%d grid=%d k_tiles=%" PRId64 " pdl=%d",
+              c.raster == schedule::RasterOrder::kAlongM ? "along_m" : "along_n", c.swizzle, c.decomposition,
+              c.splits, c.tiles, c.shape.grid, k_tiles, c.shape.pdl ? 1 : 0);
+  if (c.workspace_bytes > 0) line += fmt(" workspace=%zu", c.workspace_bytes);
   return line;
 }
 

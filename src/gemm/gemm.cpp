@@ -342,7 +342,10 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
 
 // The line describe() returns and WARPSPEC_LOG_CONFIG prints (worded in describe.cpp).
 static std::string describe_plan(const Prepared& p) {
-  return gemm_impl::describe({p.plan.config, p.params.sched, p.plan.m, p.plan.n, p.plan.k, p.plan.l, p.plan.swapped, p.shape});
+  gemm_impl::GemmChoice c{p.plan.config, p.plan.m, p.plan.n, p.plan.k, p.plan.l, p.plan.swapped};
+  c.raster = p.params.sched.raster(), c.swizzle = p.params.sched.swizzle(), c.tiles = p.params.sched.total_tiles();
+  c.shape = p.shape;
+  return gemm_impl::describe(c);
 }
 
 static Status launch(const Prepared& p, cudaStream_t stream) {

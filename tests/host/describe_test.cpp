@@ -20,6 +20,7 @@
 #include "src/gemm/describe.hpp"
 #include "warpspec/attention/config.hpp"
 #include "warpspec/gemm/config.hpp"
+#include "warpspec/schedule/persistent.hpp"
 #include "warpspec/warpspec.h"
 #include "warpspec/warpspec.hpp"
 
@@ -129,7 +130,8 @@ TEST(Describe, GemmLineReportsTheHeuristicsChoice) {
   sa.tiles_n = int((n + tile.block_n - 1) / tile.block_n);
   sa.swizzle = 8;
   sa.grid_size = sch::persistent_grid_size(sa.tiles_m, sa.tiles_n, 1, sms);
-  c.sched = sch::PersistentScheduler(sa);
+  const sch::PersistentScheduler sched(sa);
+  c.raster = sched.raster(), c.swizzle = sched.swizzle(), c.tiles = sched.total_tiles();
   c.shape.grid = sa.grid_size;
   const std::string line = gi::describe(c);
   auto w = words(line);
@@ -141,10 +143,18 @@ TEST(Describe, GemmLineReportsTheHeuristicsChoice) {
   EXPECT_EQ(w["grid"], std::to_string(sms)) << line;  // more tiles than SMs: one CTA per SM
   EXPECT_EQ(w["k_tiles"], std::to_string(k / tile.block_k)) << line;
   // Square problem, square tile counts? The resolved raster is the scheduler's.
-  EXPECT_EQ(w["raster"], c.sched.raster() == sch::RasterOrder::kAlongM ? "along_m" : "along_n") << line;
+  EXPECT_EQ(w["raster"], "along_n") << line;  // 32 x 16 tiles: no more N tiles than M tiles (CUTLASS's rule)
+  EXPECT_EQ(w["decomposition"], "data_parallel") << line;
+  EXPECT_EQ(w["splits"], "1") << line;
+  EXPECT_EQ(w.count("workspace"), 0u) << line;
   EXPECT_EQ(w["swizzle"], "8") << line;
   EXPECT_EQ(w["cluster"], "1x1") << line;
   EXPECT_EQ(line.find('\n'), std::string::npos) << "one line";
+  c.decomposition = "split_k", c.splits = 4, c.workspace_bytes = 65536;
+  w = words(gi::describe(c));
+  EXPECT_EQ(w["decomposition"], "split_k");
+  EXPECT_EQ(w["splits"], "4");
+  EXPECT_EQ(w["workspace"], "65536");
   // An empty output says that nothing launches.
   c.shape.grid = 0;
   EXPECT_NE(gi::describe(c).find("launch=none"), std::string::npos);
