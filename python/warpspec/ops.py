@@ -458,6 +458,12 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
 
 # ------------------------------------------------------------------ introspection
 
+# describe_* pack the first version of the args structs, with struct_size saying so: the
+# library reads a shorter (older) struct as it was, defaulting whatever later versions
+# append, so these keep working, unchanged, as fields are added to the structs.
+_GEMM_V1 = struct.Struct("<Q" + _lib.TENSOR_FORMAT * 4 + "ffiiiI")
+_ATTENTION_V1 = struct.Struct("<Q" + _lib.TENSOR_FORMAT * 5 + "fiII")
+
 
 def describe_gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alpha: float = 1.0,
                   beta: float = 0.0, out_dtype: Optional[torch.dtype] = None) -> str:
@@ -474,8 +480,8 @@ def describe_gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = 
 
     def line(a, b, c, d):
         fc = _fields(c, "c") if c is not None else _lib.NULL_TENSOR
-        packed = _GEMM_PACK(_GEMM_SIZE, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha, beta,
-                            0, 0, 0, 0)
+        packed = _GEMM_V1.pack(_GEMM_V1.size, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha,
+                               beta, 0, 0, 0, 0)
         with torch.cuda.device(index):
             return _lib.describe("gemm", packed)
 
@@ -511,8 +517,8 @@ def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softma
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
 
     def line(q, k, v):
-        packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
-                                 *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, 0, 0)
+        packed = _ATTENTION_V1.pack(_ATTENTION_V1.size, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
+                                    *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, 0, 0)
         with torch.cuda.device(index):
             return _lib.describe("attention", packed)
 
