@@ -192,6 +192,22 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   return Status::Ok();
 }
 
+// The caller's buffer, checked before any work.
+Status check_out(const char* out, std::size_t out_size) {
+  if (out == nullptr) return invalid_argument("out: must not be null");
+  if (out_size == 0) return invalid_argument("out_size: must be positive (WARPSPEC_DESCRIPTION_SIZE is enough)");
+  return Status::Ok();
+}
+
+// describe()'s line into the caller's buffer, whole or not at all.
+Status copy_description(const std::string& line, char* out, std::size_t out_size) {
+  if (line.size() + 1 > out_size)
+    return invalid_argument(fmt("out_size: the description needs %zu bytes, got %zu (WARPSPEC_DESCRIPTION_SIZE is enough)",
+                                line.size() + 1, out_size));
+  std::memcpy(out, line.c_str(), line.size() + 1);
+  return Status::Ok();
+}
+
 // MAJOR.MINOR.PATCH parsed once from the version string (CMake's project version).
 struct VersionParts {
   int v[3] = {0, 0, 0};
@@ -256,6 +272,29 @@ WARPSPEC_API warpspec_status warpspec_attention(const warpspec_attention_args* a
     AttentionArgs a;
     WARPSPEC_RETURN_IF_ERROR(to_attention_args(args, &a));
     return attention_forward(a, static_cast<cudaStream_t>(stream));
+  });
+}
+
+WARPSPEC_API warpspec_status warpspec_gemm_describe(const warpspec_gemm_args* args, char* out, size_t out_size) {
+  return guarded([&]() -> Status {
+    WARPSPEC_RETURN_IF_ERROR(check_out(out, out_size));
+    GemmArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_gemm_args(args, &a));
+    std::string line;
+    WARPSPEC_RETURN_IF_ERROR(describe(a, &line));
+    return copy_description(line, out, out_size);
+  });
+}
+
+WARPSPEC_API warpspec_status warpspec_attention_describe(const warpspec_attention_args* args, char* out,
+                                                         size_t out_size) {
+  return guarded([&]() -> Status {
+    WARPSPEC_RETURN_IF_ERROR(check_out(out, out_size));
+    AttentionArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_attention_args(args, &a));
+    std::string line;
+    WARPSPEC_RETURN_IF_ERROR(describe(a, &line));
+    return copy_description(line, out, out_size);
   });
 }
 

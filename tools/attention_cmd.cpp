@@ -18,6 +18,23 @@ struct AttentionOptions {
   TimingOptions timing;
 };
 
+// The problem as the command line gave it, for a --json record.
+json::Object attention_args_json(const AttentionProblem& p) {
+  json::Object o;
+  o.num("batch", p.batch).num("seqlen_q", p.seqlen_q).num("seqlen_k", p.seqlen_k).num("heads", p.heads);
+  o.num("heads_kv", p.heads_kv).num("head_dim", p.head_dim).boolean("causal", p.causal).str("dtype", dtype_name(p.dtype));
+  o.num("window_left", p.window_left).num("window_right", p.window_right).num("softcap", double(p.softcap));
+  o.num("varlen_sequences", int64_t(p.varlen.size()));
+  return o;
+}
+
+std::string attention_check_json(const AttentionCheck& c) {
+  json::Object o;
+  o.str("against", "fp32 reference").boolean("passed", c.passes()).num("o_error", c.errors.o);
+  o.num("o_limit", c.tolerance).num("nan", c.errors.nan).num("lse_rows", c.rows).num("lse_off", c.lse_bad);
+  return o.text();
+}
+
 int run_attention(AttentionOptions o) {
   if (int rc = require_hopper()) return rc;
   if (!parse_dtype(o.dtype, &o.p.dtype) || o.p.dtype == DType::kFP32) {
@@ -31,39 +48,75 @@ int run_attention(AttentionOptions o) {
   if (int rc = report(r.run(0, nullptr))) return rc;
   TimingResult t;
   if (int rc = report(r.time(o.timing, &t))) return rc;
-  std::printf("%s: %s ms, %s TFLOP/s (median of %d rounds, least-largest)\n", o.p.describe().c_str(),
-              format_spread(t.ms[0], 4).c_str(), format_spread(tflops_of(t.ms[0], o.p.flops()), 1).c_str(),
-              o.timing.rounds);
-  if (o.check) {
-    AttentionCheck c;
+  std::string config;
+  if (int rc = report(r.describe_config(&config))) return rc;
+  AttentionCheck c;
+  if (o.check)
     if (int rc = report(r.check(&c))) return rc;
-    print_check(c, o.p.dtype);
-    if (!c.passes()) return 1;
+  if (common_options().json) {
+    const std::string record =
+        make_record(record_context("attention", o.timing), "attention", attention_args_json(o.p), t, o.p.flops(),
+                    o.p.bytes(), "", config, o.check ? attention_check_json(c) : "");
+    std::printf("%s\n", record.c_str());
+  } else {
+    std::printf("%s: %s ms, %s TFLOP/s (median of %d rounds, least-largest)\n", o.p.describe().c_str(),
+                format_spread(t.ms[0], 4).c_str(), format_spread(tflops_of(t.ms[0], o.p.flops()), 1).c_str(),
+                o.timing.rounds);
+    std::printf("config: %s\n", config.c_str());
+    if (o.check) print_check(c, o.p.dtype);
   }
-  return 0;
+  return o.check && !c.passes() ? 1 : 0;
 }
 
-// FlashAttention-3's sweep: 16k tokens in all (batch = 16384 / seqlen), hidden 2048
-// (heads = 2048 / head_dim), head dims 64 / 128 / 256, seqlen 512 .. 16384.
-int run_bench_attention(const TimingOptions& timing, const std::vector<int>& dims, bool with_causal, bool with_full) {
+struct BenchAttentionOptions {
+  TimingOptions timing;
+  std::vector<int> dims{64, 128, 256};
+  std::vector<int64_t> seqlens{512, 1024, 2048, 4096, 8192, 16384};
+  int64_t tokens = 16384, hidden = 2048;
+  bool only_causal = false, only_full = false;
+  std::string dtype = "bf16";
+};
+
+// FlashAttention-3's sweep by default: 16k tokens in all (batch = tokens / seqlen),
+// hidden 2048 (heads = hidden / head_dim), head dims 64 / 128 / 256, seqlen 512 .. 16384.
+int run_bench_attention(const BenchAttentionOptions& o) {
   if (int rc = require_hopper()) return rc;
-  std::printf("# after %.1f s of load; median of %d rounds of %d calls each, (least-largest round). Peer (cuDNN, "
-              "flash) in the same process: bench/attention_vs_torch.py\n",
-              timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2));
-  std::printf("%-6s %-7s %6s %6s %5s %9s %-22s\n", "hdim", "mask", "seqlen", "batch", "heads", "ms", "TFLOP/s");
-  for (int d : dims)
+  DType dtype = DType::kBF16;
+  if (!parse_dtype(o.dtype, &dtype) || dtype == DType::kFP32) {
+    std::fprintf(stderr, "warpspec: --dtype must be bf16 or fp16, got %s\n", o.dtype.c_str());
+    return 1;
+  }
+  const bool json = common_options().json;
+  const TimingOptions& timing = o.timing;
+  if (!json) {
+    std::printf("# after %.1f s of load; median of %d rounds of %d calls each, (least-largest round). Peer (cuDNN, "
+                "flash) in the same process: bench/attention_vs_torch.py\n",
+                timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2));
+    std::printf("%-6s %-7s %6s %6s %5s %9s %-22s\n", "hdim", "mask", "seqlen", "batch", "heads", "ms", "TFLOP/s");
+  }
+  const RecordContext ctx = json ? record_context("bench attention", timing) : RecordContext{};
+  for (int d : o.dims)
     for (bool causal : {false, true}) {
-      if ((causal && !with_causal) || (!causal && !with_full)) continue;
-      for (int64_t s = 512; s <= 16384; s *= 2) {
+      if ((causal && o.only_full) || (!causal && o.only_causal)) continue;
+      for (int64_t s : o.seqlens) {
         AttentionProblem p;
-        p.batch = 16384 / s, p.seqlen_q = p.seqlen_k = s, p.heads = p.heads_kv = 2048 / d, p.head_dim = d;
+        p.batch = std::max<int64_t>(1, o.tokens / s), p.seqlen_q = p.seqlen_k = s;
+        p.heads = p.heads_kv = std::max<int64_t>(1, o.hidden / d), p.head_dim = d;
         p.causal = causal;
+        p.dtype = dtype;
         AttentionRunner r(p);
         TimingResult t;
         if (int rc = report(r.status())) return rc;
         if (int rc = report(r.time(timing, &t))) return rc;
-        std::printf("%-6d %-7s %6ld %6ld %5ld %9.4f %-22s\n", d, causal ? "causal" : "full", long(s), long(p.batch),
-                    long(p.heads), t.ms[0].median, format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str());
+        if (json) {
+          std::string config;
+          if (int rc = report(r.describe_config(&config))) return rc;
+          std::printf("%s\n", make_record(ctx, "attention", attention_args_json(p), t, p.flops(), p.bytes(), "", config)
+                                  .c_str());
+        } else {
+          std::printf("%-6d %-7s %6ld %6ld %5ld %9.4f %-22s\n", d, causal ? "causal" : "full", long(s), long(p.batch),
+                      long(p.heads), t.ms[0].median, format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str());
+        }
         std::fflush(stdout);
       }
     }
@@ -135,32 +188,34 @@ void register_attention(CLI::App& app, int& exit_code) {
   cmd->add_option("--seqlen-k", o->p.seqlen_k, "key/value length")->check(positive());
   cmd->add_option("--heads", o->p.heads, "query heads")->check(positive());
   cmd->add_option("--heads-kv", o->p.heads_kv, "key/value heads (default: --heads; GQA when fewer)");
-  cmd->add_option("--head-dim", o->p.head_dim, "a multiple of 8 up to 256 (64/128/192/256 native)");
+  cmd->add_option("--head-dim", o->p.head_dim, kHeadDimHelp);
   cmd->add_flag("--causal", o->p.causal, "causal mask, aligned to the bottom-right corner");
   cmd->add_option("--window-left", o->p.window_left, "sliding window: keys this far left of the diagonal (-1: all)");
   cmd->add_option("--window-right", o->p.window_right, "sliding window: keys this far right of the diagonal (-1: all)");
   cmd->add_option("--softcap", o->p.softcap, "cap the scores at softcap*tanh(score/softcap) (0: off)");
-  cmd->add_option("--dtype", o->dtype, "bf16 or fp16");
+  cmd->add_option("--dtype", o->dtype, "bf16 or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
   cmd->add_flag("--check", o->check, "compare with the float32 reference (FlashAttention-3's rule)");
   add_timing_options(cmd, o->timing);
+  add_common_options(cmd);
   cmd->callback([o, &exit_code] { exit_code = run_attention(*o); });
 }
 
 void register_bench_attention(CLI::App* bench, int& exit_code) {
-  auto* a = bench->add_subcommand("attention", "FlashAttention-3 paper sweep (16k tokens, hidden 2048), TFLOP/s");
-  auto timing = std::make_shared<TimingOptions>();
-  auto dims = std::make_shared<std::vector<int>>(std::vector<int>{64, 128, 256});
-  auto only_causal = std::make_shared<bool>(false);
-  auto only_full = std::make_shared<bool>(false);
-  add_timing_options(a, *timing);
-  a->add_option("--head-dims", *dims, "head dims to sweep (default 64 128 256)");
-  a->add_flag("--causal-only", *only_causal, "only the causal half");
-  a->add_flag("--full-only", *only_full, "only the non-causal half");
+  auto* a = bench->add_subcommand(
+      "attention", "FlashAttention-3's sweep (16k tokens, hidden 2048, seqlen 512..16k), or the lengths given; TFLOP/s");
+  auto o = std::make_shared<BenchAttentionOptions>();
+  add_timing_options(a, o->timing);
+  a->add_option("--head-dim,--head-dims", o->dims, "head dims to sweep")->check(CLI::Range(8, 256, "HEAD_DIM"));
+  a->add_option("--seqlen,--seqlens", o->seqlens, "sequence lengths to sweep (queries = keys)")->check(positive());
+  a->add_option("--tokens", o->tokens, "tokens per problem: batch = tokens / seqlen (at least 1)")->check(positive());
+  a->add_option("--hidden", o->hidden, "hidden size: heads = hidden / head_dim (at least 1)")->check(positive());
+  a->add_option("--dtype", o->dtype, "bf16 or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
+  auto* causal = a->add_flag("--causal-only", o->only_causal, "only the causal half");
+  a->add_flag("--full-only", o->only_full, "only the non-causal half")->excludes(causal);
+  add_common_options(a);
   auto masks = std::make_shared<bool>(false);
   a->add_flag("--masks", *masks, "instead: variable length vs dense (L = 512, 2048) and a causal sliding window");
-  a->callback([=, &exit_code] {
-    exit_code = *masks ? run_bench_attention_masks(*timing) : run_bench_attention(*timing, *dims, !*only_full, !*only_causal);
-  });
+  a->callback([o, masks, &exit_code] { exit_code = *masks ? run_bench_attention_masks(o->timing) : run_bench_attention(*o); });
 }
 
 }  // namespace warpspec::tools

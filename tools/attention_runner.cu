@@ -117,6 +117,11 @@ AttentionArgs AttentionRunner::args_for(int set) const {
   return a;
 }
 
+Status AttentionRunner::describe_config(std::string* line) const {
+  WARPSPEC_RETURN_IF_ERROR(status_);
+  return warpspec::describe(args_for(0), line);
+}
+
 Status AttentionRunner::run(int set, cudaStream_t stream) { return attention_forward(args_for(set % sets_), stream); }
 
 Status AttentionRunner::time(const TimingOptions& opt, TimingResult* out) {

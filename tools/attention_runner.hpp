@@ -41,6 +41,13 @@ struct AttentionProblem {
     for (int64_t s : varlen) t += s;
     return t;
   }
+  // The fewest bytes a call moves: Q, K and V read once, O and the fp32 LSE written.
+  double bytes() const {
+    const double e = double(dtype_size(dtype));
+    return double(batch) * (2.0 * double(seqlen_q) * double(heads) * double(head_dim) * e +
+                            2.0 * double(seqlen_k) * double(heads_kv) * double(head_dim) * e +
+                            4.0 * double(heads) * double(seqlen_q));
+  }
   std::string describe() const;
 };
 
@@ -66,6 +73,8 @@ class AttentionRunner {
 
   const Status& status() const { return status_; }
   Status run(int set, cudaStream_t stream);
+  // The configuration our call picks (warpspec::describe: the line WARPSPEC_LOG_CONFIG prints).
+  Status describe_config(std::string* line) const;
   // Ours alone (attention has no peer in this program: bench/attention_vs_torch.py times
   // ours against cuDNN in one process), with the same warm-up, rounds and spread.
   Status time(const TimingOptions& opt, TimingResult* out);

@@ -127,6 +127,11 @@ Status GemmRunner::run_ours_reading(int set, const void* c, cudaStream_t stream)
   return gemm(args_for(set % sets_, c), stream);
 }
 
+Status GemmRunner::describe_config(std::string* line) const {
+  WARPSPEC_RETURN_IF_ERROR(status_);
+  return warpspec::describe(args_for(0, c_[0]), line);
+}
+
 Status GemmRunner::run_ours(int set, cudaStream_t stream) { return run_ours_reading(set, c_[set % sets_], stream); }
 
 Status GemmRunner::copy_c(int set, void* to, cudaStream_t stream) {

@@ -22,6 +22,12 @@ struct GemmProblem {
   int swizzle = 0, tile_n = 0;
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
+  // The fewest bytes a call moves: A and B read once, C read (beta != 0), D written.
+  double bytes() const {
+    const double in = double(dtype_size(this->in)), o = double(dtype_size(out));
+    return double(batch) * ((double(m) * double(k) + double(k) * double(n)) * in +
+                            double(m) * double(n) * o * (beta != 0.0f ? 2.0 : 1.0));
+  }
   std::string describe() const;
 };
 
@@ -58,6 +64,8 @@ class GemmRunner {
 
   const Status& status() const { return status_; }
   Status run_ours(int set, cudaStream_t stream);
+  // The configuration our call picks (warpspec::describe: the line WARPSPEC_LOG_CONFIG prints).
+  Status describe_config(std::string* line) const;
   // Ours (candidate 0) and, with `with_peer`, cuBLAS (candidate 1) interleaved with it,
   // timed as tools/timing.hpp says, rotating input sets. With beta != 0 cuBLAS computes
   // in place (C is its D), so before each call, outside the timed events, C is copied

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
 
   int exit_code = 0;
   auto* info = app.add_subcommand("info", "List CUDA devices and whether warpspec can run on each");
+  warpspec::tools::add_common_options(info);
   info->callback([&] { exit_code = warpspec::tools::run_info(); });
 
   warpspec::tools::register_demo(app, exit_code);

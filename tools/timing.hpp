@@ -47,11 +47,31 @@ struct Spread {
   double median = 0, lo = 0, hi = 0;
 };
 
+// A figure over every timed call of every round (the --json records): the median, the
+// least and the 90th percentile (nearest rank), milliseconds.
+struct CallStats {
+  double median = 0, min = 0, p90 = 0;
+  int count = 0;
+};
+
+inline CallStats call_stats_of(std::vector<double> v) {
+  CallStats c;
+  if (v.empty()) return c;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  c.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  c.min = v.front();
+  c.p90 = v[(9 * n + 9) / 10 - 1];  // the ceil(0.9 n)-th smallest
+  c.count = int(n);
+  return c;
+}
+
 struct TimingResult {
   std::vector<Spread> ms;  // per candidate, milliseconds per call
   // Per candidate c: c's time / candidate 0's time, taken per round, then over rounds
   // (ratio[0] is 1). With ours first, ratio[1] is ours' speed relative to the peer.
   std::vector<Spread> ratio;
+  std::vector<CallStats> calls;  // per candidate, over all timed calls
 };
 
 inline Spread spread_of(std::vector<double> v) {
@@ -164,7 +184,11 @@ inline Status time_interleaved(const std::vector<Candidate>& cands, const Timing
     for (int r = 0; r < opt.rounds; ++r) round_median[size_t(c)].push_back(spread_of(ms[size_t(c)][size_t(r)]).median);
   out->ms.clear();
   out->ratio.clear();
+  out->calls.clear();
   for (int c = 0; c < n; ++c) {
+    std::vector<double> all;
+    for (const auto& round : ms[size_t(c)]) all.insert(all.end(), round.begin(), round.end());
+    out->calls.push_back(call_stats_of(std::move(all)));
     std::vector<double> ratio;
     for (int r = 0; r < opt.rounds; ++r) ratio.push_back(round_median[size_t(c)][size_t(r)] / round_median[0][size_t(r)]);
     out->ms.push_back(spread_of(round_median[size_t(c)]));

@@ -168,8 +168,9 @@ WARPSPEC_API warpspec_status warpspec_gemm(const warpspec_gemm_args* args, void*
  * (attention_api.hpp): O = softmax(scale * Q K^T + mask) V per batch and head.
  * q, o: (batch, seqlen_q, heads_q, head_dim); k, v: (batch, seqlen_k, heads_kv,
  * head_dim); rank 4, bf16 or fp16, all one dtype; last dimension contiguous, other
- * strides 16-byte multiples, data 16-byte aligned; head_dim a multiple of 8 from 8 to
- * 256; heads_q a multiple of heads_kv (GQA / MQA). o must not overlap k or v.
+ * strides 16-byte multiples, data 16-byte aligned; head_dim a multiple of 8 from 8 to 256
+ * (64, 128, 192 and 256 run natively, others padded up to the next);
+ * heads_q a multiple of heads_kv (GQA / MQA). o must not overlap k or v.
  * lse: optional (data NULL = not computed), (batch, heads_q, seqlen_q) fp32, the
  * natural-log log-sum-exp of each row; -inf for a row that sees no key.
  * Version 1 is 424 bytes with no padding; version 2 appends the sliding window,
@@ -214,6 +215,21 @@ WARPSPEC_API warpspec_status warpspec_attention_check(const warpspec_attention_a
 /* Run on `stream` (a cudaStream_t). Refusals are warpspec_attention_check's, and
  * when refused nothing is launched or written. */
 WARPSPEC_API warpspec_status warpspec_attention(const warpspec_attention_args* args, void* stream);
+
+/* ------------------------------------------------------------------ introspection */
+
+/* Which configuration a call with these arguments picks, without launching it: the
+ * kernel (tile, stages, cluster; the head-dim kernel for attention) and the schedule
+ * (raster order and swizzle, or tile order; work tiles, grid), as one NUL-terminated
+ * line of `key=value` words written to `out`. It is the line a launch prints to stderr
+ * when the environment variable WARPSPEC_LOG_CONFIG is 1 (every call) or "once" (each
+ * distinct line once); see warpspec/describe.hpp. Refusals are the _check function's.
+ * WARPSPEC_DESCRIPTION_SIZE bytes always hold the line; a smaller `out_size` that
+ * cannot is refused (INVALID_ARGUMENT, nothing cut short). */
+#define WARPSPEC_DESCRIPTION_SIZE 512
+WARPSPEC_API warpspec_status warpspec_gemm_describe(const warpspec_gemm_args* args, char* out, size_t out_size);
+WARPSPEC_API warpspec_status warpspec_attention_describe(const warpspec_attention_args* args, char* out,
+                                                         size_t out_size);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -8,3 +8,4 @@
 #include "warpspec/tensor.hpp"
 #include "warpspec/gemm_api.hpp"
 #include "warpspec/attention_api.hpp"
+#include "warpspec/describe.hpp"

@@ -8,8 +8,7 @@ folder, a source checkout's build/, the install prefixes and the dynamic loader
 
 from . import _lib
 from ._lib import LibraryNotFoundError, WarpspecArgumentError, WarpspecError
-
-__version__ = "0.1.0"
+from ._version import version as __version__
 
 __all__ = [
     "__version__",
@@ -17,6 +16,8 @@ __all__ = [
     "WarpspecArgumentError",
     "WarpspecError",
     "check_device",
+    "describe_attention",
+    "describe_gemm",
     "flash_attn_func",
     "flash_attn_varlen_func",
     "gemm",
@@ -54,5 +55,11 @@ except ImportError:  # the library layer still works; the ops need PyTorch
     def flash_attn_varlen_func(*args, **kwargs):
         raise ImportError("warpspec.flash_attn_varlen_func needs PyTorch (import torch failed)")
 
+    def describe_gemm(*args, **kwargs):
+        raise ImportError("warpspec.describe_gemm needs PyTorch (import torch failed)")
+
+    def describe_attention(*args, **kwargs):
+        raise ImportError("warpspec.describe_attention needs PyTorch (import torch failed)")
+
 else:
-    from .ops import flash_attn_func, flash_attn_varlen_func, gemm
+    from .ops import describe_attention, describe_gemm, flash_attn_func, flash_attn_varlen_func, gemm

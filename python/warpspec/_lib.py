@@ -358,8 +358,8 @@ def load(environ=None, package_dir: Path = _PACKAGE_DIR) -> Library:
             tried.append(f"  {label}: {e}")
     raise LibraryNotFoundError(
         "warpspec: cannot load libwarpspec.so. Looked in, in order:\n" + "\n".join(tried) + "\n"
-        "Set WARPSPEC_LIBRARY to the library's path (e.g. build/libwarpspec.so), or copy it into the "
-        "package with `cmake --install build --component python` before `pip install ./python`.",
+        "Set WARPSPEC_LIBRARY to the library's path (e.g. build/libwarpspec.so), or install the package "
+        "with `pip install .` from the repository root (it builds the library into the package).",
         code=None,
     )
 
@@ -376,3 +376,27 @@ def library() -> Library:
             if _library is None:
                 _library = load()
     return _library
+
+
+# ------------------------------------------------------------------ introspection
+
+DESCRIPTION_SIZE = 512  # WARPSPEC_DESCRIPTION_SIZE: a buffer this size always holds the line
+
+
+def describe(family: str, packed: bytes) -> str:
+    """warpspec_<family>_describe ("gemm" or "attention") on GEMM_FORMAT /
+    ATTENTION_FORMAT bytes: the configuration that call would pick, as the one line
+    WARPSPEC_LOG_CONFIG prints at launch. Raises as the _check call would."""
+    lib = library()
+    fn = getattr(lib, "_" + family + "_describe", None)
+    if fn is None:
+        try:  # declared on first use: libraries older than the entry point still load
+            fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t)(
+                ("warpspec_" + family + "_describe", lib._cdll))
+        except AttributeError:
+            raise WarpspecError(f"{lib.path} has no warpspec_{family}_describe: it is older than this package",
+                                INTERNAL) from None
+        setattr(lib, "_" + family + "_describe", fn)
+    out = ctypes.create_string_buffer(DESCRIPTION_SIZE)
+    lib._check(fn(packed, out, DESCRIPTION_SIZE))
+    return out.value.decode()

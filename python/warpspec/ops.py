@@ -595,3 +595,77 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
             seqused_q, seqused_k, max_q, _int_arg(attention_chunk or 0, "attention_chunk"))
     out, lse = _run_attention("flash_attn_varlen_func", q, k, v, args)
     return (out, lse) if return_attn_probs else out
+
+
+# ------------------------------------------------------------------ introspection
+
+# describe_* pack the first version of the args structs, with struct_size saying so: the
+# library reads a shorter (older) struct as it was, defaulting whatever later versions
+# append, so these keep working, unchanged, as fields are added to the structs.
+_GEMM_V1 = struct.Struct("<Q" + _lib.TENSOR_FORMAT * 4 + "ffiiiI")
+_ATTENTION_V1 = struct.Struct("<Q" + _lib.TENSOR_FORMAT * 5 + "fiII")
+
+
+def describe_gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alpha: float = 1.0,
+                  beta: float = 0.0, out_dtype: Optional[torch.dtype] = None) -> str:
+    """The configuration warpspec.gemm(a, b, c, alpha, beta, out_dtype) picks, without
+    running it: one line of key=value words (the kernel tile, stages, cluster, raster
+    order, swizzle, tiles, grid), the line WARPSPEC_LOG_CONFIG=1 prints at the launch.
+    Refuses what gemm refuses. For views gemm computes through aligned copies, the
+    line is the copies' call. Allocates an output-sized buffer; reads no data."""
+    a, b, c = _tensor(a, "a"), _tensor(b, "b"), _tensor(c, "c", optional=True)
+    alpha, beta = _f32(alpha, "alpha"), _f32(beta, "beta")
+    index = _device_of(_GEMM_NAMES, a, b) if c is None else _device_of(_GEMM_NAMES, a, b, c)
+    out_dtype = a.dtype if out_dtype is None else out_dtype
+    d = torch.empty(_gemm_shape(a, b), dtype=out_dtype, device=a.device)
+
+    def line(a, b, c, d):
+        fc = _fields(c, "c") if c is not None else _lib.NULL_TENSOR
+        packed = _GEMM_V1.pack(_GEMM_V1.size, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha,
+                               beta, 0, 0, 0, 0)
+        with torch.cuda.device(index):
+            return _lib.describe("gemm", packed)
+
+    try:
+        return line(a, b, c, d)
+    except _lib.WarpspecError as e:  # gemm's copy path, as _gemm_impl decides it
+        if not (e.code == _lib.MISALIGNED or ("stride" in str(e) and e.code in (_lib.INVALID_ARGUMENT,
+                                                                                  _lib.UNSUPPORTED)
+                                              and ": d." not in str(e))):
+            raise
+        c2 = _aligned_empty(c) if c is not None and beta != 0.0 else None
+        return line(_aligned_empty(a), _aligned_empty(b), c2, _aligned_empty(d))
+
+
+def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float] = None,
+                       causal: bool = False) -> str:
+    """The configuration flash_attn_func(q, k, v, softmax_scale, causal) picks, without
+    running it: one line of key=value words (the head-dim kernel it runs on, its key
+    block and stages, the tile order, tiles, grid), the line WARPSPEC_LOG_CONFIG=1
+    prints at the launch. Refuses what flash_attn_func refuses. Allocates output-sized
+    buffers; reads no data."""
+    q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
+    scale = 0.0
+    if softmax_scale is not None:  # 0 means "default" in the C ABI: refuse it here, as flash_attn_func does
+        scale = _f32(softmax_scale, "softmax_scale")
+        if not (_F32_PACK.unpack(_F32_PACK.pack(scale))[0] > 0.0) or scale == float("inf"):
+            raise _lib.WarpspecArgumentError(f"invalid argument: softmax_scale: must be positive and finite in "
+                                             f"float32, got {softmax_scale!r}", _lib.INVALID_ARGUMENT)
+    index = _device_of(_ATTENTION_NAMES, q, k, v)
+    out_shape, lse_shape = _attention_shapes(q)
+    q, k, v = _contiguous_last(q), _contiguous_last(k), _contiguous_last(v)
+    out = torch.empty(out_shape, dtype=q.dtype, device=q.device)
+    lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
+
+    def line(q, k, v):
+        packed = _ATTENTION_V1.pack(_ATTENTION_V1.size, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
+                                    *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, 0, 0)
+        with torch.cuda.device(index):
+            return _lib.describe("attention", packed)
+
+    try:
+        return line(q, k, v)
+    except _lib.WarpspecError as e:  # flash_attn_func's copy path: contiguous buffers (not read)
+        if e.code != _lib.MISALIGNED:
+            raise
+        return line(*(torch.empty(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v)))

@@ -7,13 +7,16 @@
 #include <cstdio>
 #include <string>
 
+#include "../common/config_log.hpp"
 #include "../common/device_props.hpp"
 #include "../common/entry.hpp"
 #include "../common/format.hpp"
 #include "../common/views.hpp"
+#include "describe.hpp"
 #include "launch.hpp"
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention_api.hpp"
+#include "warpspec/describe.hpp"
 #include "warpspec/device.hpp"
 #include "warpspec/hopper/tma_map.hpp"
 #include "warpspec/schedule/attention.hpp"
@@ -408,7 +411,26 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   return Status::Ok();
 }
 
+// The line describe() returns and WARPSPEC_LOG_CONFIG prints (worded in describe.cpp).
+std::string describe_plan(const Prepared& p) {
+  const Plan& l = p.plan;
+  attention_impl::AttentionChoice c;
+  c.dtype = l.dtype;
+  c.batch = l.batch, c.seqlen_q = l.seqlen_q, c.seqlen_k = l.seqlen_k;
+  c.heads_q = l.heads_q, c.heads_kv = l.heads_kv, c.head_dim = l.head_dim;
+  c.window_left = p.params.window_left >= attention_impl::kUnboundedWindow ? -1 : p.params.window_left;
+  c.window_right = p.params.window_right >= attention_impl::kUnboundedWindow ? -1 : p.params.window_right;
+  c.softcap = l.softcap;
+  c.varlen = l.packed_q || l.packed_k || p.params.seqused_q != nullptr || p.params.seqused_k != nullptr;
+  c.dynamic = p.params.tile_counter != nullptr;
+  c.kernel = attention_impl::config_for(l.kernel_d);
+  c.sched = p.params.sched;
+  c.shape = p.shape;
+  return attention_impl::describe(c);
+}
+
 Status launch(const Prepared& p, cudaStream_t stream) {
+  log_config_if_enabled([&] { return describe_plan(p); });
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
   const attention_impl::AttentionConfig cfg{attention_impl::config_for(p.plan.kernel_d), p.plan.dtype};
   switch (p.plan.kernel_d) {
@@ -423,6 +445,13 @@ Status launch(const Prepared& p, cudaStream_t stream) {
 }  // namespace
 
 Status check(const AttentionArgs& args) { return check_only<Prepared>(args, prepare); }
+
+Status describe(const AttentionArgs& args, std::string* out) {
+  Prepared p;
+  WARPSPEC_RETURN_IF_ERROR(prepare(args, &p));
+  *out = describe_plan(p);
+  return Status::Ok();
+}
 
 Status attention_forward(const AttentionArgs& args, cudaStream_t stream) {
   return prepare_and_launch<Prepared>(args, stream, prepare, launch);

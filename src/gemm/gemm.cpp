@@ -7,12 +7,15 @@
 #include <cstdio>
 #include <string>
 
+#include "../common/config_log.hpp"
 #include "../common/device_props.hpp"
 #include "../common/entry.hpp"
 #include "../common/format.hpp"
 #include "../common/views.hpp"
+#include "describe.hpp"
 #include "instances.hpp"
 #include "launch.hpp"
+#include "warpspec/describe.hpp"
 #include "warpspec/device.hpp"
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm_api.hpp"
@@ -337,13 +340,32 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   return Status::Ok();
 }
 
+// The line describe() returns and WARPSPEC_LOG_CONFIG prints (worded in describe.cpp).
+static std::string describe_plan(const Prepared& p) {
+  gemm_impl::GemmChoice c;
+  c.config = p.plan.config;
+  c.m = p.plan.m, c.n = p.plan.n, c.k = p.plan.k, c.l = p.plan.l;
+  c.swapped = p.plan.swapped;
+  c.raster = p.params.sched.raster(), c.swizzle = p.params.sched.swizzle(), c.tiles = p.params.sched.total_tiles();
+  c.shape = p.shape;
+  return gemm_impl::describe(c);
+}
+
 static Status launch(const Prepared& p, cudaStream_t stream) {
+  log_config_if_enabled([&] { return describe_plan(p); });
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
   const auto slice = p.plan.config.in == DType::kBF16 ? gemm_impl::launch_gemm_bf16 : gemm_impl::launch_gemm_fp16;
   return slice(p.plan.config, p.params, p.shape, stream);
 }
 
 Status check(const GemmArgs& args) { return check_only<Prepared>(args, prepare); }
+
+Status describe(const GemmArgs& args, std::string* out) {
+  Prepared p;
+  WARPSPEC_RETURN_IF_ERROR(prepare(args, &p));
+  *out = describe_plan(p);
+  return Status::Ok();
+}
 
 Status gemm(const GemmArgs& args, cudaStream_t stream) {
   return prepare_and_launch<Prepared>(args, stream, prepare, launch);

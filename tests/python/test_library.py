@@ -23,8 +23,8 @@ def lib():
 
 
 def test_library_version_matches_package_and_project(lib):
-    m = re.search(r"project\(warpspec VERSION (\d+)\.(\d+)\.(\d+)", (ROOT / "CMakeLists.txt").read_text())
-    assert m, "CMakeLists.txt declares the project version"
+    m = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)\n?", (ROOT / "VERSION").read_text())
+    assert m, "VERSION holds the project version (CMake and the wheel read it)"
     project = tuple(int(x) for x in m.groups())
     assert lib.version_tuple() == project
     assert lib.version() == "%d.%d.%d" % project
@@ -40,7 +40,7 @@ def test_explicit_library_that_does_not_exist_is_named(tmp_path):
         _lib.load(environ={"WARPSPEC_LIBRARY": str(missing)})
     message = str(e.value)
     assert f"WARPSPEC_LIBRARY={missing}: no such file" in message
-    assert "cmake --install build --component python" in message
+    assert "pip install ." in message
     assert isinstance(e.value, RuntimeError)
 
 
@@ -158,3 +158,19 @@ def test_device_check_says_whether_a_hopper_gpu_is_there(lib):
         assert lib.last_error() == ""
     with pytest.raises(warpspec.WarpspecError, match="device 4096"):
         warpspec.check_device(4096)
+
+
+def test_describe_refuses_through_the_c_abi_without_torch(lib):
+    """_lib.describe (what warpspec.describe_gemm / describe_attention call) on a
+    default struct: refused with the library's code and message, as the _check calls
+    refuse it (no torch, no GPU needed: argument checks come first)."""
+    with pytest.raises(warpspec.WarpspecArgumentError) as e:
+        _lib.describe("gemm", bytes(_lib.gemm_args()))
+    assert e.value.code == _lib.INVALID_ARGUMENT
+    assert "d.data: must not be null" in str(e.value)
+    with pytest.raises(warpspec.WarpspecArgumentError) as e:
+        _lib.describe("attention", bytes(_lib.attention_args()))
+    assert "q.data: must not be null" in str(e.value)
+    with pytest.raises(warpspec.WarpspecArgumentError) as e:
+        lib.gemm_check(_lib.gemm_args())
+    assert "d.data: must not be null" in str(e.value)

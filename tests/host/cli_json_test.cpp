@@ -1,0 +1,291 @@
+// The program's machine-readable side: the JSON writer and the --json records
+// (tools/json.hpp, tools/record.hpp), the shapes `bench gemm --shape` takes, the
+// --json/--device/--shape/--seqlen options' parsing on every command, and bench/plot.py
+// reading the records (validation with any Python 3; the PNG where matplotlib exists).
+// On a Hopper machine, real records: one per problem, whose configuration is the line
+// WARPSPEC_LOG_CONFIG prints at the launch.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tools/json.hpp"
+#include "tools/record.hpp"
+#include "tools/shapes.hpp"
+#include "warpspec/device.hpp"
+
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace cli_json_test {
+
+namespace fs = std::filesystem;
+namespace tools = warpspec::tools;
+namespace json = warpspec::tools::json;
+
+// Runs a shell command; (exit status, stdout). stderr goes to `err` when given, else
+// to stdout.
+std::pair<int, std::string> sh(const std::string& cmd, std::string* err = nullptr) {
+  const fs::path err_file = fs::temp_directory_path() / ("warpspec-cli-json-" + std::to_string(getpid()) + ".err");
+  const std::string full = cmd + (err ? " 2>" + err_file.string() : " 2>&1");
+  std::string out;
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(full.c_str(), "r"), pclose);
+  if (!pipe) return {-1, "popen failed"};
+  std::array<char, 4096> buf;
+  while (fgets(buf.data(), buf.size(), pipe.get())) out += buf.data();
+  const int status = pclose(pipe.release());
+  if (err) {
+    std::ifstream in(err_file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    *err = ss.str();
+    fs::remove(err_file);
+  }
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string cli() { return WARPSPEC_CLI; }
+std::string plot_script() { return std::string(WARPSPEC_SOURCE_DIR) + "/bench/plot.py"; }
+bool have_hopper() { return warpspec::check_device().ok(); }
+
+// A Python 3 that imports `module` ("" for any Python 3), or "".
+std::string python_with(const std::string& module) {
+  for (const char* py : {"python3", "/usr/bin/python3"}) {
+    const std::string probe = std::string(py) + " -c 'import sys" + (module.empty() ? "" : ", " + module) + "'";
+    if (sh(probe + " >/dev/null").first == 0) return py;
+  }
+  return "";
+}
+
+TEST(CliJson, WriterEscapesAndWritesNumbers) {
+  EXPECT_EQ(json::quote("a\"b\\c\n\t\x01"), "\"a\\\"b\\\\c\\n\\t\\u0001\"");
+  EXPECT_EQ(json::quote("H200 \xc2\xb5s"), "\"H200 \xc2\xb5s\"");  // UTF-8 passes through
+  EXPECT_EQ(json::number(3.0), "3");
+  EXPECT_EQ(json::number(-2.5), "-2.5");
+  EXPECT_EQ(json::number(0.1), "0.10000000000000001");  // 17 digits: round-trips
+  EXPECT_EQ(json::number(std::nan("")), "null");
+  EXPECT_EQ(json::number(INFINITY), "null");
+  EXPECT_EQ(json::number(int64_t(1) << 40), "1099511627776");
+  json::Object o;
+  o.str("s", "x").num("i", 7).boolean("b", false).null("n").obj("o", json::Object().num("z", 0.5));
+  EXPECT_EQ(o.text(), R"({"s":"x","i":7,"b":false,"n":null,"o":{"z":0.5}})");
+  EXPECT_EQ(json::array({"1", "\"a\""}), R"([1,"a"])");
+  EXPECT_EQ(json::Object().text(), "{}");
+}
+
+TEST(CliJson, CallStatsAreTheMedianLeastAndNinetiethPercentile) {
+  const tools::CallStats c = tools::call_stats_of({10, 1, 9, 2, 8, 3, 7, 4, 6, 5});
+  EXPECT_EQ(c.count, 10);
+  EXPECT_DOUBLE_EQ(c.min, 1);
+  EXPECT_DOUBLE_EQ(c.median, 5.5);
+  EXPECT_DOUBLE_EQ(c.p90, 9);  // the 9th of 10 (nearest rank)
+  EXPECT_DOUBLE_EQ(tools::call_stats_of({4, 2, 3}).p90, 4);
+  EXPECT_DOUBLE_EQ(tools::call_stats_of({2}).p90, 2);
+}
+
+TEST(CliJson, ShapesParseAsMxNxK) {
+  tools::GemmShape s;
+  EXPECT_EQ(tools::parse_gemm_shape("4096x14336x4096", &s), "");
+  EXPECT_EQ(s.m, 4096);
+  EXPECT_EQ(s.n, 14336);
+  EXPECT_EQ(s.k, 4096);
+  EXPECT_EQ(tools::parse_gemm_shape("16X8X2147483647", &s), "");
+  EXPECT_EQ(s.k, 2147483647);
+  for (const char* bad : {"", "12x34", "1x2x3x4", "0x4x4", "4x-4x4", "axbxc", "4x4x4 ", "4x4x", "4x4x2147483648",
+                          "99999999999999999999x1x1"})
+    EXPECT_NE(tools::parse_gemm_shape(bad, &s), "") << "'" << bad << "' should be refused";
+}
+
+tools::TimingResult fake_timing(double ours_ms, double peer_ms) {
+  tools::TimingResult t;
+  t.ms = {{ours_ms, ours_ms * 0.98, ours_ms * 1.03}, {peer_ms, peer_ms * 0.99, peer_ms * 1.02}};
+  t.ratio = {{1, 1, 1}, {peer_ms / ours_ms, peer_ms / ours_ms * 0.99, peer_ms / ours_ms * 1.01}};
+  t.calls = {tools::call_stats_of({ours_ms * 0.97, ours_ms, ours_ms * 1.05}),
+             tools::call_stats_of({peer_ms * 0.98, peer_ms, peer_ms * 1.04})};
+  return t;
+}
+
+tools::RecordContext fake_context(const std::string& command) {
+  tools::RecordContext c;
+  c.command = command;
+  c.device_name = "NVIDIA H200 \"test\"";
+  c.sm_count = 132;
+  c.version = "0.1.0";
+  c.commit = "0123456789ab";
+  return c;
+}
+
+std::string gemm_record(int64_t m, int64_t n, int64_t k, double ours_ms, double peer_ms) {
+  json::Object args;
+  args.num("m", m).num("n", n).num("k", k).num("batch", 1).str("layout", "tn").str("dtype", "bf16");
+  const double flops = 2.0 * double(m) * double(n) * double(k);
+  const std::string line = "gemm m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+                           " l=1 in=bf16 out=bf16 tile=128x256x64 stages=3 cluster=1x1 raster=along_m swizzle=8 grid=132";
+  return tools::make_record(fake_context("bench gemm"), "gemm", args, fake_timing(ours_ms, peer_ms), flops,
+                            double(m * k + k * n + m * n) * 2, "cuBLAS", line);
+}
+
+std::string attention_record(int64_t seqlen, int head_dim, bool causal, double ms) {
+  json::Object args;
+  args.num("batch", 16384 / seqlen).num("seqlen_q", seqlen).num("seqlen_k", seqlen).num("heads", 2048 / head_dim);
+  args.num("heads_kv", 2048 / head_dim).num("head_dim", head_dim).boolean("causal", causal).str("dtype", "bf16");
+  tools::TimingResult t = fake_timing(ms, ms);
+  t.ms.resize(1), t.ratio.resize(1), t.calls.resize(1);  // no peer in the program
+  const std::string line = "attention batch=1 head_dim=" + std::to_string(head_dim) + " kernel_head_dim=" +
+                           std::to_string(head_dim) + " order=" + (causal ? "longest_first" : "m_fastest");
+  return tools::make_record(fake_context("bench attention"), "attention", args, t, 1e12, 1e9, "", line);
+}
+
+TEST(CliJson, RecordHasTheDocumentedShape) {
+  const std::string r = gemm_record(4096, 4096, 4096, 0.25, 0.375);
+  EXPECT_EQ(r.find('\n'), std::string::npos) << "one record, one line";
+  for (const char* part :
+       {R"({"schema":1,"command":"bench gemm","family":"gemm","args":{"m":4096,"n":4096,"k":4096,)",
+        R"("device":{"index":0,"name":"NVIDIA H200 \"test\"","sm_count":132})",
+        R"("warpspec":{"version":"0.1.0","commit":"0123456789ab"})", R"("timing":{"warmup_s":1,"rounds":5,"iters":20})",
+        R"("ours":{"time_ms":{"median":0.25,"min":)", R"("calls":3,"round_median":0.25,)",
+        R"("peer":{"name":"cuBLAS","time_ms":{"median":0.375,)", R"("ratio":{"median":1.5,)",
+        R"("config":{"line":"gemm m=4096 n=4096 k=4096 l=1 in=bf16 out=bf16 tile=128x256x64 stages=3 cluster=1x1 )",
+        R"("tile":"128x256x64","stages":3,"cluster":"1x1","raster":"along_m","swizzle":8,"grid":132})"})
+    EXPECT_NE(r.find(part), std::string::npos) << "missing " << part << "\nin " << r;
+  // TFLOP/s from the median over all calls: 2·4096³ FLOPs in 0.25 ms.
+  const double tflops = 2.0 * 4096.0 * 4096.0 * 4096.0 / (0.25 * 1e-3) / 1e12;
+  EXPECT_NE(r.find("\"tflops\":" + json::number(tflops)), std::string::npos) << r;
+  const std::string a = attention_record(1024, 128, true, 0.5);
+  EXPECT_NE(a.find(R"("peer":null,"ratio":null)"), std::string::npos) << a;
+  EXPECT_NE(a.find(R"("causal":true)"), std::string::npos) << a;
+  EXPECT_EQ(a.find("\"check\""), std::string::npos) << "no check ran: no check member";
+}
+
+// Writes a sweep's worth of records, as `bench gemm --json` and `bench attention --json`
+// would, to a file; returns its path.
+fs::path write_records(const std::string& name) {
+  const fs::path file = fs::temp_directory_path() / (name + "-" + std::to_string(getpid()) + ".jsonl");
+  std::ofstream out(file);
+  out << gemm_record(8192, 8192, 8192, 1.62, 1.66) << "\n" << gemm_record(4096, 4096, 4096, 0.21, 0.21) << "\n";
+  out << gemm_record(16, 4096, 4096, 0.0129, 0.0092) << "\n\n";  // a blank line is skipped
+  for (int d : {64, 128})
+    for (bool causal : {false, true})
+      for (int64_t s : {512, 1024, 2048}) out << attention_record(s, d, causal, 0.1 * double(s) / 512) << "\n";
+  return file;
+}
+
+TEST(CliJson, PlotScriptReadsTheRecords) {
+  const std::string py = python_with("json");
+  if (py.empty()) GTEST_SKIP() << "no Python 3 on this machine";
+  const fs::path file = write_records("warpspec-records");
+  auto [rc, out] = sh(py + " " + plot_script() + " --check " + file.string());
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("15 records ok (12 attention, 3 gemm)"), std::string::npos) << out;
+  // A table is not a record: refused, naming the line.
+  std::ofstream(file, std::ios::app) << "8192x8192x8192 tn bf16->bf16   1.6200 680.7 (678.1-682.0)\n";
+  auto [rc2, out2] = sh(py + " " + plot_script() + " --check " + file.string());
+  EXPECT_EQ(rc2, 1) << out2;
+  EXPECT_NE(out2.find(file.string() + ":17: not a JSON record"), std::string::npos) << out2;
+  // A record without its times is refused, naming the field.
+  std::ofstream(file) << R"({"schema":1,"command":"gemm","family":"gemm","args":{"m":1,"n":1,"k":1}})" << "\n";
+  auto [rc3, out3] = sh(py + " " + plot_script() + " --check " + file.string());
+  EXPECT_EQ(rc3, 1) << out3;
+  EXPECT_NE(out3.find("missing"), std::string::npos) << out3;
+  fs::remove(file);
+}
+
+TEST(CliJson, PlotWritesAPng) {
+  const std::string py = python_with("matplotlib");
+  if (py.empty()) GTEST_SKIP() << "matplotlib is not installed (Debian: python3-matplotlib)";
+  const fs::path file = write_records("warpspec-plot");
+  const fs::path png = fs::temp_directory_path() / ("warpspec-plot-" + std::to_string(getpid()) + ".png");
+  auto [rc, out] = sh("cat " + file.string() + " | " + py + " " + plot_script() + " -o " + png.string());
+  ASSERT_EQ(rc, 0) << out;
+  std::ifstream in(png, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, 8);
+  EXPECT_EQ(std::string(magic, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_GT(fs::file_size(png), 20000u) << "five panels of bars and labels";
+  fs::remove(file);
+  if (std::getenv("WARPSPEC_KEEP_PLOT") == nullptr) fs::remove(png);
+  else std::printf("kept %s\n", png.c_str());
+}
+
+// --json and --device parse on every command: with every GPU hidden, each exits 3 (no
+// GPU) with one line on stderr and nothing on stdout, never 2 (usage).
+TEST(CliJson, JsonAndDeviceAreAcceptedOnEveryCommand) {
+  for (const char* args : {"info --json", "info --json --device 0", "demo --json", "demo --device 1",
+                           "gemm --json --device 0 --peer --m 256", "attention --json --device 0 --head-dim 96",
+                           "bench gemm --json --shape 64x64x64 --shape 128x256x512 --dtype fp16",
+                           "bench attention --json --seqlen 512 1024 --head-dim 64 --head-dim 128 --tokens 4096",
+                           "bench attention --seqlens 512 --head-dims 64 --causal-only --hidden 1024"}) {
+    std::string err;
+    auto [rc, out] = sh("CUDA_VISIBLE_DEVICES= " + cli() + " " + args, &err);
+    EXPECT_EQ(rc, 3) << args << "\n" << out << err;
+    EXPECT_EQ(out, "") << args << ": nothing on stdout without a GPU";
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << args << "\n" << err;
+  }
+}
+
+TEST(CliJson, BadShapesDevicesAndListsAreUsageErrors) {
+  for (const char* args : {"bench gemm --shape 12x34", "bench gemm --shape 0x4x4", "bench gemm --shape 4x4x4x4",
+                           "bench gemm --shape", "gemm --device -2", "gemm --device x", "info --device 1.5",
+                           "bench attention --seqlen 0", "bench attention --head-dim 300",
+                           "bench attention --causal-only --full-only", "gemm --dtype fp32", "attention --dtype e4m3",
+                           "bench gemm --dtype fp32", "gemm --out-dtype fp8"}) {
+    auto [rc, out] = sh(cli() + " " + args);
+    EXPECT_EQ(rc, 2) << args << "\n" << out;
+    EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
+  }
+  auto [rc, out] = sh(cli() + " bench gemm --shape 12x34");
+  EXPECT_NE(out.find("expected MxNxK"), std::string::npos) << out;
+}
+
+TEST(CliJson, HelpListsTheNewOptions) {
+  auto [rc, out] = sh(cli() + " bench gemm --help");
+  EXPECT_EQ(rc, 0) << out;
+  for (const char* opt : {"--shape", "--json", "--device", "--dtype"}) EXPECT_NE(out.find(opt), std::string::npos) << opt;
+  auto [rc2, out2] = sh(cli() + " bench attention --help");
+  EXPECT_EQ(rc2, 0) << out2;
+  for (const char* opt : {"--seqlen", "--head-dim", "--tokens", "--hidden", "--json"})
+    EXPECT_NE(out2.find(opt), std::string::npos) << opt;
+}
+
+// On a Hopper GPU: one record per problem on stdout, nothing else there; the record's
+// configuration is the line the launch logged (WARPSPEC_LOG_CONFIG=1); the records pass
+// the plot script's validation.
+TEST(CliJson, RecordsFromARealRunOnHopper) {
+  if (!have_hopper()) GTEST_SKIP() << "needs a Hopper GPU (without one, the commands exit 3: tested above)";
+  std::string err;
+  const std::string fast = " --rounds 2 --iters 2 --warmup-s 0.05";
+  auto [rc, out] = sh("WARPSPEC_LOG_CONFIG=1 " + cli() + " gemm --json --peer --check --m 1000 --n 520 --k 264" + fast,
+                      &err);
+  ASSERT_EQ(rc, 0) << out << err;
+  ASSERT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  const size_t at = out.find(R"("line":")");
+  ASSERT_NE(at, std::string::npos) << out;
+  const std::string line = out.substr(at + 8, out.find('"', at + 8) - at - 8);
+  EXPECT_NE(err.find("warpspec: " + line + "\n"), std::string::npos) << "logged:\n" << err << "described:\n" << line;
+  for (const char* part : {R"("peer":{"name":"cuBLAS")", R"("check":{)", R"("passed":true)", R"("m":1000)"})
+    EXPECT_NE(out.find(part), std::string::npos) << part << "\n" << out;
+  const fs::path file = fs::temp_directory_path() / ("warpspec-real-" + std::to_string(getpid()) + ".jsonl");
+  auto [rc2, out2] = sh(cli() + " bench gemm --json --shape 256x256x128 --shape 512x128x64" + fast + " > " +
+                        file.string() + " && " + cli() + " bench attention --json --seqlen 256 --head-dim 64 --tokens 512" +
+                        fast + " >> " + file.string());
+  ASSERT_EQ(rc2, 0) << out2;
+  const std::string py = python_with("json");
+  if (!py.empty()) {
+    auto [rc3, out3] = sh(py + " " + plot_script() + " --check " + file.string());
+    EXPECT_EQ(rc3, 0) << out3;
+    EXPECT_NE(out3.find("4 records ok (2 attention, 2 gemm)"), std::string::npos) << out3;
+  }
+  fs::remove(file);
+}
+
+}  // namespace cli_json_test

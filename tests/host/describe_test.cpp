@@ -1,0 +1,236 @@
+// Introspection (warpspec/describe.hpp, WARPSPEC_LOG_CONFIG): describe() refuses exactly
+// what check() refuses, the C ABI guards its buffer, the log switch reads its values as
+// documented, and the line reports what the heuristics choose. Without a Hopper GPU the
+// library refuses before planning, so the heuristic cases check the wording on a
+// choice built here, and the same cases run through describe() on a Hopper machine.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "host/test_memory.hpp"
+#include "testing/views.hpp"
+#include "src/attention/describe.hpp"
+#include "src/common/config_log.hpp"
+#include "src/gemm/describe.hpp"
+#include "warpspec/attention/config.hpp"
+#include "warpspec/gemm/config.hpp"
+#include "warpspec/schedule/persistent.hpp"
+#include "warpspec/warpspec.h"
+#include "warpspec/warpspec.hpp"
+
+namespace warpspec {
+int pick_tile(int64_t m, int64_t n, int64_t l, int sms);  // src/gemm/gemm.cpp: the tile heuristic
+}
+
+// A named namespace (not an anonymous one): the host tests build as one unity
+// translation unit, where every file's helpers must keep to themselves.
+namespace describe_test {
+
+using warpspec::DType;
+using warpspec::StatusCode;
+using warpspec::TensorView;
+
+// key=value words of a described line.
+std::map<std::string, std::string> words(const std::string& line) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(line);
+  std::string w;
+  while (in >> w)
+    if (const size_t eq = w.find('='); eq != std::string::npos) out[w.substr(0, eq)] = w.substr(eq + 1);
+  return out;
+}
+
+int device_sms() {
+  std::vector<warpspec::DeviceInfo> devices;
+  int current = 0;
+  if (!warpspec::list_devices(&devices).ok() || cudaGetDevice(&current) != cudaSuccess) return 0;
+  for (const auto& d : devices)
+    if (d.ordinal == current) return d.sm_count;
+  return 0;
+}
+
+// M x K row-major A, K x N column-major B (both K-major), M x N row-major D.
+warpspec::GemmArgs gemm_args(int64_t m, int64_t n, int64_t k) {
+  warpspec::GemmArgs g;
+  g.a = TensorView::matrix(warpspec::test::test_pointer(0), DType::kBF16, m, k, k);
+  g.b = TensorView::matrix(warpspec::test::test_pointer(uintptr_t(32) << 20), DType::kBF16, k, n, k, false);
+  g.d = TensorView::matrix(warpspec::test::test_pointer(uintptr_t(64) << 20), DType::kBF16, m, n, n);
+  return g;
+}
+
+TEST(Describe, LogSwitchReadsItsValues) {
+  using warpspec::ConfigLog;
+  EXPECT_EQ(warpspec::parse_config_log(nullptr), ConfigLog::kOff);
+  EXPECT_EQ(warpspec::parse_config_log(""), ConfigLog::kOff);
+  EXPECT_EQ(warpspec::parse_config_log("0"), ConfigLog::kOff);
+  EXPECT_EQ(warpspec::parse_config_log("1"), ConfigLog::kEveryCall);
+  EXPECT_EQ(warpspec::parse_config_log("yes"), ConfigLog::kEveryCall);
+  EXPECT_EQ(warpspec::parse_config_log("once"), ConfigLog::kOnce);
+}
+
+// describe() validates as check() does: the same code and message for bad input, and
+// the device refusal where there is no Hopper GPU; the output is untouched when refused.
+TEST(Describe, RefusesExactlyWhatCheckRefuses) {
+  warpspec::GemmArgs bad_gemm[4] = {gemm_args(256, 256, 128), gemm_args(256, 256, 128), gemm_args(256, 256, 128),
+                                    gemm_args(256, 256, 128)};
+  bad_gemm[0].a.data = nullptr;
+  bad_gemm[1].b.dtype = DType::kFP16;
+  bad_gemm[2].tile_n = 96;
+  // bad_gemm[3] is valid: refused only without a Hopper GPU.
+  for (const auto& g : bad_gemm) {
+    std::string line = "untouched";
+    const warpspec::Status s = warpspec::describe(g, &line), c = warpspec::check(g);
+    EXPECT_EQ(s.code(), c.code()) << s.to_string();
+    EXPECT_EQ(s.message(), c.message());
+    if (!s.ok()) EXPECT_EQ(line, "untouched");
+  }
+  warpspec::AttentionArgs a;
+  a.q = a.o = warpspec::testbed::bshd_contiguous(warpspec::test::test_pointer(0), DType::kBF16, 1, 128, 2, 100);
+  a.k = a.v = warpspec::testbed::bshd_contiguous(warpspec::test::test_pointer(uintptr_t(1) << 20), DType::kBF16, 1, 128, 2, 100);
+  std::string line = "untouched";
+  const warpspec::Status s = warpspec::describe(a, &line), c = warpspec::check(a);
+  EXPECT_EQ(s.code(), StatusCode::kUnsupported) << s.to_string();  // head_dim 100 is not a multiple of 8
+  EXPECT_EQ(s.message(), c.message());
+  EXPECT_EQ(line, "untouched");
+}
+
+TEST(Describe, CAbiGuardsItsBuffer) {
+  warpspec_gemm_args g = warpspec_gemm_args_default();
+  char buf[WARPSPEC_DESCRIPTION_SIZE];
+  EXPECT_EQ(warpspec_gemm_describe(&g, nullptr, sizeof buf), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_STREQ(warpspec_last_error(), "invalid argument: out: must not be null");
+  EXPECT_EQ(warpspec_gemm_describe(&g, buf, 0), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(warpspec_last_error()).find("out_size"), std::string::npos) << warpspec_last_error();
+  EXPECT_EQ(warpspec_gemm_describe(nullptr, buf, sizeof buf), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_STREQ(warpspec_last_error(), "invalid argument: warpspec_gemm_args: must not be null");
+  warpspec_attention_args a = warpspec_attention_args_default();
+  EXPECT_EQ(warpspec_attention_describe(&a, buf, sizeof buf), WARPSPEC_INVALID_ARGUMENT);  // q missing
+  EXPECT_NE(std::string(warpspec_last_error()).find("q.data"), std::string::npos) << warpspec_last_error();
+}
+
+// The wording of a GEMM choice as gemm.cpp builds it for 4096 x 4096 x 4096 on 132 SMs:
+// the tile is the heuristic's, the tile count and the schedule follow from it.
+TEST(Describe, GemmLineReportsTheHeuristicsChoice) {
+  namespace gi = warpspec::gemm_impl;
+  namespace sch = warpspec::schedule;
+  const int64_t m = 4096, n = 4096, k = 4096;
+  const int sms = 132;
+  const gi::TileConfig tile = gi::kTileConfigs[warpspec::pick_tile(m, n, 1, sms)];
+  gi::GemmChoice c;
+  c.config.tile = tile;
+  c.m = m, c.n = n, c.k = k;
+  sch::PersistentArguments sa;
+  sa.tiles_m = int((m + tile.block_m - 1) / tile.block_m);
+  sa.tiles_n = int((n + tile.block_n - 1) / tile.block_n);
+  sa.swizzle = 8;
+  sa.grid_size = sch::persistent_grid_size(sa.tiles_m, sa.tiles_n, 1, sms);
+  const sch::PersistentScheduler sched(sa);
+  c.raster = sched.raster(), c.swizzle = sched.swizzle(), c.tiles = sched.total_tiles();
+  c.shape.grid = sa.grid_size;
+  const std::string line = gi::describe(c);
+  auto w = words(line);
+  EXPECT_EQ(line.rfind("gemm ", 0), 0u) << line;
+  EXPECT_EQ(w["tile"], std::to_string(tile.block_m) + "x" + std::to_string(tile.block_n) + "x" +
+                           std::to_string(tile.block_k)) << line;
+  EXPECT_EQ(w["stages"], std::to_string(tile.stages)) << line;
+  EXPECT_EQ(w["tiles"], std::to_string(sa.tiles_m * sa.tiles_n)) << line;
+  EXPECT_EQ(w["grid"], std::to_string(sms)) << line;  // more tiles than SMs: one CTA per SM
+  EXPECT_EQ(w["k_tiles"], std::to_string(k / tile.block_k)) << line;
+  // Square problem, square tile counts? The resolved raster is the scheduler's.
+  EXPECT_EQ(w["raster"], "along_n") << line;  // 32 x 16 tiles: no more N tiles than M tiles (CUTLASS's rule)
+  EXPECT_EQ(w["decomposition"], "data_parallel") << line;
+  EXPECT_EQ(w["splits"], "1") << line;
+  EXPECT_EQ(w.count("workspace"), 0u) << line;
+  EXPECT_EQ(w["swizzle"], "8") << line;
+  EXPECT_EQ(w["cluster"], "1x1") << line;
+  EXPECT_EQ(line.find('\n'), std::string::npos) << "one line";
+  c.decomposition = "split_k", c.splits = 4, c.workspace_bytes = 65536;
+  w = words(gi::describe(c));
+  EXPECT_EQ(w["decomposition"], "split_k");
+  EXPECT_EQ(w["splits"], "4");
+  EXPECT_EQ(w["workspace"], "65536");
+  // An empty output says that nothing launches.
+  c.shape.grid = 0;
+  EXPECT_NE(gi::describe(c).find("launch=none"), std::string::npos);
+}
+
+TEST(Describe, AttentionLineNamesTheHeadDimKernel) {
+  namespace ai = warpspec::attention_impl;
+  namespace sch = warpspec::schedule;
+  ai::AttentionChoice c;
+  c.batch = 2, c.seqlen_q = 1000, c.seqlen_k = 3000, c.heads_q = 16, c.heads_kv = 4, c.head_dim = 96;
+  c.window_right = 0;  // causal
+  c.kernel = ai::config_for(ai::kernel_head_dim(c.head_dim));
+  sch::AttentionSchedulerArguments sa;
+  sa.tiles_m = int((c.seqlen_q + ai::kBlockM - 1) / ai::kBlockM);
+  sa.heads = 16, sa.batch = 2;
+  sa.order = sch::AttentionOrder::kLongestFirst;
+  sa.grid_size = sch::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, 132);
+  c.sched = sch::AttentionScheduler(sa);
+  c.shape.grid = sa.grid_size;
+  auto w = words(ai::describe(c));
+  EXPECT_EQ(w["head_dim"], "96");
+  EXPECT_EQ(w["kernel_head_dim"], "128");  // 96 rides on the 128 kernel, padded
+  EXPECT_EQ(w["block_n"], std::to_string(ai::config_for(128).block_n));
+  EXPECT_EQ(w["mask"], "causal");
+  EXPECT_EQ(w["order"], "longest_first");
+  EXPECT_EQ(w["tiles"], std::to_string(8 * 16 * 2));
+  EXPECT_EQ(w["heads_kv"], "4");
+  EXPECT_EQ(w["schedule"], "static");
+  EXPECT_EQ(w.count("window_left"), 0u) << "causal is not a window";
+  EXPECT_EQ(w.count("softcap"), 0u);
+  c.window_right = -1;
+  EXPECT_EQ(words(ai::describe(c))["mask"], "none");
+  c.window_left = 1024, c.window_right = 0, c.softcap = 30, c.varlen = true, c.dynamic = true;  // a causal sliding window
+  w = words(ai::describe(c));
+  EXPECT_EQ(w["mask"], "window");
+  EXPECT_EQ(w["window_left"], "1024");
+  EXPECT_EQ(w["window_right"], "0");
+  EXPECT_EQ(w["softcap"], "30");
+  EXPECT_EQ(w["varlen"], "1");
+  EXPECT_EQ(w["schedule"], "dynamic");
+  c.shape.grid = 0;  // an empty output: nothing launches, and no kernel is named
+  const std::string empty = ai::describe(c);
+  EXPECT_NE(empty.find("launch=none"), std::string::npos) << empty;
+  EXPECT_EQ(empty.find("kernel_head_dim="), std::string::npos) << empty;
+}
+
+// On a Hopper machine, through the public API: describe() of real arguments reports the
+// heuristic's tile for this device's SM count, a forced tile width, and the operand swap
+// for a column-major D; the C ABI returns the same line.
+TEST(Describe, PublicDescribeMatchesTheHeuristicOnHopper) {
+  if (!warpspec::check_device().ok()) GTEST_SKIP() << "needs a Hopper GPU (describe() plans for the device)";
+  const int sms = device_sms();
+  ASSERT_GT(sms, 0);
+  for (const auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{2048, 2048, 2048}, {16, 2048, 2048},
+                               {2048, 64, 512}, {1000, 1000, 520}}) {
+    std::string line;
+    ASSERT_TRUE(warpspec::describe(gemm_args(m, n, k), &line).ok());
+    const auto& tile = warpspec::gemm_impl::kTileConfigs[warpspec::pick_tile(m, n, 1, sms)];
+    auto w = words(line);
+    EXPECT_EQ(w["tile"], std::to_string(tile.block_m) + "x" + std::to_string(tile.block_n) + "x64") << line;
+    EXPECT_EQ(w["m"], std::to_string(m)) << line;
+    EXPECT_EQ(w["swapped"], "0") << line;
+    const int64_t tiles = (m + tile.block_m - 1) / tile.block_m * ((n + tile.block_n - 1) / tile.block_n);
+    EXPECT_EQ(w["tiles"], std::to_string(tiles)) << line;
+    EXPECT_EQ(w["grid"], std::to_string(std::min<int64_t>(tiles, sms))) << line;
+  }
+  warpspec::GemmArgs forced = gemm_args(2048, 2048, 2048);
+  forced.tile_n = 64;
+  std::string line;
+  ASSERT_TRUE(warpspec::describe(forced, &line).ok());
+  EXPECT_EQ(words(line)["tile"], "128x64x64") << line;
+  warpspec::GemmArgs col = gemm_args(512, 256, 128);
+  col.d = TensorView::matrix(warpspec::test::test_pointer(uintptr_t(64) << 20), DType::kBF16, 512, 256, 512, false);
+  ASSERT_TRUE(warpspec::describe(col, &line).ok());
+  EXPECT_EQ(words(line)["swapped"], "1") << line;
+  EXPECT_EQ(words(line)["m"], "256") << "the kernel's M is the caller's N after the swap: " << line;
+}
+
+}  // namespace describe_test

@@ -1,0 +1,41 @@
+#pragma once
+// Problem shapes given on the command line: `bench gemm --shape MxNxK`. Header-only
+// (no CLI11) so the host tests check the rules directly.
+#include <cstdint>
+#include <string>
+
+namespace warpspec::tools {
+
+struct GemmShape {
+  int64_t m = 0, n = 0, k = 0;
+};
+
+// "MxNxK": three positive integers (at most 2^31-1 each, TMA's coordinate range)
+// separated by 'x' or 'X'. Returns an empty string and fills `out` when it parses, else
+// the reason, for the usage error.
+inline std::string parse_gemm_shape(const std::string& text, GemmShape* out) {
+  int64_t v[3] = {0, 0, 0};
+  size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (at >= text.size() || text[at] < '0' || text[at] > '9')
+      return "shape '" + text + "': expected MxNxK, three positive integers (e.g. 4096x4096x4096)";
+    int64_t x = 0;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
+      x = x * 10 + (text[at] - '0');
+      if (x > INT32_MAX) return "shape '" + text + "': each extent must be at most 2147483647";
+      ++at;
+    }
+    if (x == 0) return "shape '" + text + "': each extent must be positive";
+    v[i] = x;
+    if (i < 2) {
+      if (at >= text.size() || (text[at] != 'x' && text[at] != 'X'))
+        return "shape '" + text + "': expected MxNxK, three positive integers (e.g. 4096x4096x4096)";
+      ++at;
+    }
+  }
+  if (at != text.size()) return "shape '" + text + "': expected MxNxK, three positive integers (e.g. 4096x4096x4096)";
+  out->m = v[0], out->n = v[1], out->k = v[2];
+  return "";
+}
+
+}  // namespace warpspec::tools
