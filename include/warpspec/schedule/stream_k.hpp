@@ -80,12 +80,13 @@ struct KWorkUnit {
   bool in_bounds = false; // == valid (no clusters here), kept for the roles' symmetry
 };
 
-// CTAs for a decomposition: data-parallel and stream-K use the persistent grid (stream-K
-// wants every SM even when tiles are fewer); split-K one CTA per unit up to the SMs.
+// CTAs for a decomposition: one per unit of parallel work, up to the SMs. Data-parallel:
+// tiles; split-K: tiles * splits; stream-K: every SM, unless there are fewer
+// k-iterations than SMs in all (then every CTA still gets at least one).
 inline int k_split_grid_size(int tiles, int k_iters, KDecomposition d, int splits, int sms) {
   int64_t units = tiles;
   if (d == KDecomposition::kSplitK) units = int64_t{tiles} * splits;
-  if (d == KDecomposition::kStreamK && k_iters > 0) units = int64_t{sms};
+  if (d == KDecomposition::kStreamK && k_iters > 0) units = int64_t{tiles} * k_iters;
   int64_t g = units < sms ? units : sms;
   return int(g < 1 ? 1 : g);
 }
