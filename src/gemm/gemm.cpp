@@ -400,9 +400,9 @@ Status check(const GemmArgs& args) { return check_only<Prepared>(args, prepare);
 Status gemm_workspace_size(const GemmArgs& args, size_t* bytes) {
   if (bytes == nullptr) return invalid_argument("bytes: must not be null");
   *bytes = 0;
-  GemmArgs sized = args;  // the size is asked for before there is a workspace to check
-  sized.workspace = nullptr;
-  sized.workspace_bytes = 0;
+  // Every rule applies except the workspace's size, which is what is asked for.
+  GemmArgs sized = args;
+  if (sized.workspace != nullptr) sized.workspace_bytes = SIZE_MAX;
   Prepared p;
   WARPSPEC_RETURN_IF_ERROR(prepare(sized, &p));
   *bytes = p.plan.workspace_bytes;

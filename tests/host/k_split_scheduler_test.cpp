@@ -320,6 +320,7 @@ TEST(KSplitScheduler, GridSize) {
   EXPECT_EQ(k_split_grid_size(10, 64, KDecomposition::kSplitK, 4, 132), 40);
   EXPECT_EQ(k_split_grid_size(100, 64, KDecomposition::kSplitK, 4, 132), 132);
   EXPECT_EQ(k_split_grid_size(10, 64, KDecomposition::kStreamK, 1, 132), 132);
+  EXPECT_EQ(k_split_grid_size(10, 3, KDecomposition::kStreamK, 1, 132), 30);
   EXPECT_EQ(k_split_grid_size(10, 0, KDecomposition::kStreamK, 1, 132), 10);
 }
 
