@@ -9,9 +9,20 @@
 namespace warpspec::tools {
 namespace {
 
+// --decomposition: the CLI's names for GemmDecomposition.
+constexpr const char* kDecompositionHelp =
+    "K-loop decomposition: dp (data-parallel), splitk, streamk, or auto (the cost model)";
+
+GemmDecomposition parse_decomposition(const std::string& s) {
+  return s == "dp" ? GemmDecomposition::kDataParallel
+         : s == "splitk" ? GemmDecomposition::kSplitK
+         : s == "streamk" ? GemmDecomposition::kStreamK
+                          : GemmDecomposition::kHeuristic;
+}
+
 struct GemmOptions {
   GemmProblem p;
-  std::string dtype = "bf16", out_dtype, raster = "auto";
+  std::string dtype = "bf16", out_dtype, raster = "auto", decomposition = "auto";
   bool check = false;
   TimingOptions timing;
 };
@@ -24,6 +35,7 @@ int run_gemm(GemmOptions o) {
   }
   o.p.out = o.p.in;
   o.p.raster = o.raster == "m" ? GemmRaster::kAlongM : o.raster == "n" ? GemmRaster::kAlongN : GemmRaster::kHeuristic;
+  o.p.decomposition = parse_decomposition(o.decomposition);
   if (!o.out_dtype.empty() && !parse_dtype(o.out_dtype, &o.p.out)) {
     std::fprintf(stderr, "warpspec: --out-dtype must be bf16, fp16 or fp32, got %s\n", o.out_dtype.c_str());
     return 1;
@@ -46,12 +58,21 @@ int run_gemm(GemmOptions o) {
   return 0;
 }
 
-int run_bench_gemm(bool quick, const TimingOptions& timing) {
+struct BenchGemmOptions {
+  bool quick = false;
+  std::string decomposition = "auto";
+  int splits = 0;
+};
+
+int run_bench_gemm(const BenchGemmOptions& o, const TimingOptions& timing) {
+  const bool quick = o.quick;
   if (int rc = require_hopper()) return rc;
   std::vector<GemmProblem> sweep;
   auto add = [&](int64_t m, int64_t n, int64_t k) {
     GemmProblem p;
     p.m = m, p.n = n, p.k = k;
+    p.decomposition = parse_decomposition(o.decomposition);
+    p.splits = o.splits;
     sweep.push_back(p);
   };
   add(8192, 8192, 8192);
@@ -104,6 +125,9 @@ void register_gemm(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"m", "n", "auto"}));
   cmd->add_option("--swizzle", o->p.swizzle, "L2 grouping of tiles: 1, 2, 4, 8 (0 = automatic)");
   cmd->add_option("--tile-n", o->p.tile_n, "CTA tile width: 64, 128, 256 (0 = automatic)");
+  cmd->add_option("--decomposition", o->decomposition, kDecompositionHelp)
+      ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
+  cmd->add_option("--splits", o->p.splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
   cmd->add_flag("--check", o->check, "compare with cuBLAS in fp32");
   add_timing_options(cmd, o->timing);
   cmd->callback([o, &exit_code] { exit_code = run_gemm(*o); });
@@ -113,11 +137,14 @@ void register_bench(CLI::App& app, int& exit_code) {
   auto* bench = app.add_subcommand("bench", "Benchmarks against the peer library in the same process");
   bench->require_subcommand(1);
   auto* g = bench->add_subcommand("gemm", "GEMM sweep, ours vs cuBLAS (bf16, tn)");
-  auto quick = std::make_shared<bool>(false);
+  auto bo = std::make_shared<BenchGemmOptions>();
   auto timing = std::make_shared<TimingOptions>();
-  g->add_flag("--quick", *quick, "skip the largest problem");
+  g->add_flag("--quick", bo->quick, "skip the largest problem");
+  g->add_option("--decomposition", bo->decomposition, kDecompositionHelp)
+      ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
+  g->add_option("--splits", bo->splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
   add_timing_options(g, *timing);
-  g->callback([quick, timing, &exit_code] { exit_code = run_bench_gemm(*quick, *timing); });
+  g->callback([bo, timing, &exit_code] { exit_code = run_bench_gemm(*bo, *timing); });
   register_bench_attention(bench, exit_code);
 }
 
