@@ -62,9 +62,12 @@ struct GemmArgs {
   // cudaMallocAsync + cudaMemsetAsync) when a call needs more, and then reused with no
   // allocation per call; buffers are kept until the process exits (a captured graph may
   // still refer to them). CUDA graph capture: a call being captured cannot allocate. It
-  // reuses the stream's cached workspace if that is large enough, else it is refused
-  // (nothing captured) with a message saying so: run the same GEMM once on the stream
-  // before capturing, or pass a workspace.
+  // reuses the stream's cached workspace if that is large enough. Otherwise: with
+  // kHeuristic the call runs data-parallel (no workspace; the bits then differ from an
+  // uncaptured split run's in the last place); with an explicit kSplitK / kStreamK it is
+  // refused (kUnsupported, nothing captured) with a message saying so: run the same GEMM
+  // once on the capturing stream before capturing, or pass a workspace. (PyTorch captures
+  // on its own stream, not the warm-up one: pass a workspace there.)
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
 };

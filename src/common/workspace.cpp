@@ -29,8 +29,9 @@ Cache& cache() {
 
 }  // namespace
 
-Status cached_workspace(int device, cudaStream_t stream, size_t bytes, void** out) {
+Status cached_workspace(int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing) {
   *out = nullptr;
+  *capturing = false;
   if (bytes == 0) return Status::Ok();
   Cache& c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
@@ -45,7 +46,8 @@ Status cached_workspace(int device, cudaStream_t stream, size_t bytes, void** ou
     cudaGetLastError();
     return cuda_error("cudaStreamIsCapturing (workspace)", err);
   }
-  if (capture != cudaStreamCaptureStatusNone)
+  *capturing = capture != cudaStreamCaptureStatusNone;
+  if (*capturing)
     return unsupported("workspace: this GEMM needs " + std::to_string(bytes) +
                        " bytes of fixup workspace and the stream is being captured, where the library cannot "
                        "allocate its own (its cached one for this stream holds " + std::to_string(b.bytes) +

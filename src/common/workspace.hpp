@@ -13,8 +13,8 @@ namespace warpspec {
 // current device `device`. Steady state: a lookup under a mutex, no CUDA call. Growing:
 // cudaMallocAsync + cudaMemsetAsync on `stream` (stream-ordered: the new buffer is ready
 // for the next kernel on it); the old buffer is kept, since a graph captured earlier may
-// still use it. A stream being captured cannot allocate: then the call is refused unless
-// the cached buffer is already large enough.
-Status cached_workspace(int device, cudaStream_t stream, size_t bytes, void** out);
+// still use it. A stream being captured cannot allocate: then the call is refused
+// (kUnsupported, *capturing set) unless the cached buffer is already large enough.
+Status cached_workspace(int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing);
 
 }  // namespace warpspec

@@ -386,7 +386,19 @@ static Status launch(const Prepared& p, const GemmArgs& args, cudaStream_t strea
   GemmParams params = p.params;
   if (p.plan.workspace_bytes > 0) {
     void* ws = args.workspace;
-    if (ws == nullptr) WARPSPEC_RETURN_IF_ERROR(cached_workspace(p.plan.device, stream, p.plan.workspace_bytes, &ws));
+    if (ws == nullptr) {
+      bool capturing = false;
+      const Status s = cached_workspace(p.plan.device, stream, p.plan.workspace_bytes, &ws, &capturing);
+      if (capturing && args.decomposition == GemmDecomposition::kHeuristic) {
+        // The heuristic's choice needs a workspace the capture cannot allocate: run
+        // data-parallel instead (no workspace) rather than refuse a call that did not
+        // ask for a split. Explicit split-K / stream-K requests are refused (s).
+        GemmArgs dp = args;
+        dp.decomposition = GemmDecomposition::kDataParallel;
+        return gemm(dp, stream);
+      }
+      WARPSPEC_RETURN_IF_ERROR(s);
+    }
     const int slots = params.sched.workspace_slots();
     params.fixup_flags = static_cast<uint32_t*>(ws);
     params.fixup_partials = reinterpret_cast<float*>(static_cast<uint8_t*>(ws) + gemm_impl::fixup_flag_bytes(slots));

@@ -633,6 +633,38 @@ TEST(GemmKSplit, GraphCaptureUsesACachedOrCallersWorkspace) {
   cudaStreamDestroy(stream);
 }
 
+// The heuristic under capture on a stream with no cached workspace: not refused, it runs
+// data-parallel (the same bits as an explicit data-parallel run).
+TEST(GemmKSplit, HeuristicUnderCaptureFallsBackToDataParallel) {
+  WARPSPEC_REQUIRE_HOPPER();
+  KSplitProblem p(64, 4096, 4096, 1, 0.0f, test::fresh_seed());
+  size_t bytes = 0;
+  ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &bytes).ok());
+  ASSERT_GT(bytes, 0u) << "the heuristic should split this skinny, long-K problem";
+  GemmArgs dp = p.args;
+  dp.decomposition = warpspec::GemmDecomposition::kDataParallel;
+  const auto direct = run_repeatedly(dp, p.dd, 1);
+  ASSERT_EQ(direct.size(), 1u);
+  cudaStream_t stream;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t g = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const warpspec::Status s = warpspec::gemm(p.args, stream);
+  CUDA_ASSERT(cudaStreamEndCapture(stream, &g));
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  CUDA_ASSERT(cudaGraphInstantiate(&exec, g, 0));
+  CUDA_ASSERT(cudaMemset(p.dd.get(), 0xFF, p.dd.bytes()));
+  CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+  CUDA_ASSERT(cudaStreamSynchronize(stream));
+  std::vector<uint8_t> h(p.dd.bytes());
+  CUDA_ASSERT(cudaMemcpy(h.data(), p.dd.get(), h.size(), cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(h == direct[0]);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(g);
+  cudaStreamDestroy(stream);
+}
+
 // The variant list names each compiled kernel (mapped as src/gemm/gemm.cpp maps a case,
 // the column-major D swap included). No GPU needed: this checks the list.
 TEST(GemmVariantCoverage, EveryCompiledKernelRuns) {
