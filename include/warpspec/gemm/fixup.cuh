@@ -49,7 +49,7 @@ struct KSplitFixup {
     return p.fixup_partials + (int64_t(slot) * kConsumerWarpgroups + wg) * kHalfFloats + tid * 4;
   }
   __device__ __forceinline__ static uint32_t* flag(const GemmParams& p, int slot, int wg) {
-    return p.fixup_flags + slot * kConsumerWarpgroups + wg;
+    return p.fixup_flags + (int64_t(slot) * kConsumerWarpgroups + wg);
   }
 
   // Consumer warpgroup `wg` after unit u's mainloop. Returns whether u is final (its
