@@ -576,6 +576,40 @@ TEST(GemmKSplit, TooSmallWorkspaceIsRefusedBeforeAnyWrite) {
   EXPECT_TRUE(d == p.d.bytes) << "a refused call wrote D";
 }
 
+// The heuristic under capture on a stream with no cached workspace: not refused, it runs
+// data-parallel (the same bits as an explicit data-parallel run). Declared before the
+// next test: the cache is keyed by stream handle, and a destroyed stream's handle may
+// come back for a new stream (with its cached workspace); this test allocates none.
+TEST(GemmKSplit, HeuristicUnderCaptureFallsBackToDataParallel) {
+  WARPSPEC_REQUIRE_HOPPER();
+  KSplitProblem p(64, 4096, 4096, 1, 0.0f, test::fresh_seed());
+  size_t bytes = 0;
+  ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &bytes).ok());
+  ASSERT_GT(bytes, 0u) << "the heuristic should split this skinny, long-K problem";
+  GemmArgs dp = p.args;
+  dp.decomposition = warpspec::GemmDecomposition::kDataParallel;
+  const auto direct = run_repeatedly(dp, p.dd, 1);
+  ASSERT_EQ(direct.size(), 1u);
+  cudaStream_t stream;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t g = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const warpspec::Status s = warpspec::gemm(p.args, stream);
+  CUDA_ASSERT(cudaStreamEndCapture(stream, &g));
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  CUDA_ASSERT(cudaGraphInstantiate(&exec, g, 0));
+  CUDA_ASSERT(cudaMemsetAsync(p.dd.get(), 0xFF, p.dd.bytes(), stream));
+  CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+  CUDA_ASSERT(cudaStreamSynchronize(stream));
+  std::vector<uint8_t> h(p.dd.bytes());
+  CUDA_ASSERT(cudaMemcpy(h.data(), p.dd.get(), h.size(), cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(h == direct[0]);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(g);
+  cudaStreamDestroy(stream);
+}
+
 // Graph capture: the library cannot allocate while a stream is captured. A fresh stream
 // with no cached workspace is refused during capture (nothing captured, the capture
 // still ends cleanly); after one ordinary run on the stream the capture works, and so
@@ -624,38 +658,6 @@ TEST(GemmKSplit, GraphCaptureUsesACachedOrCallersWorkspace) {
   GemmArgs own = p.args;
   own.workspace = ws.get(), own.workspace_bytes = bytes;
   capture_and_replay(own);
-  cudaStreamDestroy(stream);
-}
-
-// The heuristic under capture on a stream with no cached workspace: not refused, it runs
-// data-parallel (the same bits as an explicit data-parallel run).
-TEST(GemmKSplit, HeuristicUnderCaptureFallsBackToDataParallel) {
-  WARPSPEC_REQUIRE_HOPPER();
-  KSplitProblem p(64, 4096, 4096, 1, 0.0f, test::fresh_seed());
-  size_t bytes = 0;
-  ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &bytes).ok());
-  ASSERT_GT(bytes, 0u) << "the heuristic should split this skinny, long-K problem";
-  GemmArgs dp = p.args;
-  dp.decomposition = warpspec::GemmDecomposition::kDataParallel;
-  const auto direct = run_repeatedly(dp, p.dd, 1);
-  ASSERT_EQ(direct.size(), 1u);
-  cudaStream_t stream;
-  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t g = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  const warpspec::Status s = warpspec::gemm(p.args, stream);
-  CUDA_ASSERT(cudaStreamEndCapture(stream, &g));
-  ASSERT_TRUE(s.ok()) << s.to_string();
-  CUDA_ASSERT(cudaGraphInstantiate(&exec, g, 0));
-  CUDA_ASSERT(cudaMemsetAsync(p.dd.get(), 0xFF, p.dd.bytes(), stream));
-  CUDA_ASSERT(cudaGraphLaunch(exec, stream));
-  CUDA_ASSERT(cudaStreamSynchronize(stream));
-  std::vector<uint8_t> h(p.dd.bytes());
-  CUDA_ASSERT(cudaMemcpy(h.data(), p.dd.get(), h.size(), cudaMemcpyDeviceToHost));
-  EXPECT_TRUE(h == direct[0]);
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(g);
   cudaStreamDestroy(stream);
 }
 
