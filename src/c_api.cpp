@@ -33,13 +33,21 @@ static_assert(WARPSPEC_DTYPE_I32 == int(DType::kI32));
 static_assert(WARPSPEC_GEMM_RASTER_HEURISTIC == int(GemmRaster::kHeuristic));
 static_assert(WARPSPEC_GEMM_RASTER_ALONG_M == int(GemmRaster::kAlongM));
 static_assert(WARPSPEC_GEMM_RASTER_ALONG_N == int(GemmRaster::kAlongN));
+static_assert(WARPSPEC_GEMM_DECOMPOSITION_HEURISTIC == int(GemmDecomposition::kHeuristic));
+static_assert(WARPSPEC_GEMM_DECOMPOSITION_DATA_PARALLEL == int(GemmDecomposition::kDataParallel));
+static_assert(WARPSPEC_GEMM_DECOMPOSITION_SPLIT_K == int(GemmDecomposition::kSplitK));
+static_assert(WARPSPEC_GEMM_DECOMPOSITION_STREAM_K == int(GemmDecomposition::kStreamK));
 static_assert(WARPSPEC_MAX_RANK == kMaxTensorRank);
 // The layouts FFI callers (python/warpspec/_lib.py) mirror field by field.
 static_assert(sizeof(warpspec_tensor) == 80 && offsetof(warpspec_tensor, shape) == 16 &&
               offsetof(warpspec_tensor, stride) == 48, "warpspec_tensor layout is ABI");
-static_assert(sizeof(warpspec_gemm_args) == 352 && offsetof(warpspec_gemm_args, a) == 8 &&
-              offsetof(warpspec_gemm_args, alpha) == 328 && offsetof(warpspec_gemm_args, flags) == 348,
+static_assert(offsetof(warpspec_gemm_args, a) == 8 && offsetof(warpspec_gemm_args, alpha) == 328 &&
+              offsetof(warpspec_gemm_args, flags) == 348,
               "warpspec_gemm_args v1 layout is ABI; append fields, never move them");
+static_assert(sizeof(warpspec_gemm_args) == 376 && offsetof(warpspec_gemm_args, decomposition) == 352 &&
+              offsetof(warpspec_gemm_args, splits) == 356 && offsetof(warpspec_gemm_args, workspace) == 360 &&
+              offsetof(warpspec_gemm_args, workspace_bytes) == 368,
+              "warpspec_gemm_args v2 layout is ABI; append fields, never move them");
 
 static_assert(offsetof(warpspec_attention_args, q) == 8 &&
               offsetof(warpspec_attention_args, lse) == 328 &&
@@ -149,6 +157,10 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   out->swizzle = args.swizzle;
   out->tile_n = args.tile_n;
   out->pdl = (args.flags & WARPSPEC_FLAG_PDL) != 0;
+  out->decomposition = static_cast<GemmDecomposition>(args.decomposition);  // validated by the API
+  out->splits = args.splits;
+  out->workspace = args.workspace;
+  out->workspace_bytes = size_t(args.workspace_bytes);
   return Status::Ok();
 }
 
@@ -256,6 +268,19 @@ WARPSPEC_API warpspec_status warpspec_gemm(const warpspec_gemm_args* args, void*
     GemmArgs a;
     WARPSPEC_RETURN_IF_ERROR(to_gemm_args(args, &a));
     return gemm(a, static_cast<cudaStream_t>(stream));
+  });
+}
+
+WARPSPEC_API warpspec_status warpspec_gemm_workspace_size(const warpspec_gemm_args* args, uint64_t* bytes) {
+  return guarded([&]() -> Status {
+    if (bytes == nullptr) return invalid_argument("bytes: must not be null");
+    *bytes = 0;
+    GemmArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_gemm_args(args, &a));
+    size_t n = 0;
+    WARPSPEC_RETURN_IF_ERROR(gemm_workspace_size(a, &n));
+    *bytes = n;
+    return Status::Ok();
   });
 }
 

@@ -12,9 +12,20 @@
 namespace warpspec::tools {
 namespace {
 
+// --decomposition: the CLI's names for GemmDecomposition.
+constexpr const char* kDecompositionHelp =
+    "K-loop decomposition: dp (data-parallel), splitk, streamk, or auto (the cost model)";
+
+GemmDecomposition parse_decomposition(const std::string& s) {
+  return s == "dp" ? GemmDecomposition::kDataParallel
+         : s == "splitk" ? GemmDecomposition::kSplitK
+         : s == "streamk" ? GemmDecomposition::kStreamK
+                          : GemmDecomposition::kHeuristic;
+}
+
 struct GemmOptions {
   GemmProblem p;
-  std::string dtype = "bf16", out_dtype, raster = "auto";
+  std::string dtype = "bf16", out_dtype, raster = "auto", decomposition = "auto";
   bool check = false, peer = false;
   TimingOptions timing;
 };
@@ -30,6 +41,12 @@ json::Object gemm_args_json(const GemmProblem& p) {
   o.str("dtype", dtype_name(p.in)).str("out_dtype", dtype_name(p.out));
   o.num("alpha", double(p.alpha)).num("beta", double(p.beta)).str("raster", raster_name(p.raster));
   o.num("swizzle", p.swizzle).num("tile_n", p.tile_n);
+  const GemmDecomposition d = p.decomposition;
+  o.str("decomposition", d == GemmDecomposition::kDataParallel ? "dp"
+                         : d == GemmDecomposition::kSplitK      ? "splitk"
+                         : d == GemmDecomposition::kStreamK     ? "streamk"
+                                                                : "auto");
+  o.num("splits", p.splits);
   return o;
 }
 
@@ -59,6 +76,7 @@ int run_gemm(GemmOptions o) {
   if (int rc = require_hopper()) return rc;
   if (!gemm_dtypes(o.dtype, o.out_dtype, &o.p)) return 1;
   o.p.raster = o.raster == "m" ? GemmRaster::kAlongM : o.raster == "n" ? GemmRaster::kAlongN : GemmRaster::kHeuristic;
+  o.p.decomposition = parse_decomposition(o.decomposition);
   const bool json = common_options().json;
   GemmRunner r(o.p);
   if (int rc = report(r.status())) return rc;
@@ -94,6 +112,8 @@ struct BenchGemmOptions {
   std::vector<std::string> shapes;  // --shape MxNxK; empty: the fixed sweep
   std::string dtype = "bf16";
   TimingOptions timing;
+  std::string decomposition = "auto";
+  int splits = 0;
 };
 
 int run_bench_gemm(const BenchGemmOptions& o) {
@@ -104,6 +124,8 @@ int run_bench_gemm(const BenchGemmOptions& o) {
   auto add = [&](int64_t m, int64_t n, int64_t k) {
     GemmProblem p = base;
     p.m = m, p.n = n, p.k = k;
+    p.decomposition = parse_decomposition(o.decomposition);
+    p.splits = o.splits;
     sweep.push_back(p);
   };
   if (!o.shapes.empty()) {
@@ -177,6 +199,9 @@ void register_gemm(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"m", "n", "auto"}));
   cmd->add_option("--swizzle", o->p.swizzle, "L2 grouping of tiles: 1, 2, 4, 8 (0 = automatic)");
   cmd->add_option("--tile-n", o->p.tile_n, "CTA tile width: 64, 128, 256 (0 = automatic)");
+  cmd->add_option("--decomposition", o->decomposition, kDecompositionHelp)
+      ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
+  cmd->add_option("--splits", o->p.splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
   cmd->add_flag("--check", o->check, "compare with cuBLAS in fp32");
   cmd->add_flag("--peer", o->peer, "time cuBLAS too, interleaved with ours, and print the ratio");
   add_timing_options(cmd, o->timing);
@@ -198,6 +223,9 @@ void register_bench(CLI::App& app, int& exit_code) {
           },
           "MxNxK", "gemm shape"));
   g->add_option("--dtype", o->dtype, "input and output dtype: bf16 or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
+  g->add_option("--decomposition", o->decomposition, kDecompositionHelp)
+      ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
+  g->add_option("--splits", o->splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
   add_timing_options(g, o->timing);
   add_common_options(g);
   g->callback([o, &exit_code] { exit_code = run_bench_gemm(*o); });

@@ -47,7 +47,11 @@ std::string GemmProblem::describe() const {
   std::snprintf(buf, sizeof buf, "%ldx%ldx%ld%s %s %s->%s", long(m), long(n), long(k),
                 batch > 1 ? (" L=" + std::to_string(batch)).c_str() : "", layout.c_str(), dtype_name(in),
                 dtype_name(out));
-  return buf;
+  std::string s = buf;  // a forced decomposition is part of the problem's name
+  if (decomposition == GemmDecomposition::kDataParallel) s += " dp";
+  if (decomposition == GemmDecomposition::kStreamK) s += " streamk";
+  if (decomposition == GemmDecomposition::kSplitK) s += splits != 0 ? " splitk" + std::to_string(splits) : " splitk";
+  return s;
 }
 
 bool parse_dtype(const std::string& s, DType* out) {
@@ -120,6 +124,8 @@ GemmArgs GemmRunner::args_for(int set, const void* c) const {
   g.raster = p.raster;
   g.swizzle = p.swizzle;
   g.tile_n = p.tile_n;
+  g.decomposition = p.decomposition;
+  g.splits = p.splits;
   return g;
 }
 

@@ -20,6 +20,8 @@ struct GemmProblem {
   float alpha = 1.0f, beta = 0.0f;
   GemmRaster raster = GemmRaster::kHeuristic;
   int swizzle = 0, tile_n = 0;
+  GemmDecomposition decomposition = GemmDecomposition::kHeuristic;
+  int splits = 0;  // split-K only; 0 = automatic
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
   // The fewest bytes a call moves: A and B read once, C read (beta != 0), D written.

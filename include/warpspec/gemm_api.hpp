@@ -2,6 +2,8 @@
 // GEMM: D = alpha · (A·B) + beta · C, batched. Part of the public API (warpspec.hpp).
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
+
 #include "warpspec/status.hpp"
 #include "warpspec/tensor.hpp"
 
@@ -9,6 +11,19 @@ namespace warpspec {
 
 // Order in which the persistent grid walks output tiles.
 enum class GemmRaster : int { kHeuristic = 0, kAlongM = 1, kAlongN = 2 };
+
+// How the K loop is shared between CTAs.
+//   kDataParallel: one CTA computes a whole output tile (all of K).
+//   kSplitK: each tile's K loop is cut into `splits` ranges computed by different CTAs.
+//   kStreamK: the persistent grid shares the k-iterations of the last partial wave of
+//     tiles (plus one full wave) evenly; the other tiles run data-parallel.
+//   kHeuristic: a cost model picks one (split-K when there are fewer tiles than SMs and
+//     K is long, stream-K for a ragged last wave, else data-parallel).
+// Partial tiles are summed in fp32 through a workspace (see gemm_workspace_size) in a
+// fixed order: every decomposition is deterministic, bitwise identical from run to run
+// (results differ from data-parallel's in the last bits: the sums are grouped
+// differently). K = 0 always runs data-parallel.
+enum class GemmDecomposition : int { kHeuristic = 0, kDataParallel = 1, kSplitK = 2, kStreamK = 3 };
 
 struct GemmArgs {
   // A: (M, K) or (L, M, K). B: (K, N) or (L, K, N). C, D: (M, N) or (L, M, N).
@@ -32,10 +47,38 @@ struct GemmArgs {
   // the stream is finishing (its set-up overlaps that kernel's tail) and waits for it
   // before reading or writing global memory, so results are the same. Off by default.
   bool pdl = false;
+  // Work decomposition of the K loop (above). `splits`: split-K's ranges per tile,
+  // 1..256, or 0 for the heuristic's choice; must be 0 unless decomposition is kSplitK.
+  // More splits than K has 64-element steps is allowed (the extra ranges are empty).
+  GemmDecomposition decomposition = GemmDecomposition::kHeuristic;
+  int splits = 0;
+  // Fixup workspace for split-K / stream-K: device memory of the current device,
+  // 16-byte aligned, at least gemm_workspace_size() bytes, ZEROED ONCE before its first
+  // use (e.g. cudaMemset); every call that completes leaves it zeroed again, so it can be
+  // reused without a memset. One workspace must not serve two GEMMs that may run at the
+  // same time (other streams); a call that was aborted (a kernel fault) leaves it
+  // undefined: zero it again.
+  // Null: the library uses its own, one per device and stream, grown (stream-ordered
+  // cudaMallocAsync + cudaMemsetAsync) when a call needs more, and then reused with no
+  // allocation per call; buffers are kept until the process exits (a captured graph may
+  // still refer to them). CUDA graph capture: a call being captured cannot allocate. It
+  // reuses the stream's cached workspace if that is large enough. Otherwise: with
+  // kHeuristic the call runs data-parallel (no workspace; the bits then differ from an
+  // uncaptured split run's in the last place); with an explicit kSplitK / kStreamK it is
+  // refused (kUnsupported, nothing captured) with a message saying so: run the same GEMM
+  // once on the capturing stream before capturing, or pass a workspace. (PyTorch captures
+  // on its own stream, not the warm-up one: pass a workspace there.)
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0;
 };
 
 // Can this run? Checks every argument and the device without launching anything.
 Status check(const GemmArgs& args);
+
+// The workspace bytes the call would need (0 for data-parallel): checks the arguments
+// as check() does (except the workspace's own size) and sets *bytes. The figure depends on the
+// problem, the decomposition and the device (its SM count).
+Status gemm_workspace_size(const GemmArgs& args, size_t* bytes);
 
 // Run on `stream` (graph-capturable; no allocation, no synchronisation). Refusals are
 // the same as gemm_check's and nothing is launched or written when refused.

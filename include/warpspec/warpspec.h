@@ -127,12 +127,21 @@ typedef enum warpspec_gemm_raster {
   WARPSPEC_GEMM_RASTER_ALONG_N = 2
 } warpspec_gemm_raster;
 
+/* warpspec::GemmDecomposition: how the K loop is shared between CTAs. */
+typedef enum warpspec_gemm_decomposition {
+  WARPSPEC_GEMM_DECOMPOSITION_HEURISTIC = 0,
+  WARPSPEC_GEMM_DECOMPOSITION_DATA_PARALLEL = 1,
+  WARPSPEC_GEMM_DECOMPOSITION_SPLIT_K = 2,
+  WARPSPEC_GEMM_DECOMPOSITION_STREAM_K = 3
+} warpspec_gemm_decomposition;
+
 /* D = alpha * A·B + beta * C, batched; the rules are warpspec::GemmArgs's
  * (gemm_api.hpp): A (M, K) or (L, M, K); B (K, N) or (L, K, N); C, D (M, N) or
  * (L, M, N); each matrix row- or column-major with 16-byte-aligned data and leading
  * dimension; an operand of batch 1 or batch stride 0 broadcasts; A, B bf16 or fp16;
  * D A's dtype or fp32; C D's dtype and layout, read only when beta != 0.
- * Version 1 is 352 bytes with no padding. */
+ * Version 1 is 352 bytes with no padding; version 2 appends the K decomposition and
+ * the workspace (376 bytes). A version-1 caller gets the defaults for them. */
 typedef struct warpspec_gemm_args {
   uint64_t struct_size; /* sizeof(warpspec_gemm_args) as the caller compiled it */
   warpspec_tensor a, b, c, d;
@@ -142,6 +151,11 @@ typedef struct warpspec_gemm_args {
   int32_t swizzle; /* L2 grouping of tiles: 1, 2, 4 or 8; 0 picks one */
   int32_t tile_n;  /* CTA tile width: 64, 128 or 256; 0 picks one (tuning and tests) */
   uint32_t flags;  /* WARPSPEC_FLAG_* bits; others must be 0 */
+  /* version 2 */
+  int32_t decomposition;    /* warpspec_gemm_decomposition */
+  int32_t splits;           /* split-K ranges per tile, 1..256; 0 picks; 0 unless SPLIT_K */
+  void* workspace;          /* fixup workspace (see warpspec_gemm_workspace_size) or NULL */
+  uint64_t workspace_bytes; /* its size; 0 with NULL */
 } warpspec_gemm_args;
 
 /* struct_size set, alpha = 1, everything else zero (beta 0, heuristics). */
@@ -161,6 +175,13 @@ WARPSPEC_API warpspec_status warpspec_gemm_check(const warpspec_gemm_args* args)
 /* Run on `stream` (a cudaStream_t). Refusals are warpspec_gemm_check's, and when
  * refused nothing is launched or written. */
 WARPSPEC_API warpspec_status warpspec_gemm(const warpspec_gemm_args* args, void* stream);
+
+/* Bytes of fixup workspace the call would need (0 for data-parallel), in *bytes;
+ * warpspec::gemm_workspace_size. A caller's workspace is zeroed once before first use
+ * and left zeroed by every call that completes; with workspace NULL the library uses a
+ * cached one per device and stream (which a stream under graph capture cannot allocate:
+ * run once before capturing, or pass one). */
+WARPSPEC_API warpspec_status warpspec_gemm_workspace_size(const warpspec_gemm_args* args, uint64_t* bytes);
 
 /* ------------------------------------------------------------------ attention */
 

@@ -12,15 +12,19 @@
 #include "../common/entry.hpp"
 #include "../common/format.hpp"
 #include "../common/views.hpp"
+#include "../common/workspace.hpp"
+#include "decomposition.hpp"
 #include "describe.hpp"
 #include "instances.hpp"
 #include "launch.hpp"
 #include "warpspec/describe.hpp"
 #include "warpspec/device.hpp"
 #include "warpspec/gemm/config.hpp"
+#include "warpspec/gemm/fixup_layout.hpp"
 #include "warpspec/gemm_api.hpp"
 #include "warpspec/hopper/tma_map.hpp"
 #include "warpspec/schedule/persistent.hpp"
+#include "warpspec/schedule/stream_k.hpp"
 
 namespace warpspec {
 namespace {
@@ -132,6 +136,8 @@ struct Plan {
   Mat a, b, c, d;                       // the kernel's operands: a is M x K, b is K x N
   bool swapped = false;
   float alpha = 1, beta = 0;
+  int device = 0;
+  size_t workspace_bytes = 0;  // the fixup workspace the launch needs (0: none)
 };
 
 Status make_plan(const GemmArgs& args, Plan* plan) {
@@ -174,6 +180,19 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     return invalid_argument(fmt("raster: unknown value %d", int(args.raster)));
   if (args.swizzle != 0 && args.swizzle != 1 && args.swizzle != 2 && args.swizzle != 4 && args.swizzle != 8)
     return invalid_argument(fmt("swizzle: must be 0 (automatic), 1, 2, 4 or 8, got %d", args.swizzle));
+
+  if (args.decomposition != GemmDecomposition::kHeuristic && args.decomposition != GemmDecomposition::kDataParallel &&
+      args.decomposition != GemmDecomposition::kSplitK && args.decomposition != GemmDecomposition::kStreamK)
+    return invalid_argument(fmt("decomposition: unknown value %d (heuristic 0, data-parallel 1, split-K 2, stream-K 3)",
+                                int(args.decomposition)));
+  if (args.splits < 0 || args.splits > schedule::kMaxSplits)
+    return invalid_argument(fmt("splits: must be 0 (automatic) or 1..%d, got %d", schedule::kMaxSplits, args.splits));
+  if (args.splits != 0 && args.decomposition != GemmDecomposition::kSplitK)
+    return invalid_argument(fmt("splits: %d given, but splits apply only with decomposition kSplitK", args.splits));
+  if (args.workspace == nullptr && args.workspace_bytes != 0)
+    return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", args.workspace_bytes));
+  if (args.workspace != nullptr && reinterpret_cast<uintptr_t>(args.workspace) % 16 != 0)
+    return misaligned(fmt("workspace: must be 16-byte aligned (got %p)", args.workspace));
 
   if (args.tile_n != 0) {
     bool known = false;
@@ -282,6 +301,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   GemmParams* params = &out->params;
   LaunchShape* shape = &out->shape;
   WARPSPEC_RETURN_IF_ERROR(check_pointers(args, device.ordinal));
+  plan->device = device.ordinal;
   if (plan->d.empty()) {  // nothing to compute (M, N or L is 0): every rule was still checked
     shape->grid = 0;
     return Status::Ok();
@@ -299,7 +319,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   if (p.k > 0) {
     WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.config.a_k_major, p.m, p.k, uint32_t(p.config.a_k_major ? q.a_rows : 64), uint32_t(bk), "a"));
     WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.config.b_k_major, p.n, p.k, uint32_t(p.config.b_k_major ? bn : 64), uint32_t(bk), "b"));
-  } else {  // K = 0: D = beta·C; A and B are never loaded (k_tiles = 0)
+  } else {  // K = 0: D = beta·C; A and B are never loaded (no k-iterations)
     q.map_a = q.map_b = q.map_d;
   }
   if (p.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));
@@ -320,10 +340,32 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
                                               : schedule::RasterOrder::kHeuristic;
   const schedule::RasterOrder resolved = schedule::resolve_raster(sa.raster, sa.tiles_m, sa.tiles_n);
   sa.swizzle = pick_swizzle(args.swizzle, resolved == schedule::RasterOrder::kAlongM ? sa.tiles_n : sa.tiles_m);
-  sa.grid_size = schedule::persistent_grid_size(sa.tiles_m, sa.tiles_n, sa.batch, device.sm_count);
-  if (const char* why = schedule::PersistentScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
-  q.sched = schedule::PersistentScheduler(sa);
-  q.k_tiles = int((p.k + bk - 1) / bk);
+  const int64_t k_iters = (p.k + bk - 1) / bk;
+  const int64_t tiles = tiles_m * tiles_n * p.l;
+  const gemm_impl::KChoice kc =
+      gemm_impl::choose_decomposition(args.decomposition, args.splits, tiles, k_iters, device.sm_count);
+  sa.grid_size = schedule::k_split_grid_size(int(tiles), int(k_iters), kc.decomposition, kc.splits, device.sm_count);
+  schedule::KSplitArguments ka;
+  ka.tiles = sa;
+  ka.k_iters = int(k_iters);
+  ka.decomposition = kc.decomposition;
+  ka.splits = kc.splits;
+  if (const char* why = schedule::KSplitScheduler::check(ka)) {
+    // Explicit requests the scheduler cannot index are the caller's to change.
+    if (args.decomposition == GemmDecomposition::kSplitK || args.decomposition == GemmDecomposition::kStreamK)
+      return invalid_argument(fmt("decomposition: %s", why));
+    return internal_error(fmt("scheduler: %s", why));
+  }
+  q.sched = schedule::KSplitScheduler(ka);
+  plan->workspace_bytes = gemm_impl::fixup_workspace_bytes(q.sched.workspace_slots(), bm, bn);
+  if (args.workspace != nullptr && plan->workspace_bytes > 0) {
+    if (args.workspace_bytes < plan->workspace_bytes)
+      return invalid_argument(fmt("workspace_bytes: %zu is less than the %zu bytes this GEMM needs (gemm_workspace_size)",
+                                  args.workspace_bytes, plan->workspace_bytes));
+    WARPSPEC_RETURN_IF_ERROR(check_device_memory(args.workspace, "workspace", device.ordinal));
+  }
+  q.fixup_flags = nullptr;
+  q.fixup_partials = nullptr;
   q.a_l_mul = p.a.batch > 1 ? 1 : 0;
   q.b_l_mul = p.b.batch > 1 ? 1 : 0;
   q.c_l_mul = p.c.batch > 1 ? 1 : 0;
@@ -346,16 +388,44 @@ static std::string describe_plan(const Prepared& p) {
   c.config = p.plan.config;
   c.m = p.plan.m, c.n = p.plan.n, c.k = p.plan.k, c.l = p.plan.l;
   c.swapped = p.plan.swapped;
-  c.raster = p.params.sched.raster(), c.swizzle = p.params.sched.swizzle(), c.tiles = p.params.sched.total_tiles();
+  const auto& s = p.params.sched;
+  c.raster = s.tile_order().raster(), c.swizzle = s.tile_order().swizzle(), c.tiles = s.total_tiles();
+  c.decomposition = s.decomposition() == schedule::KDecomposition::kSplitK    ? "split_k"
+                    : s.decomposition() == schedule::KDecomposition::kStreamK ? "stream_k"
+                                                                               : "data_parallel";
+  c.splits = s.splits();
+  c.workspace_bytes = p.plan.workspace_bytes;
   c.shape = p.shape;
   return gemm_impl::describe(c);
 }
 
-static Status launch(const Prepared& p, cudaStream_t stream) {
-  log_config_if_enabled([&] { return describe_plan(p); });
+// The caller's workspace or the library's cached one (allocated here, before the
+// launch: a refusal still launches nothing).
+static Status launch(const Prepared& p, const GemmArgs& args, cudaStream_t stream) {
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
+  GemmParams params = p.params;
+  if (p.plan.workspace_bytes > 0) {
+    void* ws = args.workspace;
+    if (ws == nullptr) {
+      bool capturing = false;
+      const Status s = cached_workspace(p.plan.device, stream, p.plan.workspace_bytes, &ws, &capturing);
+      if (capturing && args.decomposition == GemmDecomposition::kHeuristic) {
+        // The heuristic's choice needs a workspace the capture cannot allocate: run
+        // data-parallel instead (no workspace) rather than refuse a call that did not
+        // ask for a split. Explicit split-K / stream-K requests are refused (s).
+        GemmArgs dp = args;
+        dp.decomposition = GemmDecomposition::kDataParallel;
+        return gemm(dp, stream);
+      }
+      WARPSPEC_RETURN_IF_ERROR(s);
+    }
+    const int slots = params.sched.workspace_slots();
+    params.fixup_flags = static_cast<uint32_t*>(ws);
+    params.fixup_partials = reinterpret_cast<float*>(static_cast<uint8_t*>(ws) + gemm_impl::fixup_flag_bytes(slots));
+  }
+  log_config_if_enabled([&] { return describe_plan(p); });
   const auto slice = p.plan.config.in == DType::kBF16 ? gemm_impl::launch_gemm_bf16 : gemm_impl::launch_gemm_fp16;
-  return slice(p.plan.config, p.params, p.shape, stream);
+  return slice(p.plan.config, params, p.shape, stream);
 }
 
 Status check(const GemmArgs& args) { return check_only<Prepared>(args, prepare); }
@@ -367,8 +437,21 @@ Status describe(const GemmArgs& args, std::string* out) {
   return Status::Ok();
 }
 
+Status gemm_workspace_size(const GemmArgs& args, size_t* bytes) {
+  if (bytes == nullptr) return invalid_argument("bytes: must not be null");
+  *bytes = 0;
+  // Every rule applies except the workspace's size, which is what is asked for.
+  GemmArgs sized = args;
+  if (sized.workspace != nullptr) sized.workspace_bytes = SIZE_MAX;
+  Prepared p;
+  WARPSPEC_RETURN_IF_ERROR(prepare(sized, &p));
+  *bytes = p.plan.workspace_bytes;
+  return Status::Ok();
+}
+
 Status gemm(const GemmArgs& args, cudaStream_t stream) {
-  return prepare_and_launch<Prepared>(args, stream, prepare, launch);
+  return prepare_and_launch<Prepared>(args, stream, prepare,
+                                      [&](const Prepared& p, cudaStream_t s) { return launch(p, args, s); });
 }
 
 }  // namespace warpspec

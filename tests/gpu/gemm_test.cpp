@@ -6,7 +6,9 @@
 #include <cublas_v2.h>
 
 #include <cmath>
+#include <array>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <set>
 #include <tuple>
@@ -38,15 +40,28 @@ struct Case {
   GemmRaster raster = GemmRaster::kHeuristic;
   int swizzle = 0;
   int tile_n = 0;
+  warpspec::GemmDecomposition decomposition = warpspec::GemmDecomposition::kHeuristic;
+  int splits = 0;
+  bool own_workspace = false;  // pass a caller workspace (zeroed once) instead of the library's
 };
 
+const char* decomposition_name(warpspec::GemmDecomposition d) {
+  switch (d) {
+    case warpspec::GemmDecomposition::kDataParallel: return "dp";
+    case warpspec::GemmDecomposition::kSplitK: return "splitk";
+    case warpspec::GemmDecomposition::kStreamK: return "streamk";
+    default: return "auto";
+  }
+}
+
 std::string describe(const Case& c) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld L=%ld %c%c->%c %s->%s alpha=%g beta=%g%s%s%s raster=%d swizzle=%d tile_n=%d",
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld L=%ld %c%c->%c %s->%s alpha=%g beta=%g%s%s%s raster=%d swizzle=%d tile_n=%d %s splits=%d%s",
                 long(c.m), long(c.n), long(c.k), long(c.l), c.a_row ? 'r' : 'c', c.b_row ? 'r' : 'c',
                 c.d_row ? 'r' : 'c', warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), c.alpha, c.beta,
                 c.c_is_d ? " C=D" : "", c.a_broadcast ? " bcastA" : "", c.b_broadcast ? " bcastB" : "",
-                int(c.raster), c.swizzle, c.tile_n);
+                int(c.raster), c.swizzle, c.tile_n, decomposition_name(c.decomposition), c.splits,
+                c.own_workspace ? " own-workspace" : "");
   return buf;
 }
 
@@ -55,11 +70,11 @@ void PrintTo(const Case& c, std::ostream* os) { *os << describe(c); }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   const Case& c = info.param;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%ld_%ldx%ldx%ldL%ld_%c%c%c_%s_%s_t%d%s%s", long(info.index), long(c.m),
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%ld_%ldx%ldx%ldL%ld_%c%c%c_%s_%s_t%d%s%s_%s%d", long(info.index), long(c.m),
                 long(c.n), long(c.k), long(c.l), c.a_row ? 'r' : 'c', c.b_row ? 'r' : 'c', c.d_row ? 'r' : 'c',
                 warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), c.tile_n, c.beta != 0.0f ? "_beta" : "",
-                c.c_is_d ? "_inplace" : "");
+                c.c_is_d ? "_inplace" : "", decomposition_name(c.decomposition), c.splits);
   return buf;
 }
 
@@ -133,6 +148,18 @@ void run_case(const Case& c) {
   args.raster = c.raster;
   args.swizzle = c.swizzle;
   args.tile_n = c.tile_n;
+  args.decomposition = c.decomposition;
+  args.splits = c.splits;
+  std::unique_ptr<test::DeviceBuffer> workspace;
+  if (c.own_workspace) {
+    size_t bytes = 0;
+    ASSERT_TRUE(warpspec::gemm_workspace_size(args, &bytes).ok());
+    workspace = std::make_unique<test::DeviceBuffer>(bytes + 16);
+    ASSERT_TRUE(workspace->get());
+    CUDA_ASSERT(cudaMemset(workspace->get(), 0, bytes + 16));
+    args.workspace = workspace->get();
+    args.workspace_bytes = bytes + 16;
+  }
   ASSERT_TRUE(warpspec::check(args).ok()) << warpspec::check(args).to_string();
   warpspec::Status s = warpspec::gemm(args, nullptr);
   ASSERT_TRUE(s.ok()) << s.to_string();
@@ -324,6 +351,315 @@ std::vector<Case> variant_cases() {
   return v;
 }
 INSTANTIATE_TEST_SUITE_P(Variants, GemmSweep, ::testing::ValuesIn(variant_cases()), case_name);
+
+// Split-K and stream-K (issue 10): the same checks as every case above (poisoned D,
+// every element against the reference, padding untouched) with the K loop shared
+// between CTAs. Sizes off the tile edges, K not a multiple of 64, every A/B layout and
+// tile width, batched and broadcast operands, beta != 0 (and C = D in place, which only
+// the final unit may read and write), fp32 and fp16 outputs, more splits than
+// k-iterations (empty units), stream-K with fewer tiles than SMs, with a partial last
+// wave, and over a batch; the library's cached workspace and a caller's.
+std::vector<Case> k_split_cases() {
+  using warpspec::GemmDecomposition;
+  std::vector<Case> v;
+  const int64_t sizes[][3] = {{1, 1, 1},        {8, 8, 8},        {120, 248, 56},  {136, 264, 200},
+                              {1, 4096, 1024},  {1000, 1337, 4104}, {257, 17, 300}, {33, 520, 8},
+                              {64, 512, 4000},  {16, 4096, 4096}, {300, 520, 2000}, {129, 255, 1023}};
+  const int splits[] = {2, 3, 5, 7, 0};
+  int i = 0;
+  for (const auto& s : sizes)
+    for (int lay = 0; lay < 4; ++lay)
+      for (GemmDecomposition d : {GemmDecomposition::kSplitK, GemmDecomposition::kStreamK}) {
+        Case c{s[0], s[1], s[2]};
+        c.a_row = lay & 1;
+        c.b_row = lay & 2;
+        c.d_row = (i % 3) != 2;
+        c.tile_n = (i / 2) % 4 == 3 ? 0 : (64 << ((i / 2) % 3));
+        c.decomposition = d;
+        if (d == GemmDecomposition::kSplitK) c.splits = splits[i % 5];
+        c.own_workspace = (i / 2) % 3 == 1;
+        ++i;
+        v.push_back(c);
+      }
+  // Epilogue: beta, in place, fp32 and fp16, alpha.
+  for (GemmDecomposition d : {GemmDecomposition::kSplitK, GemmDecomposition::kStreamK})
+    for (DType in : {DType::kBF16, DType::kFP16})
+      for (DType out : {in, DType::kFP32}) {
+        Case c{300, 520, 1000};
+        c.in = in, c.out = out, c.decomposition = d, c.splits = d == GemmDecomposition::kSplitK ? 4 : 0;
+        c.alpha = 1.5f, c.beta = -0.75f;
+        v.push_back(c);
+        c.c_is_d = true;
+        c.d_row = false;
+        v.push_back(c);
+        c.c_is_d = false, c.beta = 0.0f, c.alpha = 0.5f;  // C NaN-poisoned, never read
+        v.push_back(c);
+      }
+  // Empty units: more splits than k-iterations (K = 136: 3 k-iterations; K = 64: 1).
+  for (int s : {4, 8, 64, 256}) {
+    Case c{100, 200, 136};
+    c.decomposition = GemmDecomposition::kSplitK, c.splits = s, c.beta = 0.5f;
+    v.push_back(c);
+    c = Case{64, 64, 64};
+    c.decomposition = GemmDecomposition::kSplitK, c.splits = s;
+    v.push_back(c);
+  }
+  // Batched, broadcast operands.
+  for (GemmDecomposition d : {GemmDecomposition::kSplitK, GemmDecomposition::kStreamK}) {
+    Case c{200, 300, 1000, 3};
+    c.decomposition = d, c.splits = d == GemmDecomposition::kSplitK ? 3 : 0;
+    v.push_back(c);
+    c.b_broadcast = true, c.beta = 0.25f;
+    v.push_back(c);
+    c.b_broadcast = false, c.a_broadcast = true, c.d_row = false, c.out = DType::kFP32;
+    v.push_back(c);
+  }
+  // Stream-K over more tiles than SMs: 306 tiles of 128 x 256 (a partial last wave), and
+  // 240 tiles over a batch; data-parallel waves plus streamed tiles in one launch.
+  for (int64_t k : {520, 1000}) {
+    Case c{2304, 4352, k};
+    c.tile_n = 256, c.decomposition = GemmDecomposition::kStreamK, c.beta = k == 1000 ? 0.5f : 0.0f;
+    v.push_back(c);
+  }
+  Case c{1200, 1300, 720, 4};
+  c.tile_n = 256, c.decomposition = GemmDecomposition::kStreamK, c.own_workspace = true;
+  v.push_back(c);
+  // Raster orders and swizzles carry over (the tile order is the persistent scheduler's).
+  for (GemmRaster r : {GemmRaster::kAlongM, GemmRaster::kAlongN}) {
+    Case s{1500, 2100, 700};
+    s.raster = r, s.swizzle = 4, s.decomposition = GemmDecomposition::kStreamK;
+    v.push_back(s);
+    s.decomposition = GemmDecomposition::kSplitK, s.splits = 2;
+    v.push_back(s);
+  }
+  // The heuristic on the issue's skinny shapes (whatever it picks must be right).
+  for (const auto& s : std::vector<std::array<int64_t, 3>>{{16, 4096, 4096}, {1, 8192, 2048}, {128, 8192, 4096}}) {
+    Case h{s[0], s[1], s[2]};
+    v.push_back(h);
+  }
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(KSplit, GemmSweep, ::testing::ValuesIn(k_split_cases()), case_name);
+
+// Runs `args` `runs` times, re-poisoning D before each, and returns D's bytes of each run.
+std::vector<std::vector<uint8_t>> run_repeatedly(GemmArgs args, const test::DeviceBuffer& d, int runs,
+                                                 cudaStream_t stream = nullptr) {
+  std::vector<std::vector<uint8_t>> out;
+  for (int r = 0; r < runs; ++r) {
+    if (cudaMemsetAsync(d.get(), 0xFF, d.bytes(), stream) != cudaSuccess) return {};
+    const warpspec::Status s = warpspec::gemm(args, stream);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    if (!s.ok() || cudaDeviceSynchronize() != cudaSuccess) return {};
+    std::vector<uint8_t> h(d.bytes());
+    cudaMemcpy(h.data(), d.get(), h.size(), cudaMemcpyDeviceToHost);
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+HostMat filled(HostMat m, std::mt19937_64& rng) {
+  fill_random(m, rng);
+  return m;
+}
+
+// bf16 A (row-major) and B (column-major), fp32 C and D (row-major, D poisoned).
+struct KSplitProblem {
+  std::mt19937_64 rng;
+  HostMat a, b, cm, d;
+  test::DeviceBuffer da, db, dc, dd;
+  GemmArgs args;
+  KSplitProblem(int64_t m, int64_t n, int64_t k, int64_t l, float beta, uint64_t seed)
+      : rng(seed),
+        a(filled(make_mat(DType::kBF16, l, m, k, true, false), rng)),
+        b(filled(make_mat(DType::kBF16, l, k, n, false, false), rng)),
+        cm(filled(make_mat(DType::kFP32, l, m, n, true, true), rng)),
+        d(make_mat(DType::kFP32, l, m, n, true, true)),
+        da(test::to_device(a.bytes)),
+        db(test::to_device(b.bytes)),
+        dc(test::to_device(cm.bytes)),
+        dd(test::to_device(d.bytes)) {
+    args.a = view_of(a, da.get(), l > 1);
+    args.b = view_of(b, db.get(), l > 1);
+    args.c = view_of(cm, dc.get(), l > 1);
+    args.d = view_of(d, dd.get(), l > 1);
+    args.beta = beta;
+    if (beta == 0.0f) args.c = TensorView{};
+  }
+};
+
+// Bitwise determinism: the fixup sums partials in a fixed order, so repeated runs give
+// the same bits, whichever CTA finishes first (timing differs run to run; the sum does
+// not). Also the same bits through a caller's workspace as through the cached one.
+TEST(GemmKSplit, RepeatedRunsAreBitwiseIdentical) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(test::seed_note(seed));
+  using warpspec::GemmDecomposition;
+  for (GemmDecomposition d : {GemmDecomposition::kSplitK, GemmDecomposition::kStreamK}) {
+    for (const auto& shape : std::vector<std::array<int64_t, 4>>{{1000, 1337, 4104, 1}, {2304, 4352, 1000, 1}, {64, 4096, 8192, 2}}) {
+      SCOPED_TRACE(std::string(decomposition_name(d)) + " " + std::to_string(shape[0]) + "x" + std::to_string(shape[1]) +
+                   "x" + std::to_string(shape[2]) + " L=" + std::to_string(shape[3]));
+      KSplitProblem p(shape[0], shape[1], shape[2], shape[3], 0.5f, seed);
+      ASSERT_TRUE(p.da.get() && p.db.get() && p.dc.get() && p.dd.get());
+      p.args.decomposition = d;
+      p.args.splits = d == GemmDecomposition::kSplitK ? 7 : 0;
+      const auto runs = run_repeatedly(p.args, p.dd, 6);
+      ASSERT_EQ(runs.size(), 6u);
+      for (size_t r = 1; r < runs.size(); ++r) EXPECT_TRUE(runs[r] == runs[0]) << "run " << r << " differs from run 0";
+      // The output is not the poison: every element was written (and is finite).
+      size_t nan = 0;
+      for (int64_t i = 0; i < p.d.rows; ++i)
+        for (int64_t j = 0; j < p.d.cols; ++j)
+          for (int64_t l = 0; l < p.d.batch; ++l)
+            nan += !std::isfinite(testbed::load_float(DType::kFP32, runs[0].data(), p.d.index(l, i, j)));
+      EXPECT_EQ(nan, 0u);
+      // A caller's workspace, zeroed once and reused: the same bits every time.
+      size_t bytes = 0;
+      ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &bytes).ok());
+      EXPECT_GT(bytes, 0u);
+      test::DeviceBuffer ws(bytes);
+      CUDA_ASSERT(cudaMemset(ws.get(), 0, bytes));
+      GemmArgs own = p.args;
+      own.workspace = ws.get(), own.workspace_bytes = bytes;
+      const auto own_runs = run_repeatedly(own, p.dd, 3);
+      ASSERT_EQ(own_runs.size(), 3u);
+      for (const auto& r : own_runs) EXPECT_TRUE(r == runs[0]) << "a caller's workspace gave other bits";
+    }
+  }
+}
+
+// The workspace's flags are zero again after every call (so it is never memset per
+// call). 256 x 512 on 128 x 256 tiles = 4 tiles; 3 splits = 8 partial slots, 16 flags.
+TEST(GemmKSplit, WorkspaceSizeAndFlagsLeftZero) {
+  WARPSPEC_REQUIRE_HOPPER();
+  KSplitProblem p(256, 512, 1024, 1, 0.0f, test::fresh_seed());
+  p.args.tile_n = 256;
+  p.args.decomposition = warpspec::GemmDecomposition::kSplitK;
+  p.args.splits = 3;
+  size_t bytes = 0;
+  ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &bytes).ok());
+  EXPECT_EQ(bytes, 256u + 8u * 128u * 256u * 4u);
+  test::DeviceBuffer ws(bytes);
+  CUDA_ASSERT(cudaMemset(ws.get(), 0, bytes));
+  p.args.workspace = ws.get();
+  p.args.workspace_bytes = bytes;
+  for (int r = 0; r < 3; ++r) {
+    ASSERT_TRUE(warpspec::gemm(p.args).ok());
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    std::vector<uint8_t> flags(256);
+    CUDA_ASSERT(cudaMemcpy(flags.data(), ws.get(), flags.size(), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < flags.size(); ++i) ASSERT_EQ(flags[i], 0) << "flag byte " << i << " after run " << r;
+  }
+  // Data-parallel needs none.
+  p.args.decomposition = warpspec::GemmDecomposition::kDataParallel;
+  p.args.splits = 0;
+  ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &bytes).ok());
+  EXPECT_EQ(bytes, 0u);
+}
+
+TEST(GemmKSplit, TooSmallWorkspaceIsRefusedBeforeAnyWrite) {
+  WARPSPEC_REQUIRE_HOPPER();
+  KSplitProblem p(300, 520, 2000, 1, 0.0f, test::fresh_seed());
+  p.args.decomposition = warpspec::GemmDecomposition::kStreamK;
+  size_t bytes = 0;
+  ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &bytes).ok());
+  ASSERT_GT(bytes, 16u);
+  test::DeviceBuffer ws(bytes);
+  p.args.workspace = ws.get();
+  p.args.workspace_bytes = bytes - 16;
+  const warpspec::Status s = warpspec::gemm(p.args);
+  EXPECT_EQ(s.code(), warpspec::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("workspace_bytes"), std::string::npos) << s.message();
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  std::vector<uint8_t> d(p.dd.bytes());
+  CUDA_ASSERT(cudaMemcpy(d.data(), p.dd.get(), d.size(), cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(d == p.d.bytes) << "a refused call wrote D";
+}
+
+// The heuristic under capture on a stream with no cached workspace: not refused, it runs
+// data-parallel (the same bits as an explicit data-parallel run). Declared before the
+// next test: the cache is keyed by stream handle, and a destroyed stream's handle may
+// come back for a new stream (with its cached workspace); this test allocates none.
+TEST(GemmKSplit, HeuristicUnderCaptureFallsBackToDataParallel) {
+  WARPSPEC_REQUIRE_HOPPER();
+  KSplitProblem p(64, 4096, 4096, 1, 0.0f, test::fresh_seed());
+  size_t bytes = 0;
+  ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &bytes).ok());
+  ASSERT_GT(bytes, 0u) << "the heuristic should split this skinny, long-K problem";
+  GemmArgs dp = p.args;
+  dp.decomposition = warpspec::GemmDecomposition::kDataParallel;
+  const auto direct = run_repeatedly(dp, p.dd, 1);
+  ASSERT_EQ(direct.size(), 1u);
+  cudaStream_t stream;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t g = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const warpspec::Status s = warpspec::gemm(p.args, stream);
+  CUDA_ASSERT(cudaStreamEndCapture(stream, &g));
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  CUDA_ASSERT(cudaGraphInstantiate(&exec, g, 0));
+  CUDA_ASSERT(cudaMemsetAsync(p.dd.get(), 0xFF, p.dd.bytes(), stream));
+  CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+  CUDA_ASSERT(cudaStreamSynchronize(stream));
+  std::vector<uint8_t> h(p.dd.bytes());
+  CUDA_ASSERT(cudaMemcpy(h.data(), p.dd.get(), h.size(), cudaMemcpyDeviceToHost));
+  EXPECT_TRUE(h == direct[0]);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(g);
+  cudaStreamDestroy(stream);
+}
+
+// Graph capture: the library cannot allocate while a stream is captured. A fresh stream
+// with no cached workspace is refused during capture (nothing captured, the capture
+// still ends cleanly); after one ordinary run on the stream the capture works, and so
+// does a capture with a caller's workspace; replays give the ordinary run's bits.
+TEST(GemmKSplit, GraphCaptureUsesACachedOrCallersWorkspace) {
+  WARPSPEC_REQUIRE_HOPPER();
+  KSplitProblem p(64, 4096, 4096, 1, 0.0f, test::fresh_seed());
+  p.args.decomposition = warpspec::GemmDecomposition::kSplitK;
+  p.args.splits = 4;
+  cudaStream_t stream;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const warpspec::Status refused = warpspec::gemm(p.args, stream);
+  CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+  EXPECT_EQ(refused.code(), warpspec::StatusCode::kUnsupported) << refused.to_string();
+  EXPECT_NE(refused.message().find("captur"), std::string::npos) << refused.message();
+  if (graph) cudaGraphDestroy(graph);
+
+  const auto direct = run_repeatedly(p.args, p.dd, 1, stream);  // allocates the stream's workspace
+  ASSERT_EQ(direct.size(), 1u);
+  auto capture_and_replay = [&](const GemmArgs& args) {
+    cudaGraph_t g = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    const warpspec::Status s = warpspec::gemm(args, stream);
+    CUDA_ASSERT(cudaStreamEndCapture(stream, &g));
+    ASSERT_TRUE(s.ok()) << s.to_string();
+    CUDA_ASSERT(cudaGraphInstantiate(&exec, g, 0));
+    for (int r = 0; r < 2; ++r) {
+      CUDA_ASSERT(cudaMemsetAsync(p.dd.get(), 0xFF, p.dd.bytes(), stream));
+      CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+      CUDA_ASSERT(cudaStreamSynchronize(stream));
+      std::vector<uint8_t> h(p.dd.bytes());
+      CUDA_ASSERT(cudaMemcpy(h.data(), p.dd.get(), h.size(), cudaMemcpyDeviceToHost));
+      EXPECT_TRUE(h == direct[0]) << "graph replay " << r << " differs from the direct run";
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(g);
+  };
+  capture_and_replay(p.args);
+  size_t bytes = 0;
+  ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &bytes).ok());
+  test::DeviceBuffer ws(bytes);
+  CUDA_ASSERT(cudaMemset(ws.get(), 0, bytes));
+  GemmArgs own = p.args;
+  own.workspace = ws.get(), own.workspace_bytes = bytes;
+  capture_and_replay(own);
+  cudaStreamDestroy(stream);
+}
 
 // The variant list names each compiled kernel (mapped as src/gemm/gemm.cpp maps a case,
 // the column-major D swap included). No GPU needed: this checks the list.

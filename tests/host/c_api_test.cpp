@@ -136,6 +136,11 @@ const Refusal kRefusals[] = {
     {"bad tile", [](warpspec_gemm_args& g) { g.tile_n = 96; }, WARPSPEC_INVALID_ARGUMENT, "tile_n"},
     {"unknown flag bits", [](warpspec_gemm_args& g) { g.flags = 2; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x2"},
     {"old struct", [](warpspec_gemm_args& g) { g.struct_size = 64; }, WARPSPEC_INVALID_ARGUMENT, "struct_size: 64 is smaller"},
+    {"unknown decomposition", [](warpspec_gemm_args& g) { g.decomposition = 9; }, WARPSPEC_INVALID_ARGUMENT, "decomposition: unknown value 9"},
+    {"splits too many", [](warpspec_gemm_args& g) { g.decomposition = WARPSPEC_GEMM_DECOMPOSITION_SPLIT_K; g.splits = 257; }, WARPSPEC_INVALID_ARGUMENT, "splits: must be 0 (automatic) or 1..256"},
+    {"splits without split-K", [](warpspec_gemm_args& g) { g.splits = 4; }, WARPSPEC_INVALID_ARGUMENT, "splits: 4 given, but splits apply only with decomposition kSplitK"},
+    {"workspace bytes without pointer", [](warpspec_gemm_args& g) { g.workspace_bytes = 1024; }, WARPSPEC_INVALID_ARGUMENT, "workspace: null with workspace_bytes 1024"},
+    {"misaligned workspace", [](warpspec_gemm_args& g) { g.workspace = at(0x30000004); g.workspace_bytes = 1024; }, WARPSPEC_MISALIGNED, "workspace: must be 16-byte aligned"},
 };
 
 TEST(CApi, RefusalsGiveTheCodeAndTheMessage) {
@@ -182,8 +187,44 @@ TEST(CApi, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[1] = 1;
   EXPECT_EQ(warpspec_gemm_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 352"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 360"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 376"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 384"), std::string::npos) << last_error();
+}
+
+TEST(CApi, AVersionOneStructGetsTheDefaultDecomposition) {
+  // A caller compiled against version 1 (352 bytes) passes no decomposition, splits or
+  // workspace: the library reads 352 bytes and defaults the rest, so garbage after them
+  // in the caller's memory is never read.
+  struct V1 {
+    warpspec_gemm_args args;
+  } v1{};
+  v1.args = valid_args();
+  v1.args.struct_size = 352;
+  v1.args.splits = 77;  // past byte 352: must be ignored, not refused
+  v1.args.decomposition = 9;
+  const warpspec_status s = warpspec_gemm_check(&v1.args);
+  EXPECT_TRUE(s == WARPSPEC_OK || s == WARPSPEC_NO_DEVICE) << last_error();
+  v1.args.struct_size = sizeof(warpspec_gemm_args);  // version 2 reads them
+  EXPECT_EQ(warpspec_gemm_check(&v1.args), WARPSPEC_INVALID_ARGUMENT) << last_error();
+}
+
+TEST(CApi, WorkspaceSizeRefusesWhatCheckRefuses) {
+  warpspec_gemm_args args = valid_args();
+  uint64_t bytes = 123;
+  EXPECT_EQ(warpspec_gemm_workspace_size(&args, nullptr), WARPSPEC_INVALID_ARGUMENT);
+  args.splits = 3;
+  EXPECT_EQ(warpspec_gemm_workspace_size(&args, &bytes), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("splits"), std::string::npos) << last_error();
+  EXPECT_EQ(bytes, 0u);
+  args = valid_args();
+  args.decomposition = WARPSPEC_GEMM_DECOMPOSITION_DATA_PARALLEL;
+  const warpspec_status s = warpspec_gemm_workspace_size(&args, &bytes);
+  if (have_hopper()) {
+    EXPECT_EQ(s, WARPSPEC_OK) << last_error();
+    EXPECT_EQ(bytes, 0u);  // data-parallel needs none
+  } else {
+    EXPECT_EQ(s, WARPSPEC_NO_DEVICE) << last_error();
+  }
 }
 
 TEST(CApi, LastErrorIsThreadLocal) {
@@ -222,7 +263,7 @@ TEST(CApi, HeaderCompilesAsC99AndWorksFromC) {
   EXPECT_EQ(warpspec_test_refusal_from_c(message, sizeof message), WARPSPEC_INVALID_ARGUMENT);
   EXPECT_NE(std::string(message).find("d.data: must not be null"), std::string::npos) << message;
   EXPECT_EQ(warpspec_test_gemm_args_size_from_c(), sizeof(warpspec_gemm_args));
-  EXPECT_EQ(sizeof(warpspec_gemm_args), 352u);
+  EXPECT_EQ(sizeof(warpspec_gemm_args), 376u);
   EXPECT_EQ(sizeof(warpspec_tensor), 80u);
 }
 
@@ -234,6 +275,7 @@ TEST(CApi, SharedLibraryExportsEverySymbol) {
   for (const char* name : {"warpspec_status_name", "warpspec_last_error", "warpspec_version", "warpspec_version_major",
                            "warpspec_version_minor", "warpspec_version_patch", "warpspec_abi_version",
                            "warpspec_check_device", "warpspec_gemm_check", "warpspec_gemm",
+                           "warpspec_gemm_workspace_size",
                            "warpspec_attention_check", "warpspec_attention"})
     EXPECT_NE(dlsym(lib, name), nullptr) << name << ": " << dlerror();
   using VersionFn = const char* (*)();

@@ -67,6 +67,10 @@ TEST(Cli, CheckPathsPassOnHopper) {
   if (!have_hopper()) GTEST_SKIP() << "needs a Hopper GPU (without one, the demo test covers the refusal)";
   const char* runs[] = {
       "gemm --m 1000 --n 1024 --k 520 --layout nt --beta 0.5 --alpha 2 --check --warmup-s 0.1 --rounds 1 --iters 2",
+      "gemm --m 64 --n 512 --k 4000 --decomposition splitk --splits 5 --beta 0.5 --check --warmup-s 0.1 --rounds 1 "
+      "--iters 2",
+      "gemm --m 1000 --n 1300 --k 3000 --decomposition streamk --out-dtype fp32 --check --warmup-s 0.1 --rounds 1 "
+      "--iters 2",
       "attention --batch 2 --seqlen-q 700 --seqlen-k 300 --heads 8 --heads-kv 2 --head-dim 64 --causal --check "
       "--warmup-s 0.1 --rounds 1 --iters 2"};
   for (const char* args : runs) {
@@ -80,7 +84,8 @@ TEST(Cli, CheckPathsPassOnHopper) {
 // Usage errors exit 2 (the convention scripts expect), not CLI11's own 105+ codes, and
 // say what was wrong in a short line; "no GPU" has its own code, 3.
 TEST(Cli, UsageErrorsExitTwo) {
-  for (const char* args : {"frobnicate", "gemm --m abc", "gemm --layout xy", "bench gemm --rounds 0"}) {
+  for (const char* args : {"frobnicate", "gemm --m abc", "gemm --layout xy", "bench gemm --rounds 0",
+                           "gemm --decomposition xk", "bench gemm --decomposition 2", "gemm --splits x"}) {
     auto [rc, out] = run_cli(args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;

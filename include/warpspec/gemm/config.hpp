@@ -45,8 +45,8 @@ inline constexpr int kProducerRegs = 40;
 inline constexpr int kConsumerRegs = 232;
 
 // Named barriers (0 is __syncthreads): consumer warpgroup w's epilogue uses
-// kEpilogueBarrier0 + w.
-enum NamedBarrier : uint32_t { kEpilogueBarrier0 = 1 };
+// kEpilogueBarrier0 + w, its split-K / stream-K fixup kFixupBarrier0 + w.
+enum NamedBarrier : uint32_t { kEpilogueBarrier0 = 1, kFixupBarrier0 = 3 };
 
 // Epilogue: output goes through shared memory in chunks of 128 bytes per row (64 bf16
 // or 32 fp32 columns) so each chunk is one SW128 TMA box. With `epi_stages` chunk

@@ -21,7 +21,7 @@
 #include "warpspec/hopper/tma.cuh"
 #include "warpspec/hopper/warp.cuh"
 #include "warpspec/pipeline.cuh"
-#include "warpspec/schedule/persistent.hpp"
+#include "warpspec/schedule/stream_k.hpp"
 
 namespace warpspec::gemm_impl {
 
@@ -46,7 +46,7 @@ struct Epilogue {
 
   // Epilogue producer (one thread): C chunks of one tile, only when beta != 0.
   __device__ __forceinline__ static void load(const GemmParams& p, Pipe& pipe, State& st, Storage& s,
-                                              const schedule::WorkTile& t) {
+                                              const schedule::KWorkUnit& t) {
     const int m0 = t.m_block * kBlockM;
     const int n0 = t.n_block * kBlockN;
     const int lc = t.l * p.c_l_mul;
@@ -85,7 +85,7 @@ struct Epilogue {
   // Consumer warpgroup `wg`: write its 64 rows of the tile. `storer` is one thread of
   // the warpgroup, the same every tile (bulk groups are per thread).
   __device__ __forceinline__ static void store(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
-                                               const schedule::WorkTile& t, const float (&acc)[kBlockN / 2]) {
+                                               const schedule::KWorkUnit& t, const float (&acc)[kBlockN / 2]) {
     const int tid = threadIdx.x % 128;
     const bool storer = tid == 0;
     const float alpha = p.alpha, beta = p.beta;  // read once: the shared stores below clobber memory

@@ -7,10 +7,14 @@
 //     warp 1 — epilogue loads: C chunks by TMA, only when beta != 0, starting after
 //              warp 0 has issued its first tile (the loads the math waits on first).
 //   warpgroups 1, 2 (consumers, 232 registers): wgmma over rows 0-63 and 64-127 of the
-//     same tile, then the epilogue of their rows.
-// All roles walk the same persistent tile sequence, so stages and chunks pair up.
+//     same tile, then the fixup (a unit covering part of K: publish the partial, or sum
+//     the peers' partials) and the epilogue of their rows when the unit is final.
+// All roles walk the same unit sequence (KSplitScheduler: data-parallel, split-K or
+// stream-K, a runtime choice), so stages and chunks pair up; the C load warp loads C
+// exactly for the units whose consumers store (final ones).
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/epilogue.cuh"
+#include "warpspec/gemm/fixup.cuh"
 #include "warpspec/gemm/mainloop.cuh"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/mbarrier.cuh"
@@ -25,6 +29,7 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
   using Params = GemmParams;
   using MainloopT = Mainloop<kCfg>;
   using EpilogueT = Epilogue<kCfg>;
+  using FixupT = KSplitFixup<kCfg>;
   static constexpr int kStages = kCfg.tile.stages, kEpiStages = kCfg.tile.epi_stages;
 
   struct SharedStorage {
@@ -72,13 +77,15 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
           first = false;
         }
       }
+      // A CTA with no unit at all still releases the C load warp (which then finds none).
+      if (first) hopper::mbarrier_arrive(&c.s.load_order);
       allow_dependents();  // every mainloop load of this CTA is issued
     } else if (warp == 1 && p.beta != 0.0f) {
       if (!hopper::elect_one()) return;
       hopper::mbarrier_wait(&c.s.load_order, 0);
       PipelineState<kEpiStages> st;
       for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t))
-        if (t.in_bounds) EpilogueT::load(p, c.epilogue, st, c.s.epilogue, t);
+        if (t.in_bounds && p.sched.is_final(t)) EpilogueT::load(p, c.epilogue, st, c.s.epilogue, t);
     }
   }
 
@@ -88,8 +95,9 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     PipelineState<kEpiStages> epi_st;
     float acc[kCfg.tile.block_n / 2];
     for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t)) {
-      MainloopT::mma(p, c.mainloop, st, c.s.mainloop, consumer, acc);
-      if (t.in_bounds) EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);
+      MainloopT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t.k_end - t.k_begin, acc);
+      if (FixupT::reduce(p, consumer, t, acc) && t.in_bounds)
+        EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);
     }
     EpilogueT::store_tail();
   }

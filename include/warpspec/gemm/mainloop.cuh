@@ -51,15 +51,16 @@ struct Mainloop {
   using Pipe = Pipeline<kStages>;
   using State = PipelineState<kStages>;
 
-  // Producer (one thread): fill stages for one tile.
+  // Producer (one thread): fill stages for one unit: its tile's k-iterations
+  // [t.k_begin, t.k_end), the range the consumers multiply.
   __device__ __forceinline__ static void load(const GemmParams& p, Pipe& pipe, State& st, Storage& s,
-                                              const schedule::WorkTile& t) {
+                                              const schedule::KWorkUnit& t) {
     const int m0 = t.m_block * kBlockM;
     const int n0 = t.n_block * kBlockN;
     const int la = t.l * p.a_l_mul;
     const int lb = t.l * p.b_l_mul;
 #pragma unroll 1
-    for (int kt = 0; kt < p.k_tiles; ++kt) {
+    for (int kt = t.k_begin; kt < t.k_end; ++kt) {
       const int k0 = kt * kBlockK;
       pipe.producer_acquire(st);
       uint64_t* bar = pipe.full_barrier(st);
@@ -84,26 +85,28 @@ struct Mainloop {
     }
   }
 
-  // Consumer warpgroup `wg` (0 or 1): acc = A[rows 64wg..] · B over all K tiles.
+  // Consumer warpgroup `wg` (0 or 1): acc = A[rows 64wg..] · B over `k_count` k-iterations
+  // (the unit's range; the producer loaded exactly those stages).
   // One wgmma group stays in flight: after committing stage k, wait until only it is
   // pending, then release stage k-1 (its reads are done). Releasing earlier would let
   // TMA overwrite operands under a running wgmma.
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
-                                             float (&acc)[kBlockN / 2]) {
+                                             int k_count, float (&acc)[kBlockN / 2]) {
     constexpr hopper::WgmmaOperandLayout la = layout_a(), lb = layout_b();
     const bool releaser = (threadIdx.x % 32) == 0;  // one arrival per consumer warp
     // A warpgroup whose rows were not loaded (p.a_rows) keeps the pipeline's pace but
     // issues no wgmma; its accumulators, never stored (rows >= M), stay defined.
-    // K = 0 (k_tiles 0): nothing was loaded and the product is 0, so D = beta·C.
+    // An empty range (K = 0, or a split-K unit past the last k-iteration): nothing was
+    // loaded and the product is 0 (D = beta·C, or a zero partial).
     const bool idle = 64 * wg >= p.a_rows;
-    if (idle || p.k_tiles == 0) {
+    if (idle || k_count == 0) {
 #pragma unroll
       for (int i = 0; i < kBlockN / 2; ++i) acc[i] = 0.0f;
     }
-    if (p.k_tiles == 0) return;
+    if (k_count == 0) return;
     State prev = st;
 #pragma unroll 1
-    for (int kt = 0; kt < p.k_tiles; ++kt) {
+    for (int kt = 0; kt < k_count; ++kt) {
       pipe.consumer_wait(st);
       const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
       const uint32_t b_base = hopper::smem_u32(s.b[st.index]);

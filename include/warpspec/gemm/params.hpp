@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "warpspec/schedule/persistent.hpp"
+#include "warpspec/schedule/stream_k.hpp"
 
 namespace warpspec::gemm_impl {
 
@@ -15,8 +15,13 @@ struct GemmParams {
   CUtensorMap map_b;  // B tiles: K-major {K, N, L} or N-major {N, K, L}
   CUtensorMap map_c;  // C chunks, {N, M, L}, box {epi cols, block_m}; unused if beta == 0
   CUtensorMap map_d;  // D chunks, {N, M, L}, box {epi cols, 64}: one consumer's rows
-  schedule::PersistentScheduler sched;
-  int32_t k_tiles;     // ceil(K / block_k); TMA zero-fills the K tail
+  // Work units: a tile and a range of its k-iterations (ceil(K / block_k) per tile; TMA
+  // zero-fills the K tail). Data-parallel, split-K or stream-K, decided on the host.
+  schedule::KSplitScheduler sched;
+  // The fixup workspace (gemm/fixup_layout.hpp), null when sched needs none: per slot a
+  // flag per consumer warpgroup (zero between launches) and an fp32 partial tile.
+  uint32_t* fixup_flags;
+  float* fixup_partials;
   // Rows of A loaded per tile: block_m, or 64 when M <= 64. A skinny problem (M = 16,
   // say) then moves half the A bytes per stage, and the second consumer warpgroup,
   // whose rows are all past M, idles instead of multiplying zeros.

@@ -1,0 +1,20 @@
+#pragma once
+// The library's own workspaces, for calls that pass none: one per (device, stream),
+// zeroed when allocated, grown when a call needs more, never shrunk. Thread-safe.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "warpspec/status.hpp"
+
+namespace warpspec {
+
+// A zeroed-at-allocation workspace of at least `bytes` for kernels on `stream` of the
+// current device `device`. Steady state: a lookup under a mutex, no CUDA call. Growing:
+// cudaMallocAsync + cudaMemsetAsync on `stream` (stream-ordered: the new buffer is ready
+// for the next kernel on it); the old buffer is kept, since a graph captured earlier may
+// still use it. A stream being captured cannot allocate: then the call is refused
+// (kUnsupported, *capturing set) unless the cached buffer is already large enough.
+Status cached_workspace(int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing);
+
+}  // namespace warpspec
