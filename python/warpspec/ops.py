@@ -652,7 +652,7 @@ def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softma
             raise _lib.WarpspecArgumentError(f"invalid argument: softmax_scale: must be positive and finite in "
                                              f"float32, got {softmax_scale!r}", _lib.INVALID_ARGUMENT)
     index = _device_of(_ATTENTION_NAMES, q, k, v)
-    out_shape, lse_shape = _attention_shapes(q)
+    out_shape, lse_shape = _attention_shapes(q, False)
     q, k, v = _contiguous_last(q), _contiguous_last(k), _contiguous_last(v)
     out = torch.empty(out_shape, dtype=q.dtype, device=q.device)
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)

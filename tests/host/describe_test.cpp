@@ -219,7 +219,13 @@ TEST(Describe, PublicDescribeMatchesTheHeuristicOnHopper) {
     EXPECT_EQ(w["swapped"], "0") << line;
     const int64_t tiles = (m + tile.block_m - 1) / tile.block_m * ((n + tile.block_n - 1) / tile.block_n);
     EXPECT_EQ(w["tiles"], std::to_string(tiles)) << line;
-    EXPECT_EQ(w["grid"], std::to_string(std::min<int64_t>(tiles, sms))) << line;
+    // Data-parallel: a CTA per tile up to the SMs. Split-K (the heuristic's choice for
+    // the small-M shapes): a CTA per (tile, split) up to the SMs. Stream-K: the SMs.
+    const int64_t splits = w["decomposition"] == "split_k" ? std::stoll(w["splits"]) : 1;
+    if (w["decomposition"] == "stream_k")
+      EXPECT_TRUE(std::stoll(w["grid"]) >= 1 && std::stoll(w["grid"]) <= sms) << line;
+    else
+      EXPECT_EQ(w["grid"], std::to_string(std::min<int64_t>(tiles * splits, sms))) << line;
   }
   warpspec::GemmArgs forced = gemm_args(2048, 2048, 2048);
   forced.tile_n = 64;

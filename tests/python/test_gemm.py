@@ -213,7 +213,7 @@ def test_cpu_tensors_are_refused():
 
 
 def test_dtypes_without_a_warpspec_equivalent_are_refused():
-    a = torch.ones(64, 64, dtype=torch.int32)
+    a = torch.ones(64, 64, dtype=torch.int64)
     with pytest.raises(ValueError, match="no warpspec equivalent"):
         warpspec.ops._dtype_code(a.dtype, "a.dtype")
 
@@ -270,7 +270,7 @@ def test_shape_errors_raised_in_python():
     with pytest.raises(ValueError, match="batch sizes 2 and 3 do not broadcast"):
         warpspec.gemm(rand(2, 64, 64), rand(3, 64, 64))
     with pytest.raises(ValueError, match="out_dtype"):
-        warpspec.gemm(rand(64, 64), rand(64, 64), out_dtype=torch.int32)
+        warpspec.gemm(rand(64, 64), rand(64, 64), out_dtype=torch.int64)
 
 
 @needs_hopper
