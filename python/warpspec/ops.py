@@ -213,13 +213,14 @@ def _needs_grad(*tensors) -> bool:
 _HAS_CUSTOM_OP = hasattr(torch.library, "custom_op")  # torch >= 2.4
 
 
-def _register(name: str, schema: str, impl, fake):
+def _register(name: str, schema: str, impl, fake, mutates=()):
     """Register warpspec::<name> with torch.library.custom_op (`impl` for every device:
-    on CPU it refuses with the same message eager mode gives) and `fake` for tracing.
-    Returns the op, or `impl` itself on a torch too old to trace."""
+    on CPU it refuses with the same message eager mode gives) and `fake` for tracing;
+    `mutates` names the arguments it writes (the out= variants). Returns the op, or
+    `impl` itself on a torch too old to trace."""
     if not _HAS_CUSTOM_OP:
         return impl
-    op = torch.library.custom_op(f"warpspec::{name}", impl, mutates_args=(), schema=schema)
+    op = torch.library.custom_op(f"warpspec::{name}", impl, mutates_args=mutates, schema=schema)
     op.register_fake(fake)
     return getattr(torch.ops.warpspec, name).default
 
@@ -269,13 +270,28 @@ def _gemm_run(lib, index, a, b, c, d, alpha, beta):
     return _call(lib._gemm_packed, packed, index)
 
 
+def _check_out(out: torch.Tensor, shape, dtype: torch.dtype, like: torch.Tensor):
+    """out=: a CUDA tensor on `like`'s device of exactly the result's shape and dtype
+    (torch's rule: no resizing, no casting)."""
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"out: must be a torch.Tensor, got {type(out).__name__}")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"out: must have the result's shape {tuple(shape)}, got {tuple(out.shape)}")
+    if out.dtype != dtype:
+        raise ValueError(f"out: must have the result's dtype {dtype}, got {out.dtype}")
+    if out.device != like.device:
+        raise ValueError(f"out: is on {out.device} but the operands are on {like.device}")
+
+
 def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alpha: float, beta: float,
-               out_dtype: Optional[torch.dtype]) -> torch.Tensor:
+               out_dtype: Optional[torch.dtype], out: Optional[torch.Tensor] = None) -> torch.Tensor:
     a, b, c = _tensor(a, "a"), _tensor(b, "b"), _tensor(c, "c", optional=True)
     alpha, beta = _f32(alpha, "alpha"), _f32(beta, "beta")
     index = _device_of(_GEMM_NAMES, a, b) if c is None else _device_of(_GEMM_NAMES, a, b, c)
     shape = _gemm_shape(a, b)
     out_dtype = a.dtype if out_dtype is None else out_dtype
+    if out is not None:
+        _check_out(out, shape, out_dtype, a)
     _fields(a, "a")
     _fields(b, "b")
     if c is not None:
@@ -284,11 +300,22 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     lib = _lib.library()  # a missing library is reported before anything is allocated
     # An empty D (M, N or L = 0) still goes to the library: it checks every rule and
     # launches nothing; K = 0 gives beta * C (zeros when beta == 0), as torch.addmm.
-    d = torch.empty(shape, dtype=out_dtype, device=a.device)
+    d = torch.empty(shape, dtype=out_dtype, device=a.device) if out is None else out
     status = _gemm_run(lib, index, a, b, c, d, alpha, beta)
     if status == _lib.OK:
         return d
     e = lib.error(status)
+    # A caller's out= that TMA cannot address as it is (a storage offset or a row that is
+    # not a 16-byte multiple, or no unit stride): computed into an aligned buffer, then
+    # copied in, as torch does with out= views. Other refusals (an out that overlaps a
+    # or b, say) stand.
+    if out is not None and ": d." in str(e) and (e.code == _lib.MISALIGNED or "stride" in str(e)):
+        d2 = _aligned_empty(out)
+        status = _gemm_run(lib, index, a, b, c, d2, alpha, beta)
+        if status == _lib.OK:
+            out.copy_(d2)
+            return out
+        e = lib.error(status)
     # Views TMA cannot address as they are (odd leading dimensions, unaligned data, no
     # unit stride, C in the other layout, an output row not a multiple of 16 bytes):
     # like torch.matmul, compute anyway, through aligned copies. Everything else (shapes,
@@ -316,8 +343,21 @@ _gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float be
                   _gemm_impl, _gemm_fake)
 
 
+def _gemm_out_impl(a, b, c, alpha: float, beta: float, out: torch.Tensor) -> None:
+    _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
+
+
+def _gemm_out_fake(a, b, c, alpha, beta, out):
+    return None
+
+
+_gemm_out = _register("gemm_out", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, Tensor(a!) out) -> ()",
+                      _gemm_out_impl, _gemm_out_fake, mutates=("out",))
+
+
 def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alpha: float = 1.0,
-         beta: float = 0.0, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+         beta: float = 0.0, out_dtype: Optional[torch.dtype] = None, *,
+         out: Optional[torch.Tensor] = None) -> torch.Tensor:
     """D = alpha * (a @ b) + beta * c, on torch.cuda.current_stream().
 
     a: (M, K) or (L, M, K); b: (K, N) or (L, K, N); bfloat16 or float16, the same.
@@ -338,9 +378,23 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     range raise ValueError; a missing or non-Hopper GPU raises RuntimeError
     (warpspec.WarpspecError). Nothing is launched when refused. Lazily negated views
     and ZeroTensors are materialised first. Forward only: a backward through it raises.
+    out (keyword): a preallocated result (exactly the result's shape and dtype, on the
+    operands' GPU; any strides): written in place and returned, for CUDA graphs and
+    serving loops that reuse buffers. It must not overlap a or b (c may be out itself:
+    in place). Like torch's out= functions it records no gradient.
     """
-    _require_tensors(("a", a), ("b", b), ("c", c, True))
+    _require_tensors(("a", a), ("b", b), ("c", c, True), ("out", out, True))
     alpha, beta = float(alpha), float(beta)  # checked against float32 in _gemm_impl
+    if out is not None:
+        if _needs_grad(a, b, c):
+            raise RuntimeError("warpspec.gemm: out= does not record gradients (as torch's out= functions); "
+                               "call it under torch.no_grad() or without out=")
+        if out_dtype is not None and out_dtype != out.dtype:
+            raise ValueError(f"out: must have the result's dtype {out_dtype}, got {out.dtype}")
+        if _plain_eager(a, b, c, out):
+            return _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
+        _gemm_out(a, b, c, alpha, beta, out)
+        return out
     if _plain_eager(a, b, c):
         return _gemm_impl(a, b, c, alpha, beta, out_dtype)
     if _needs_grad(a, b, c):
@@ -394,7 +448,8 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                     sink: Optional[torch.Tensor] = None, cu_seqlens_q: Optional[torch.Tensor] = None,
                     cu_seqlens_k: Optional[torch.Tensor] = None, seqused_q: Optional[torch.Tensor] = None,
                     seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0,
-                    attention_chunk: int = 0) -> Tuple[torch.Tensor, torch.Tensor]:
+                    attention_chunk: int = 0,
+                    out_buffer: Optional[torch.Tensor] = None) -> Tuple[torch.Tensor, torch.Tensor]:
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     side = [(_tensor(t, name, optional=True), name) for t, name in
             ((sink, "learnable_sink"), (cu_seqlens_q, "cu_seqlens_q"), (cu_seqlens_k, "cu_seqlens_k"),
@@ -421,7 +476,9 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     lib = _lib.library()
     # An empty output still goes to the library: it checks every rule and launches
     # nothing; seqlen_k = 0 gives out = 0 and lse = -inf (FlashAttention's answer).
-    out = torch.empty(out_shape, dtype=q.dtype, device=q.device)
+    if out_buffer is not None:
+        _check_out(out_buffer, out_shape, q.dtype, q)
+    out = torch.empty(out_shape, dtype=q.dtype, device=q.device) if out_buffer is None else out_buffer
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
     flags = _lib.FLAG_WINDOW  # the window fields are always given (-1, -1: none)
     tail = [window_left, window_right, cap, 0]  # version 2's fields, in the struct's order
@@ -437,24 +494,32 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         tail.extend(_NO_TENSOR)
     tail.append(int(attention_chunk))
 
-    def run(q, k, v):
+    def run(q, k, v, o=None):
         packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
-                                 *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, flags,
-                                 0, *tail)
+                                 *_fields(out if o is None else o, "out"), *_fields(lse, "softmax_lse"), scale,
+                                 1 if causal else 0, flags, 0, *tail)
         return _call(lib._attention_packed, packed, index)
 
-    status = run(q, k, v)
+    # A caller's out= that TMA cannot address as it is: computed into a fresh output and
+    # copied in at the end. Checked up front: the library names the first view it refuses.
+    fresh = None
+    if out_buffer is not None and (out_buffer.data_ptr() % 16 or out_buffer.stride(-1) != 1
+                                   or not _tma_strides(out_buffer)):
+        fresh = torch.empty(out_shape, dtype=q.dtype, device=q.device)
+    status = run(q, k, v, fresh)
     if status == _lib.MISALIGNED:
         # Views TMA cannot address as they are (a storage offset or a batch, seqlen or
         # head stride that is not a multiple of 16 bytes): like SDPA, compute anyway,
         # through contiguous copies (16-byte aligned whenever head_dim is a multiple of 8).
         status = run(q.contiguous() if q.data_ptr() % 16 or not _tma_strides(q) else q,
                      k.contiguous() if k.data_ptr() % 16 or not _tma_strides(k) else k,
-                     v.contiguous() if v.data_ptr() % 16 or not _tma_strides(v) else v)
+                     v.contiguous() if v.data_ptr() % 16 or not _tma_strides(v) else v, fresh)
+    if status == _lib.OK and fresh is not None:
+        out_buffer.copy_(fresh)
     if status != _lib.OK:
         e = lib.error(status)
         msg = str(e)
-        if ": o." in msg or ": lse." in msg:
+        if out_buffer is None and (": o." in msg or ": lse." in msg):
             raise type(e)(f"{msg} (o and lse are the outputs: new contiguous {out_shape} {q.dtype} and "
                           f"{lse_shape} float32 tensors)", e.code) from None
         if ": sink" in msg:
@@ -477,11 +542,29 @@ def _attention_fake(q, k, v, softmax_scale, causal, window_left, window_right, s
     return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
 
 
+def _attention_out_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
+                        cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out):
+    return _attention_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
+                           cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out)[1]
+
+
+def _attention_out_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
+                        cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out):
+    _, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
+    return q.new_empty(lse_shape, dtype=torch.float32)
+
+
 _attention = _register("flash_attn_forward",
                        "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal, int window_left, "
                        "int window_right, float softcap, Tensor? sink, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
                        "Tensor? seqused_q, Tensor? seqused_k, int max_seqlen_q, int attention_chunk) -> (Tensor, Tensor)",
                        _attention_impl, _attention_fake)
+_attention_out = _register("flash_attn_forward_out",
+                           "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal, int window_left, "
+                           "int window_right, float softcap, Tensor? sink, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
+                           "Tensor? seqused_q, Tensor? seqused_k, int max_seqlen_q, int attention_chunk, "
+                           "Tensor(a!) out) -> Tensor",
+                           _attention_out_impl, _attention_out_fake, mutates=("out",))
 
 
 def _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin):
@@ -498,8 +581,15 @@ def _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gq
         raise NotImplementedError(f"sm_margin={sm_margin!r}: not supported by warpspec yet (pass 0)")
 
 
-def _run_attention(name, q, k, v, args):
+def _run_attention(name, q, k, v, args, out=None):
     tensors = (q, k, v) + tuple(t for t in args if isinstance(t, torch.Tensor))
+    if out is not None:
+        if _needs_grad(*tensors):
+            raise RuntimeError(f"warpspec.{name}: out= does not record gradients (as torch's out= functions); "
+                               "call it under torch.no_grad() or without out=")
+        if _plain_eager(*tensors, out):
+            return _attention_impl(q, k, v, *args, out)
+        return out, _attention_out(q, k, v, *args, out)
     if _plain_eager(*tensors):
         return _attention_impl(q, k, v, *args)
     if _needs_grad(*tensors):
@@ -511,7 +601,7 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                     causal: bool = False, qv=None, q_descale=None, k_descale=None, v_descale=None,
                     window_size=(-1, -1), attention_chunk: int = 0, softcap: float = 0.0, num_splits: int = 1,
                     pack_gqa=None, deterministic: bool = False, sm_margin: int = 0, return_attn_probs: bool = False,
-                    *, learnable_sink: Optional[torch.Tensor] = None):
+                    *, learnable_sink: Optional[torch.Tensor] = None, out: Optional[torch.Tensor] = None):
     """FlashAttention-3's flash_attn_func (forward), on torch.cuda.current_stream():
     the same arguments in the same order with the same defaults.
 
@@ -544,13 +634,13 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     (warpspec.WarpspecArgumentError) with the library's message; no Hopper GPU raises
     RuntimeError. Forward only.
     """
-    _require_tensors(("q", q), ("k", k), ("v", v), ("learnable_sink", learnable_sink, True))
+    _require_tensors(("q", q), ("k", k), ("v", v), ("learnable_sink", learnable_sink, True), ("out", out, True))
     _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin)
     left, right = _window(window_size)
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0,
             _int_arg(attention_chunk or 0, "attention_chunk"))
-    out, lse = _run_attention("flash_attn_func", q, k, v, args)
-    return (out, lse) if return_attn_probs else out
+    result, lse = _run_attention("flash_attn_func", q, k, v, args, out)
+    return (result, lse) if return_attn_probs else result
 
 
 def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu_seqlens_q: Optional[torch.Tensor],
@@ -560,7 +650,8 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
                            causal: bool = False, qv=None, q_descale=None, k_descale=None, v_descale=None,
                            window_size=(-1, -1), attention_chunk: int = 0, softcap: float = 0.0,
                            num_splits: int = 1, pack_gqa=None, deterministic: bool = False, sm_margin: int = 0,
-                           return_attn_probs: bool = False, *, learnable_sink: Optional[torch.Tensor] = None):
+                           return_attn_probs: bool = False, *, learnable_sink: Optional[torch.Tensor] = None,
+                           out: Optional[torch.Tensor] = None):
     """FlashAttention-3's flash_attn_varlen_func (forward): packed sequences of
     different lengths, no padding.
 
@@ -580,7 +671,7 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     """
     _require_tensors(("q", q), ("k", k), ("v", v), ("cu_seqlens_q", cu_seqlens_q, True),
                      ("cu_seqlens_k", cu_seqlens_k, True), ("seqused_q", seqused_q, True),
-                     ("seqused_k", seqused_k, True), ("learnable_sink", learnable_sink, True))
+                     ("seqused_k", seqused_k, True), ("learnable_sink", learnable_sink, True), ("out", out, True))
     _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin)
     left, right = _window(window_size)
     if cu_seqlens_q is not None:
@@ -593,8 +684,8 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
         _int_arg(max_seqlen_k, "max_seqlen_k")  # accepted, not needed (lengths are read on the GPU)
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
             seqused_q, seqused_k, max_q, _int_arg(attention_chunk or 0, "attention_chunk"))
-    out, lse = _run_attention("flash_attn_varlen_func", q, k, v, args)
-    return (out, lse) if return_attn_probs else out
+    result, lse = _run_attention("flash_attn_varlen_func", q, k, v, args, out)
+    return (result, lse) if return_attn_probs else result
 
 
 # ------------------------------------------------------------------ introspection

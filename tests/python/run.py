@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SUITES = {"library": ["test_library.py"], "torch": ["test_gemm.py", "test_attention.py", "test_attention_masks.py", "test_hostile.py",
+SUITES = {"library": ["test_library.py"], "torch": ["test_gemm.py", "test_attention.py", "test_attention_masks.py", "test_hostile.py", "test_out.py",
                                                   "test_describe.py"]}
 SKIP = 77
 
