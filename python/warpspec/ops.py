@@ -389,8 +389,10 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
         if _needs_grad(a, b, c):
             raise RuntimeError("warpspec.gemm: out= does not record gradients (as torch's out= functions); "
                                "call it under torch.no_grad() or without out=")
-        if out_dtype is not None and out_dtype != out.dtype:
-            raise ValueError(f"out: must have the result's dtype {out_dtype}, got {out.dtype}")
+        result_dtype = out_dtype if out_dtype is not None else getattr(a, "dtype", None)
+        if result_dtype != out.dtype:
+            raise ValueError(f"out: must have the result's dtype {result_dtype}, got {out.dtype} (pass out_dtype "
+                             "for a float32 result)")
         if _plain_eager(a, b, c, out):
             return _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
         _gemm_out(a, b, c, alpha, beta, out)
