@@ -161,4 +161,33 @@ struct CombineArgs {
 };
 Status attention_combine(const CombineArgs& args, cudaStream_t stream = nullptr);
 
+// The append half of flash_attn_with_kvcache: write k_new / v_new into the cache in place
+// at each sequence's cache_seqlens, with rotary embeddings on the new keys and on q.
+// Run it before attention_forward over the cache with seqused_k = cache_seqlens +
+// seqlen_new. Everything per step (lengths, indices, pages) is read on the device.
+struct KvAppendArgs {
+  // The cache as AttentionArgs::k / v take it: dense (batch_cache, seqlen_cache,
+  // heads_kv, head_dim), or paged (num_pages, page_size, heads_kv, head_dim) with
+  // page_table. bf16 or fp16, last dim contiguous.
+  TensorView k_cache, v_cache;
+  // (batch, seqlen_new, heads_kv, head_dim), the cache's dtype, last dim contiguous.
+  TensorView k_new, v_new;
+  // int32 (batch,): rows already in each sequence (from row 0, a left pad included).
+  // Token t goes to row cache_seqlens[b] + t; rows outside the cache are dropped.
+  TensorView cache_seqlens;
+  // As AttentionArgs: int32 (batch,) vectors, page_table (batch, max_pages).
+  TensorView cache_batch_idx, cache_leftpad, page_table;
+  // Rotary (optional): cos and sin (seqlen_ro, rotary_dim / 2), the cache's dtype, last
+  // dim contiguous; rotary_dim even and <= head_dim. New key t is rotated at position
+  // cache_seqlens[b] - cache_leftpad[b] + t (clamped into the table).
+  TensorView rotary_cos, rotary_sin;
+  bool rotary_interleaved = true;  // pairs (2i, 2i+1); false: (i, i + rotary_dim / 2)
+  // Optional, with rotary: q (batch, seqlen_q, heads_q, head_dim) rotated into q_out
+  // (the same shape; may be q itself), at the new keys' positions when q_per_token
+  // (causal or local attention), else all at the first new position.
+  TensorView q, q_out;
+  bool q_per_token = false;
+};
+Status kvcache_append(const KvAppendArgs& args, cudaStream_t stream = nullptr);
+
 }  // namespace warpspec

@@ -376,6 +376,10 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   if (a.num_splits < 0 || a.num_splits > schedule::kMaxSplits)
     return invalid_argument(fmt("num_splits: must be 0 (heuristic) or from 1 to %d, got %d", schedule::kMaxSplits,
                                 a.num_splits));
+  if (a.num_splits > 1 && !attention_impl::kSplitHeadDim(p.kernel_d))
+    return unsupported(fmt("num_splits: split-KV is not supported with head_dim > 192 yet (the head dim 256 kernel has "
+                           "no registers left for the partial epilogue), got num_splits %d at head_dim %" PRId64,
+                           a.num_splits, p.head_dim));
   if (a.workspace == nullptr && a.workspace_bytes != 0)
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
   if (a.workspace != nullptr && reinterpret_cast<uintptr_t>(a.workspace) % 16 != 0)
@@ -456,6 +460,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
                                        : a.num_splits;
   out->plan.heuristic_splits = a.num_splits == 0;
   if (p.seqlen_k == 0) out->plan.splits = 1;  // no key anywhere: nothing to split
+  if (!attention_impl::kSplitHeadDim(p.kernel_d)) out->plan.splits = 1;  // the heuristic never splits there
   sa.splits = out->plan.splits;
   sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, device.sm_count, sa.splits);
   if (const char* why = schedule::AttentionScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));

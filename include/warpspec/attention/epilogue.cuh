@@ -48,9 +48,11 @@ struct Epilogue {
   __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w, const SeqInfo& sq,
                                                float (&o)[kHeadDim / 2], OnlineSoftmax<ML::kBlockN>& sm) {
     const AttentionParams& p = c.p;
-    if (p.o_partial != nullptr) {  // split-KV: this share's fp32 partial instead
-      PartialEpilogue<kCfg>::store(c, wg, w, sq, o, sm);
-      return;
+    if constexpr (kSplitHeadDim(kHeadDim)) {
+      if (p.o_partial != nullptr) {  // split-KV: this share's fp32 partial instead
+        PartialEpilogue<kCfg>::store(c, wg, w, sq, o, sm);
+        return;
+      }
     }
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
@@ -106,9 +108,11 @@ struct Epilogue {
   // seqlen_k, windows, empty sequences). Rows past the sequence are not written.
   __device__ __forceinline__ static void store_zero(const AttentionParams& p, int wg, const schedule::AttentionWork& w,
                                                     const SeqInfo& sq) {
-    if (p.o_partial != nullptr) {
-      PartialEpilogue<kCfg>::store_zero(p, wg, w, sq);
-      return;
+    if constexpr (kSplitHeadDim(kHeadDim)) {
+      if (p.o_partial != nullptr) {
+        PartialEpilogue<kCfg>::store_zero(p, wg, w, sq);
+        return;
+      }
     }
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int chunks = p.head_dim / 8;
