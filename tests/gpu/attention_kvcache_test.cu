@@ -50,7 +50,7 @@ void run(const KvCase& c, uint64_t seed) {
   const int hq = c.hkv * c.ratio, B = c.batch, cache_b = c.permute ? B + 2 : B;
   const size_t e = warpspec::dtype_size(c.dtype);
   const size_t row_k = size_t(c.hkv) * c.d, row_q = size_t(hq) * c.d;
-  std::mt19937 rng(uint32_t(seed));
+  std::mt19937 gen(uint32_t(seed));
   // The logical cache (cache_b, cap, hkv, d); paged: copied page by page in random order.
   const size_t logical = size_t(cache_b) * c.cap * row_k;
   test::DeviceBuffer lk(logical * e), lv(logical * e), dq(size_t(B) * c.sq * row_q * e);
@@ -59,26 +59,23 @@ void run(const KvCase& c, uint64_t seed) {
   CUDA_ASSERT(testbed::fill_normalish(dq.get(), c.dtype, size_t(B) * c.sq * row_q, seed + 2));
   std::vector<int32_t> lens(B), idx(B), pad(B, 0);
   for (int b = 0; b < B; ++b) {
-    lens[b] = 1 + int(rng() % uint32_t(c.cap));
-    if (c.leftpad) pad[b] = int(rng() % uint32_t(lens[b]));
+    lens[b] = 1 + int(gen() % uint32_t(c.cap));
+    if (c.leftpad) pad[b] = int(gen() % uint32_t(lens[b]));
   }
   lens[0] = c.cap;  // one full sequence
   std::vector<int> perm(cache_b);
   std::iota(perm.begin(), perm.end(), 0);
-  std::shuffle(perm.begin(), perm.end(), rng);
+  std::shuffle(perm.begin(), perm.end(), gen);
   for (int b = 0; b < B; ++b) idx[b] = c.permute ? perm[b] : b;
-  test::DeviceBuffer pk, pv, d_table;
   const int pages_per_seq = c.page ? (c.cap + c.page - 1) / c.page : 0;
-  std::vector<int32_t> table;
+  const int num_pages = c.page ? B * pages_per_seq + 3 : 0;
+  test::DeviceBuffer pk(size_t(num_pages) * c.page * row_k * e), pv(size_t(num_pages) * c.page * row_k * e);
+  std::vector<int32_t> table(std::max<size_t>(1, size_t(B) * pages_per_seq), 0);
   if (c.page) {
     ASSERT_EQ(c.cap % c.page, 0);
-    const int num_pages = B * pages_per_seq + 3;
     std::vector<int> order(num_pages);
     std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), rng);
-    table.resize(size_t(B) * pages_per_seq);
-    pk = test::DeviceBuffer(size_t(num_pages) * c.page * row_k * e);
-    pv = test::DeviceBuffer(size_t(num_pages) * c.page * row_k * e);
+    std::shuffle(order.begin(), order.end(), gen);
     CUDA_ASSERT(test::poison(pk));
     CUDA_ASSERT(test::poison(pv));
     const size_t page_bytes = size_t(c.page) * row_k * e;
@@ -90,8 +87,8 @@ void run(const KvCase& c, uint64_t seed) {
         CUDA_ASSERT(cudaMemcpy(pk.as<char>() + size_t(pg) * page_bytes, lk.as<char>() + src, page_bytes, cudaMemcpyDeviceToDevice));
         CUDA_ASSERT(cudaMemcpy(pv.as<char>() + size_t(pg) * page_bytes, lv.as<char>() + src, page_bytes, cudaMemcpyDeviceToDevice));
       }
-    d_table = test::to_device(table);
   }
+  test::DeviceBuffer d_table = test::to_device(table);
   test::DeviceBuffer d_lens = test::to_device(lens), d_idx = test::to_device(idx), d_pad = test::to_device(pad);
   test::DeviceBuffer d_o(size_t(B) * c.sq * row_q * e), d_lse(size_t(B) * hq * c.sq * 4);
 
@@ -100,7 +97,6 @@ void run(const KvCase& c, uint64_t seed) {
   a.o = testbed::bshd_contiguous(d_o.get(), c.dtype, B, c.sq, hq, c.d);
   a.lse = testbed::lse_contiguous(d_lse.as<float>(), B, hq, c.sq);
   if (c.page) {
-    const int num_pages = B * pages_per_seq + 3;
     a.k = testbed::bshd_contiguous(pk.get(), c.dtype, num_pages, c.page, c.hkv, c.d);
     a.v = testbed::bshd_contiguous(pv.get(), c.dtype, num_pages, c.page, c.hkv, c.d);
     a.page_table.data = d_table.get(), a.page_table.dtype = DType::kI32, a.page_table.rank = 2;
