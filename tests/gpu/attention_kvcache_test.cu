@@ -50,7 +50,7 @@ void run(const KvCase& c, uint64_t seed) {
   const int hq = c.hkv * c.ratio, B = c.batch, cache_b = c.permute ? B + 2 : B;
   const size_t e = warpspec::dtype_size(c.dtype);
   const size_t row_k = size_t(c.hkv) * c.d, row_q = size_t(hq) * c.d;
-  std::mt19937 gen(uint32_t(seed));
+  std::mt19937 gen{uint32_t(seed)};
   // The logical cache (cache_b, cap, hkv, d); paged: copied page by page in random order.
   const size_t logical = size_t(cache_b) * c.cap * row_k;
   test::DeviceBuffer lk(logical * e), lv(logical * e), dq(size_t(B) * c.sq * row_q * e);
@@ -59,8 +59,9 @@ void run(const KvCase& c, uint64_t seed) {
   CUDA_ASSERT(testbed::fill_normalish(dq.get(), c.dtype, size_t(B) * c.sq * row_q, seed + 2));
   std::vector<int32_t> lens(B), idx(B), pad(B, 0);
   for (int b = 0; b < B; ++b) {
-    lens[b] = 1 + int(gen() % uint32_t(c.cap));
-    if (c.leftpad) pad[b] = int(gen() % uint32_t(lens[b]));
+    const uint32_t r1 = gen(), r2 = gen();
+    lens[b] = 1 + int(r1 % uint32_t(c.cap));
+    if (c.leftpad) pad[b] = int(r2 % uint32_t(lens[b]));
   }
   lens[0] = c.cap;  // one full sequence
   std::vector<int> perm(cache_b);
