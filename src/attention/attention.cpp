@@ -373,8 +373,8 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     p.window_right = std::min(p.window_right, 0);
     p.chunk = 0;
   }
-  if (a.num_splits < 0 || a.num_splits > schedule::kMaxSplits)
-    return invalid_argument(fmt("num_splits: must be 0 (heuristic) or from 1 to %d, got %d", schedule::kMaxSplits,
+  if (a.num_splits < 0 || a.num_splits > schedule::kMaxKvSplits)
+    return invalid_argument(fmt("num_splits: must be 0 (heuristic) or from 1 to %d, got %d", schedule::kMaxKvSplits,
                                 a.num_splits));
   if (a.num_splits > 1 && !attention_impl::kSplitHeadDim(p.kernel_d))
     return unsupported(fmt("num_splits: split-KV is not supported with head_dim > 192 yet (the head dim 256 kernel has "

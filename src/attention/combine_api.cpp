@@ -63,8 +63,8 @@ Status attention_combine(const CombineArgs& a, cudaStream_t stream) {
   static const char* const kONames[4] = {"batch", "seqlen", "heads", "head_dim"};
   static const char* const kLNames[3] = {"batch", "seqlen", "heads"};
   static const char* const kLseNames[3] = {"batch", "heads", "seqlen"};
-  if (a.num_splits < 1 || a.num_splits > schedule::kMaxSplits)
-    return invalid_argument(fmt("num_splits: must be from 1 to %d, got %" PRId64, schedule::kMaxSplits, a.num_splits));
+  if (a.num_splits < 1 || a.num_splits > schedule::kMaxKvSplits)
+    return invalid_argument(fmt("num_splits: must be from 1 to %d, got %" PRId64, schedule::kMaxKvSplits, a.num_splits));
   if (a.out_partial.dtype != DType::kFP32)
     return invalid_argument(fmt("out_partial.dtype: must be fp32, got %s", dtype_name(a.out_partial.dtype)));
   WARPSPEC_RETURN_IF_ERROR(check_view(a.out_partial, "out_partial", 4, kONames, 4, 16, true));

@@ -54,7 +54,7 @@ __device__ __forceinline__ void store4(void* out, DType dtype, int64_t index, fl
 }
 
 __global__ void __launch_bounds__(32 * kCombineWarps) attention_combine_kernel(const __grid_constant__ CombineParams p) {
-  __shared__ float weight[kCombineWarps][schedule::kMaxSplits];
+  __shared__ float weight[kCombineWarps][schedule::kMaxKvSplits];
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   const int64_t item = int64_t(blockIdx.x) * kCombineWarps + warp;  // (batch, row, head), head fastest
   if (item >= int64_t(p.batch) * p.rows * p.heads) return;

@@ -32,18 +32,18 @@ WARPSPEC_HOST_DEVICE BlockRange split_blocks(int lo, int hi, int split, int spli
 
 // Most splits one launch takes (the combine reads every split's LSE of a row into
 // registers; FlashAttention-3 caps at 128 too, 256 for head dim 64).
-inline constexpr int kMaxSplits = 128;
+inline constexpr int kMaxKvSplits = 128;
 
 // num_splits = 0: how many splits to use. Split only when the grid would otherwise leave
 // SMs idle: with `tiles` (m_block, head, batch) tiles and `sm_count` SMs, pick the
 // smallest split count whose waves fill the SMs about as well as the best count does,
 // never more splits than key blocks (each split keeps at least two blocks, so the pipeline
-// has something to overlap) and never more than kMaxSplits.
+// has something to overlap) and never more than kMaxKvSplits.
 inline int split_heuristic(int64_t tiles, int sm_count, int key_blocks) {
   if (tiles <= 0 || sm_count <= 0 || key_blocks < 4) return 1;
   if (tiles * 10 >= int64_t(sm_count) * 8) return 1;  // 80% of the SMs busy: splitting costs more than it gains
   int most = key_blocks / 2;
-  if (most > kMaxSplits) most = kMaxSplits;
+  if (most > kMaxKvSplits) most = kMaxKvSplits;
   // Efficiency of s splits: the fraction of the last wave's CTAs that do work,
   // (tiles * s) / (ceil(tiles * s / sm) * sm).
   double best = 0;
