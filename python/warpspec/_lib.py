@@ -289,6 +289,8 @@ class Library:
         for name in ("warpspec_gemm", "warpspec_attention"):
             fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)((name, cdll))
             setattr(self, "_" + name[len("warpspec_"):] + "_packed", fn)
+        self._attention_check_packed = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)(
+            ("warpspec_attention_check", cdll))
         # The serving entry points (split-KV combine, KV-cache append): declared here when
         # the library has them, so that an older library still loads for the other ops
         # (serving() raises then, naming what is missing).

@@ -453,7 +453,10 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                     attention_chunk: int = 0,
                     out_buffer: Optional[torch.Tensor] = None, num_splits: int = 1,
                     cache_batch_idx: Optional[torch.Tensor] = None, cache_leftpad: Optional[torch.Tensor] = None,
-                    page_table: Optional[torch.Tensor] = None) -> Tuple[torch.Tensor, torch.Tensor]:
+                    page_table: Optional[torch.Tensor] = None, before=None) -> Tuple[torch.Tensor, torch.Tensor]:
+    """before: run (on the stream) after every argument is checked and before the launch
+    (flash_attn_with_kvcache's append: a refused attention must not leave the cache
+    written)."""
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     side = [(_tensor(t, name, optional=True), name) for t, name in
             ((sink, "learnable_sink"), (cu_seqlens_q, "cu_seqlens_q"), (cu_seqlens_k, "cu_seqlens_k"),
@@ -518,6 +521,15 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     if out_buffer is not None and (out_buffer.data_ptr() % 16 or out_buffer.stride(-1) != 1
                                    or not _tma_strides(out_buffer)):
         fresh = torch.empty(out_shape, dtype=q.dtype, device=q.device)
+    if before is not None:
+        packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
+                                 *_fields(out if fresh is None else fresh, "out"), *_fields(lse, "softmax_lse"),
+                                 scale, 1 if causal else 0, flags, 0, *tail)
+        with torch.cuda.device(index):
+            status = lib._attention_check_packed(packed)
+        if status not in (_lib.OK, _lib.MISALIGNED):  # misaligned views run through copies below
+            raise lib.error(status)
+        before()
     status = run(q, k, v, fresh)
     if status == _lib.MISALIGNED:
         # Views TMA cannot address as they are (a storage offset or a batch, seqlen or
@@ -793,18 +805,27 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
                               *f(_contiguous_last(q) if rotate_q else None, "q"), *f(q_rot, "q_out"),
                               1 if rotary_interleaved else 0,
                               1 if (causal or window_left >= 0 or window_right >= 0) else 0)
-        status = _call(lib.serving("kvcache_append"), packed, index)
-        if status != _lib.OK:
-            e = lib.error(status)
-            msg = str(e).replace(": k_new", ": k").replace(": v_new", ": v").replace(", k_new", ", k")
-            raise type(e)(msg, e.code) from None
+        append_fn = lib.serving("kvcache_append")
+
+        def append():
+            status = _call(append_fn, packed, index)
+            if status != _lib.OK:
+                e = lib.error(status)
+                msg = str(e).replace(": k_new", ": k").replace(": v_new", ": v").replace(", k_new", ", k")
+                raise type(e)(msg, e.code) from None
+
+        # The append's own refusals come first (nothing is written when it refuses); the
+        # attention's are checked before the append runs (see _attention_impl's `before`).
+        before = append
         if rotate_q:
-            q = q_rot
+            q = q_rot  # written by the append, read by the attention after it
+    else:
+        before = None
     batch = q.shape[0] if cu_seqlens_q is None else cu_seqlens_q.shape[0] - 1
     seqused_k = _kvcache_seqused(k, cache_seqlens, page_table, k_cache, batch)
     return _attention_impl(q, k_cache, v_cache, softmax_scale, causal, window_left, window_right, softcap, None,
                            cu_seqlens_q, None, None, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table)
+                           cache_batch_idx, cache_leftpad, page_table, before)
 
 
 def _kvcache_fake(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
