@@ -60,8 +60,8 @@ def main():
         table = perm.view(b, s // PAGE).to(torch.int32)
         paged = []
         for k, v in caches:  # the same keys, stored page by page at the table's pages
-            kp, vp = torch.empty(pages, PAGE, HEADS_KV, D, device="cuda", dtype=dt), torch.empty_like(k).view(
-                pages, PAGE, HEADS_KV, D)
+            kp = torch.empty(pages, PAGE, HEADS_KV, D, device="cuda", dtype=dt)
+            vp = torch.empty_like(kp)
             kp[perm] = k.reshape(pages, PAGE, HEADS_KV, D)
             vp[perm] = v.reshape(pages, PAGE, HEADS_KV, D)
             paged.append((kp, vp))

@@ -814,8 +814,9 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
                 msg = str(e).replace(": k_new", ": k").replace(": v_new", ": v").replace(", k_new", ", k")
                 raise type(e)(msg, e.code) from None
 
-        # The append's own refusals come first (nothing is written when it refuses); the
-        # attention's are checked before the append runs (see _attention_impl's `before`).
+        # Order: every attention rule is checked first, then the append runs (it checks its
+        # own rules before writing anything), then the attention: a refused call leaves the
+        # cache as it was (see _attention_impl's `before`).
         before = append
         if rotate_q:
             q = q_rot  # written by the append, read by the attention after it
