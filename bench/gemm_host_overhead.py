@@ -157,7 +157,7 @@ def main():
     v = torch.randn(1, 128, 8, 64, device="cuda", dtype=torch.bfloat16)
     o = torch.empty_like(q)
     lse = torch.empty(1, 8, 128, device="cuda")
-    apacked = _lib.ATTENTION_FORMAT.pack(_lib.ATTENTION_FORMAT.size, *ops._fields(q, "q"), *ops._fields(k, "k"),
+    apacked = ops._ATTENTION_V1.pack(ops._ATTENTION_V1.size, *ops._fields(q, "q"), *ops._fields(k, "k"),
                                          *ops._fields(v, "v"), *ops._fields(o, "o"), *ops._fields(lse, "lse"),
                                          0.0, 0, 0, 0)
     qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)

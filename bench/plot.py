@@ -51,12 +51,13 @@ def validate(rec, where="record"):
     if rec.get("schema") != SCHEMA:
         raise RecordError(f"{where}: schema {rec.get('schema')!r}, this script reads {SCHEMA}")
     family = _need(rec, "family", str, where)
-    if family not in ("gemm", "attention"):
+    if family not in ("gemm", "attention", "decode"):
         raise RecordError(f"{where}: unknown family {family!r}")
     _need(rec, "command", str, where)
     _need(rec, "device.name", str, where)
     _need(rec, "warpspec.commit", str, where)
-    keys = ("m", "n", "k") if family == "gemm" else ("seqlen_q", "head_dim", "causal")
+    keys = {"gemm": ("m", "n", "k"), "attention": ("seqlen_q", "head_dim", "causal"),
+            "decode": ("batch", "seqlen_k", "head_dim", "page_size")}[family]
     for key in keys:
         _need(rec, f"args.{key}", (int, bool) if key == "causal" else int, where)
     for key in ("median", "min", "p90"):
@@ -109,6 +110,9 @@ def groups(records, metric):
         if r["family"] == "gemm":
             title = f"GEMM {a.get('dtype', '')} {a.get('layout', '')}".strip()
             x = f"{a['m']}x{a['n']}x{a['k']}" + (f" L={a['batch']}" if a.get("batch", 1) > 1 else "")
+        elif r["family"] == "decode":  # `bench decode`: one panel per cache layout
+            title = f"Decode, head dim {a['head_dim']}, " + (f"paged {a['page_size']}" if a["page_size"] else "dense")
+            x = f"{a['batch']} x {_seqlen_label(a['seqlen_k'])}"
         else:
             mask = "causal" if a["causal"] else "full"
             title = f"Attention forward, head dim {a['head_dim']}, {mask}"

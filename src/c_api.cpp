@@ -63,8 +63,30 @@ static_assert(offsetof(warpspec_attention_args, window_left) == 424 &&
               offsetof(warpspec_attention_args, cu_seqlens_q) == 528 &&
               offsetof(warpspec_attention_args, max_seqlen_q) == 848 &&
               offsetof(warpspec_attention_args, tile_counter) == 856 &&
-              offsetof(warpspec_attention_args, attention_chunk) == 936 && sizeof(warpspec_attention_args) == 944,
+              offsetof(warpspec_attention_args, attention_chunk) == 936,
               "warpspec_attention_args v2 layout is ABI; append fields, never move them");
+static_assert(offsetof(warpspec_attention_args, num_splits) == 944 && offsetof(warpspec_attention_args, reserved3) == 948 &&
+              offsetof(warpspec_attention_args, workspace) == 952 &&
+              offsetof(warpspec_attention_args, workspace_bytes) == 960 &&
+              offsetof(warpspec_attention_args, cache_batch_idx) == 968 &&
+              offsetof(warpspec_attention_args, cache_leftpad) == 1048 &&
+              offsetof(warpspec_attention_args, page_table) == 1128 && sizeof(warpspec_attention_args) == 1208,
+              "warpspec_attention_args v3 layout is ABI; append fields, never move them");
+static_assert(offsetof(warpspec_combine_args, out_partial) == 8 && offsetof(warpspec_combine_args, num_splits) == 88 &&
+              offsetof(warpspec_combine_args, lse_partial) == 104 &&
+              offsetof(warpspec_combine_args, lse_partial_split_stride) == 184 &&
+              offsetof(warpspec_combine_args, out) == 192 && offsetof(warpspec_combine_args, lse) == 272 &&
+              sizeof(warpspec_combine_args) == 352,
+              "warpspec_combine_args v1 layout is ABI; append fields, never move them");
+static_assert(offsetof(warpspec_kvcache_append_args, k_cache) == 8 &&
+              offsetof(warpspec_kvcache_append_args, cache_seqlens) == 328 &&
+              offsetof(warpspec_kvcache_append_args, rotary_cos) == 648 &&
+              offsetof(warpspec_kvcache_append_args, q_out) == 888 &&
+              offsetof(warpspec_kvcache_append_args, rotary_interleaved) == 968 &&
+              sizeof(warpspec_kvcache_append_args) == 976,
+              "warpspec_kvcache_append_args v1 layout is ABI; append fields, never move them");
+constexpr std::size_t kCombineArgsV1Size = sizeof(warpspec_combine_args);
+constexpr std::size_t kKvAppendArgsV1Size = sizeof(warpspec_kvcache_append_args);
 // The largest struct_size accepted: a newer caller's struct may be longer than ours
 // (its tail must be zero, which we read), but not unboundedly: a garbage size would
 // have us read far past the caller's object.
@@ -168,9 +190,10 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   warpspec_attention_args args = warpspec_attention_args_default();
   WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_attention_args", kAttentionArgsV1Size, &args));
   WARPSPEC_RETURN_IF_ERROR(check_flags(args.flags, WARPSPEC_ATTENTION_FLAG_KNOWN,
-                                       "WARPSPEC_FLAG_PDL (1) and WARPSPEC_FLAG_WINDOW (2)"));
+                                       "WARPSPEC_FLAG_PDL (1), WARPSPEC_FLAG_WINDOW (2) and WARPSPEC_FLAG_NUM_SPLITS (4)"));
   if (args.reserved != 0) return unsupported("reserved: must be 0, got " + std::to_string(args.reserved));
   if (args.reserved2 != 0) return unsupported("reserved2: must be 0, got " + std::to_string(args.reserved2));
+  if (args.reserved3 != 0) return unsupported("reserved3: must be 0, got " + std::to_string(args.reserved3));
   if (args.causal != 0 && args.causal != 1)
     return invalid_argument("causal: must be 0 or 1, got " + std::to_string(args.causal));
   out->q = to_view(args.q);
@@ -201,6 +224,57 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   out->max_seqlen_q = args.max_seqlen_q;
   out->tile_counter = optional(args.tile_counter);
   out->attention_chunk = args.attention_chunk;
+  // Version 3. A struct too short to hold them was defaulted above (num_splits 0 without
+  // the flag: no split; null workspace and cache vectors).
+  if (args.flags & WARPSPEC_FLAG_NUM_SPLITS) {
+    out->num_splits = args.num_splits;  // validated by the API (0 heuristic, 1..128)
+  } else if (args.num_splits != 0) {
+    return invalid_argument(fmt("num_splits (%d): set WARPSPEC_FLAG_NUM_SPLITS in flags to use it (without it it must "
+                                "be 0 and the call does not split)", int(args.num_splits)));
+  }
+  out->workspace = args.workspace;
+  out->workspace_bytes = size_t(args.workspace_bytes);
+  out->cache_batch_idx = optional(args.cache_batch_idx);
+  out->cache_leftpad = optional(args.cache_leftpad);
+  out->page_table = optional(args.page_table);
+  return Status::Ok();
+}
+
+Status to_combine_args(const warpspec_combine_args* user, CombineArgs* out) {
+  warpspec_combine_args args = warpspec_combine_args_default();
+  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_combine_args", kCombineArgsV1Size, &args));
+  out->out_partial = to_view(args.out_partial);
+  out->num_splits = args.num_splits;
+  out->out_partial_split_stride = args.out_partial_split_stride;
+  out->lse_partial = to_view(args.lse_partial);
+  out->lse_partial_split_stride = args.lse_partial_split_stride;
+  out->out = to_view(args.out);
+  if (args.lse.data != nullptr) out->lse = to_view(args.lse);  // else left empty: not written
+  return Status::Ok();
+}
+
+Status to_append_args(const warpspec_kvcache_append_args* user, KvAppendArgs* out) {
+  warpspec_kvcache_append_args args = warpspec_kvcache_append_args_default();
+  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_kvcache_append_args", kKvAppendArgsV1Size, &args));
+  if (args.rotary_interleaved != 0 && args.rotary_interleaved != 1)
+    return invalid_argument("rotary_interleaved: must be 0 or 1, got " + std::to_string(args.rotary_interleaved));
+  if (args.q_per_token != 0 && args.q_per_token != 1)
+    return invalid_argument("q_per_token: must be 0 or 1, got " + std::to_string(args.q_per_token));
+  const auto optional = [](const warpspec_tensor& t) { return t.data != nullptr ? to_view(t) : TensorView{}; };
+  out->k_cache = to_view(args.k_cache);
+  out->v_cache = to_view(args.v_cache);
+  out->k_new = to_view(args.k_new);
+  out->v_new = to_view(args.v_new);
+  out->cache_seqlens = optional(args.cache_seqlens);
+  out->cache_batch_idx = optional(args.cache_batch_idx);
+  out->cache_leftpad = optional(args.cache_leftpad);
+  out->page_table = optional(args.page_table);
+  out->rotary_cos = optional(args.rotary_cos);
+  out->rotary_sin = optional(args.rotary_sin);
+  out->q = optional(args.q);
+  out->q_out = optional(args.q_out);
+  out->rotary_interleaved = args.rotary_interleaved == 1;
+  out->q_per_token = args.q_per_token == 1;
   return Status::Ok();
 }
 
@@ -297,6 +371,36 @@ WARPSPEC_API warpspec_status warpspec_attention(const warpspec_attention_args* a
     AttentionArgs a;
     WARPSPEC_RETURN_IF_ERROR(to_attention_args(args, &a));
     return attention_forward(a, static_cast<cudaStream_t>(stream));
+  });
+}
+
+WARPSPEC_API warpspec_status warpspec_attention_workspace_size(const warpspec_attention_args* args,
+                                                               uint64_t* bytes) {
+  return guarded([&]() -> Status {
+    if (bytes == nullptr) return invalid_argument("bytes: must not be null");
+    *bytes = 0;
+    AttentionArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_attention_args(args, &a));
+    size_t n = 0;
+    WARPSPEC_RETURN_IF_ERROR(attention_workspace_size(a, &n));
+    *bytes = n;
+    return Status::Ok();
+  });
+}
+
+WARPSPEC_API warpspec_status warpspec_attention_combine(const warpspec_combine_args* args, void* stream) {
+  return guarded([&]() -> Status {
+    CombineArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_combine_args(args, &a));
+    return attention_combine(a, static_cast<cudaStream_t>(stream));
+  });
+}
+
+WARPSPEC_API warpspec_status warpspec_kvcache_append(const warpspec_kvcache_append_args* args, void* stream) {
+  return guarded([&]() -> Status {
+    KvAppendArgs a;
+    WARPSPEC_RETURN_IF_ERROR(to_append_args(args, &a));
+    return kvcache_append(a, static_cast<cudaStream_t>(stream));
   });
 }
 

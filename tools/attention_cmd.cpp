@@ -216,6 +216,7 @@ void register_bench_attention(CLI::App* bench, int& exit_code) {
   auto masks = std::make_shared<bool>(false);
   a->add_flag("--masks", *masks, "instead: variable length vs dense (L = 512, 2048) and a causal sliding window");
   a->callback([o, masks, &exit_code] { exit_code = *masks ? run_bench_attention_masks(o->timing) : run_bench_attention(*o); });
+  register_bench_decode(bench, exit_code);
 }
 
 }  // namespace warpspec::tools

@@ -55,6 +55,8 @@ void register_bench(CLI::App& app, int& exit_code);
 // `warpspec attention`, and `bench attention` (registered from register_bench).
 void register_attention(CLI::App& app, int& exit_code);
 void register_bench_attention(CLI::App* bench, int& exit_code);
+// `bench decode` (decode_cmd.cpp), registered from register_bench_attention.
+void register_bench_decode(CLI::App* bench, int& exit_code);
 
 // The head-dim rule, worded as everywhere else (README.md, python/README.md, attention_api.hpp).
 inline constexpr const char* kHeadDimHelp =

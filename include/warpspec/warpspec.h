@@ -115,8 +115,12 @@ typedef struct warpspec_tensor {
 /* Attention only: window_left / window_right are given (each -1 for unbounded or
  * >= 0). Without it there is no sliding window, so a zero-filled struct means none. */
 #define WARPSPEC_FLAG_WINDOW 2u
+/* Attention only (version 3): num_splits is given (0: a heuristic picks, 1..128: that
+ * many). Without it num_splits must be 0 and the call does not split, so a zero-filled
+ * struct means what it meant before split-KV existed. */
+#define WARPSPEC_FLAG_NUM_SPLITS 4u
 #define WARPSPEC_FLAG_KNOWN (WARPSPEC_FLAG_PDL)
-#define WARPSPEC_ATTENTION_FLAG_KNOWN (WARPSPEC_FLAG_PDL | WARPSPEC_FLAG_WINDOW)
+#define WARPSPEC_ATTENTION_FLAG_KNOWN (WARPSPEC_FLAG_PDL | WARPSPEC_FLAG_WINDOW | WARPSPEC_FLAG_NUM_SPLITS)
 
 /* ------------------------------------------------------------------ GEMM */
 
@@ -195,7 +199,10 @@ WARPSPEC_API warpspec_status warpspec_gemm_workspace_size(const warpspec_gemm_ar
  * lse: optional (data NULL = not computed), (batch, heads_q, seqlen_q) fp32, the
  * natural-log log-sum-exp of each row; -inf for a row that sees no key.
  * Version 1 is 424 bytes with no padding; version 2 appends the sliding window,
- * softcap, sinks and variable length (AttentionArgs has the rules of each). */
+ * softcap, sinks and variable length (944 bytes); version 3 the serving options:
+ * split-KV, its workspace, cache_batch_idx, cache_leftpad and the page table (1208
+ * bytes). AttentionArgs has the rules of each. An older caller's struct_size gets the
+ * defaults for what it lacks (no split, no cache indirection). */
 typedef struct warpspec_attention_args {
   uint64_t struct_size; /* sizeof(warpspec_attention_args) as the caller compiled it */
   warpspec_tensor q, k, v, o, lse;
@@ -218,6 +225,20 @@ typedef struct warpspec_attention_args {
    * batches (AttentionArgs::tile_counter); data NULL: the static schedule. */
   warpspec_tensor tile_counter;
   int64_t attention_chunk; /* 0: off; else chunked attention (AttentionArgs::attention_chunk) */
+  /* ---- version 3 (appended) ---- */
+  /* Split-KV, read only with WARPSPEC_FLAG_NUM_SPLITS: 0 a heuristic, 1 no split, 2..128
+   * that many (AttentionArgs::num_splits). Head dim 256 does not split. */
+  int32_t num_splits;
+  uint32_t reserved3; /* must be 0 */
+  /* The split-KV workspace (warpspec_attention_workspace_size bytes, 16-byte aligned) or
+   * NULL: the library's cached one for the stream (allocated on first use; a stream under
+   * graph capture cannot allocate: run once before capturing, or pass one). */
+  void* workspace;
+  uint64_t workspace_bytes; /* its size; 0 with NULL */
+  /* KV cache, int32 device vectors, data NULL when not given (AttentionArgs has the
+   * rules): cache_batch_idx (batch,), cache_leftpad (batch,), page_table (batch,
+   * max_pages) with k and v (num_pages, page_size, heads_kv, head_dim) and seqused_k. */
+  warpspec_tensor cache_batch_idx, cache_leftpad, page_table;
 } warpspec_attention_args;
 
 /* struct_size set, everything else zero (default scale, not causal, no lse). */
@@ -236,6 +257,76 @@ WARPSPEC_API warpspec_status warpspec_attention_check(const warpspec_attention_a
 /* Run on `stream` (a cudaStream_t). Refusals are warpspec_attention_check's, and
  * when refused nothing is launched or written. */
 WARPSPEC_API warpspec_status warpspec_attention(const warpspec_attention_args* args, void* stream);
+
+/* The split-KV workspace bytes the call would use (0 when it does not split), in *bytes;
+ * warpspec::attention_workspace_size. Refusals are the check's, except the workspace's
+ * own size. */
+WARPSPEC_API warpspec_status warpspec_attention_workspace_size(const warpspec_attention_args* args,
+                                                               uint64_t* bytes);
+
+/* FlashAttention-3's flash_attn_combine, warpspec::CombineArgs (attention_api.hpp):
+ *   lse = log sum_s exp(lse_partial[s]),  out = sum_s exp(lse_partial[s] - lse) out_partial[s].
+ * out_partial: split s is the (batch, seqlen, heads, head_dim) fp32 view at data +
+ * s * out_partial_split_stride elements (last dim contiguous, other strides multiples of
+ * 4, data 16-byte aligned, head_dim a multiple of 4); lse_partial: (batch, seqlen, heads)
+ * fp32 per split, lse_partial_split_stride apart; out: (batch, seqlen, heads, head_dim)
+ * bf16, fp16 or fp32; lse: optional (batch, heads, seqlen) fp32. A split whose lse is
+ * -inf adds nothing; all -inf gives out = 0, lse = -inf. Deterministic.
+ * 352 bytes, no padding. */
+typedef struct warpspec_combine_args {
+  uint64_t struct_size; /* sizeof(warpspec_combine_args) as the caller compiled it */
+  warpspec_tensor out_partial;
+  int64_t num_splits; /* 1 to 128 */
+  int64_t out_partial_split_stride;
+  warpspec_tensor lse_partial;
+  int64_t lse_partial_split_stride;
+  warpspec_tensor out;
+  warpspec_tensor lse; /* data NULL: not written */
+} warpspec_combine_args;
+
+static inline warpspec_combine_args warpspec_combine_args_default(void) {
+  warpspec_combine_args args;
+  size_t i;
+  unsigned char* bytes = (unsigned char*)&args;
+  for (i = 0; i < sizeof args; ++i) bytes[i] = 0;
+  args.struct_size = sizeof args;
+  return args;
+}
+
+/* Run on `stream`; refused arguments launch nothing. */
+WARPSPEC_API warpspec_status warpspec_attention_combine(const warpspec_combine_args* args, void* stream);
+
+/* The append half of flash_attn_with_kvcache, warpspec::KvAppendArgs: k_new / v_new
+ * (batch, seqlen_new, heads_kv, head_dim) written into k_cache / v_cache in place at row
+ * cache_seqlens[b] + t (dense (batch_cache, seqlen_cache, heads_kv, head_dim), or paged
+ * through page_table), with rotary on the new keys and, when q is given, q rotated into
+ * q_out (may be q itself). rotary_cos / rotary_sin: (seqlen_ro, rotary_dim / 2) of the
+ * cache's dtype, data NULL for none. Run it before warpspec_attention over the cache
+ * with seqused_k = cache_seqlens + seqlen_new. 976 bytes, no padding. */
+typedef struct warpspec_kvcache_append_args {
+  uint64_t struct_size; /* sizeof(warpspec_kvcache_append_args) as the caller compiled it */
+  warpspec_tensor k_cache, v_cache, k_new, v_new;
+  warpspec_tensor cache_seqlens; /* int32 (batch,), required */
+  warpspec_tensor cache_batch_idx, cache_leftpad, page_table; /* optional, data NULL: none */
+  warpspec_tensor rotary_cos, rotary_sin;                     /* optional, both or neither */
+  warpspec_tensor q, q_out;                                   /* optional, with rotary */
+  int32_t rotary_interleaved; /* 1 (the default): pairs (2i, 2i+1); 0: (i, i + rotary_dim / 2) */
+  int32_t q_per_token;        /* 0 or 1: q rotated at each new key's position (causal / local) */
+} warpspec_kvcache_append_args;
+
+/* struct_size set, rotary_interleaved = 1 (FlashAttention's default), the rest zero. */
+static inline warpspec_kvcache_append_args warpspec_kvcache_append_args_default(void) {
+  warpspec_kvcache_append_args args;
+  size_t i;
+  unsigned char* bytes = (unsigned char*)&args;
+  for (i = 0; i < sizeof args; ++i) bytes[i] = 0;
+  args.struct_size = sizeof args;
+  args.rotary_interleaved = 1;
+  return args;
+}
+
+/* Run on `stream`; refused arguments launch nothing and write nothing. */
+WARPSPEC_API warpspec_status warpspec_kvcache_append(const warpspec_kvcache_append_args* args, void* stream);
 
 /* ------------------------------------------------------------------ introspection */
 

@@ -18,8 +18,10 @@ __all__ = [
     "check_device",
     "describe_attention",
     "describe_gemm",
+    "flash_attn_combine",
     "flash_attn_func",
     "flash_attn_varlen_func",
+    "flash_attn_with_kvcache",
     "gemm",
     "library_path",
     "library_version",
@@ -55,6 +57,12 @@ except ImportError:  # the library layer still works; the ops need PyTorch
     def flash_attn_varlen_func(*args, **kwargs):
         raise ImportError("warpspec.flash_attn_varlen_func needs PyTorch (import torch failed)")
 
+    def flash_attn_with_kvcache(*args, **kwargs):
+        raise ImportError("warpspec.flash_attn_with_kvcache needs PyTorch (import torch failed)")
+
+    def flash_attn_combine(*args, **kwargs):
+        raise ImportError("warpspec.flash_attn_combine needs PyTorch (import torch failed)")
+
     def describe_gemm(*args, **kwargs):
         raise ImportError("warpspec.describe_gemm needs PyTorch (import torch failed)")
 
@@ -62,4 +70,5 @@ except ImportError:  # the library layer still works; the ops need PyTorch
         raise ImportError("warpspec.describe_attention needs PyTorch (import torch failed)")
 
 else:
-    from .ops import describe_attention, describe_gemm, flash_attn_func, flash_attn_varlen_func, gemm
+    from .ops import (describe_attention, describe_gemm, flash_attn_combine, flash_attn_func, flash_attn_varlen_func,
+                      flash_attn_with_kvcache, gemm)

@@ -32,6 +32,7 @@ DTYPE_E5M2 = 4
 DTYPE_I32 = 5
 FLAG_PDL = 1
 FLAG_WINDOW = 2
+FLAG_NUM_SPLITS = 4
 
 # warpspec_gemm_raster
 RASTER_HEURISTIC = 0
@@ -70,7 +71,7 @@ class GemmArgs(ctypes.Structure):
 
 
 class AttentionArgs(ctypes.Structure):
-    """warpspec_attention_args, version 2. Build it with attention_args()."""
+    """warpspec_attention_args, version 3. Build it with attention_args()."""
 
     _fields_ = [
         ("struct_size", ctypes.c_uint64),
@@ -96,14 +97,51 @@ class AttentionArgs(ctypes.Structure):
         ("max_seqlen_q", ctypes.c_int64),
         ("tile_counter", Tensor),
         ("attention_chunk", ctypes.c_int64),
+        # version 3
+        ("num_splits", ctypes.c_int32),
+        ("reserved3", ctypes.c_uint32),
+        ("workspace", ctypes.c_void_p),
+        ("workspace_bytes", ctypes.c_uint64),
+        ("cache_batch_idx", Tensor),
+        ("cache_leftpad", Tensor),
+        ("page_table", Tensor),
     ]
+
+
+class CombineArgs(ctypes.Structure):
+    """warpspec_combine_args (flash_attn_combine)."""
+
+    _fields_ = [
+        ("struct_size", ctypes.c_uint64),
+        ("out_partial", Tensor),
+        ("num_splits", ctypes.c_int64),
+        ("out_partial_split_stride", ctypes.c_int64),
+        ("lse_partial", Tensor),
+        ("lse_partial_split_stride", ctypes.c_int64),
+        ("out", Tensor),
+        ("lse", Tensor),
+    ]
+
+
+class KvAppendArgs(ctypes.Structure):
+    """warpspec_kvcache_append_args (the append half of flash_attn_with_kvcache)."""
+
+    _fields_ = [("struct_size", ctypes.c_uint64)] + [
+        (name, Tensor) for name in ("k_cache", "v_cache", "k_new", "v_new", "cache_seqlens", "cache_batch_idx",
+                                    "cache_leftpad", "page_table", "rotary_cos", "rotary_sin", "q", "q_out")
+    ] + [("rotary_interleaved", ctypes.c_int32), ("q_per_token", ctypes.c_int32)]
 
 
 # The C side static_asserts the same numbers.
 assert ctypes.sizeof(Tensor) == 80, "warpspec_tensor layout"
 assert ctypes.sizeof(GemmArgs) == 352 and GemmArgs.flags.offset == 348, "warpspec_gemm_args layout"
-assert ctypes.sizeof(AttentionArgs) == 944 and AttentionArgs.tile_counter.offset == 856 and AttentionArgs.softmax_scale.offset == 408 and \
-    AttentionArgs.sink.offset == 448 and AttentionArgs.max_seqlen_q.offset == 848, "warpspec_attention_args layout"
+assert ctypes.sizeof(AttentionArgs) == 1208 and AttentionArgs.tile_counter.offset == 856 and \
+    AttentionArgs.softmax_scale.offset == 408 and AttentionArgs.sink.offset == 448 and \
+    AttentionArgs.max_seqlen_q.offset == 848 and AttentionArgs.num_splits.offset == 944 and \
+    AttentionArgs.page_table.offset == 1128, "warpspec_attention_args layout"
+assert ctypes.sizeof(CombineArgs) == 352 and CombineArgs.lse.offset == 272, "warpspec_combine_args layout"
+assert ctypes.sizeof(KvAppendArgs) == 976 and KvAppendArgs.rotary_interleaved.offset == 968, \
+    "warpspec_kvcache_append_args layout"
 
 # The same structs as struct-module formats, for the per-call path: one pack() call
 # builds a whole args struct as bytes (a few hundred ns, against tens of µs for
@@ -113,10 +151,15 @@ assert ctypes.sizeof(AttentionArgs) == 944 and AttentionArgs.tile_counter.offset
 # A tensor is: data, dtype, rank, shape[4], stride[4].
 TENSOR_FORMAT = "Qii4q4q"
 GEMM_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 4 + "ffiiiI")
-ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII" + "qqfI" + TENSOR_FORMAT * 5 + "q" + TENSOR_FORMAT + "q")
+ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII" + "qqfI" + TENSOR_FORMAT * 5 + "q" + TENSOR_FORMAT + "q"
+                                 + "iIQQ" + TENSOR_FORMAT * 3)
+COMBINE_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT + "qq" + TENSOR_FORMAT + "q" + TENSOR_FORMAT * 2)
+APPEND_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 12 + "ii")
 NULL_TENSOR = (0,) * 11  # data NULL: an absent optional tensor
 assert GEMM_FORMAT.size == ctypes.sizeof(GemmArgs), "GEMM_FORMAT mirrors warpspec_gemm_args"
 assert ATTENTION_FORMAT.size == ctypes.sizeof(AttentionArgs), "ATTENTION_FORMAT mirrors warpspec_attention_args"
+assert COMBINE_FORMAT.size == ctypes.sizeof(CombineArgs), "COMBINE_FORMAT mirrors warpspec_combine_args"
+assert APPEND_FORMAT.size == ctypes.sizeof(KvAppendArgs), "APPEND_FORMAT mirrors warpspec_kvcache_append_args"
 
 
 def gemm_args() -> GemmArgs:
@@ -246,6 +289,17 @@ class Library:
         for name in ("warpspec_gemm", "warpspec_attention"):
             fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)((name, cdll))
             setattr(self, "_" + name[len("warpspec_"):] + "_packed", fn)
+        self._attention_check_packed = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)(
+            ("warpspec_attention_check", cdll))
+        # The serving entry points (split-KV combine, KV-cache append): declared here when
+        # the library has them, so that an older library still loads for the other ops
+        # (serving() raises then, naming what is missing).
+        for name in ("warpspec_attention_combine", "warpspec_kvcache_append"):
+            try:
+                fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_void_p)((name, cdll))
+            except AttributeError:
+                fn = None
+            setattr(self, "_" + name[len("warpspec_"):] + "_packed", fn)
 
     def _check(self, status: int) -> None:
         if status != OK:
@@ -297,6 +351,13 @@ class Library:
 
     def attention_packed(self, packed: bytes, stream: int) -> int:
         return self._attention_packed(packed, stream)
+
+    def serving(self, name: str):
+        """The packed entry point `name` ("attention_combine" or "kvcache_append")."""
+        fn = getattr(self, "_" + name + "_packed", None)
+        if fn is None:
+            raise WarpspecError(f"{self.path} has no warpspec_{name}: it is older than this package", INTERNAL)
+        return fn
 
     def error(self, status: int) -> WarpspecError:
         """The exception for a non-OK status of this thread's last call."""

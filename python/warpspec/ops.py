@@ -451,11 +451,18 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                     cu_seqlens_k: Optional[torch.Tensor] = None, seqused_q: Optional[torch.Tensor] = None,
                     seqused_k: Optional[torch.Tensor] = None, max_seqlen_q: int = 0,
                     attention_chunk: int = 0,
-                    out_buffer: Optional[torch.Tensor] = None) -> Tuple[torch.Tensor, torch.Tensor]:
+                    out_buffer: Optional[torch.Tensor] = None, num_splits: int = 1,
+                    cache_batch_idx: Optional[torch.Tensor] = None, cache_leftpad: Optional[torch.Tensor] = None,
+                    page_table: Optional[torch.Tensor] = None, before=None) -> Tuple[torch.Tensor, torch.Tensor]:
+    """before: run (on the stream) after every argument is checked and before the launch
+    (flash_attn_with_kvcache's append: a refused attention must not leave the cache
+    written)."""
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     side = [(_tensor(t, name, optional=True), name) for t, name in
             ((sink, "learnable_sink"), (cu_seqlens_q, "cu_seqlens_q"), (cu_seqlens_k, "cu_seqlens_k"),
              (seqused_q, "seqused_q"), (seqused_k, "seqused_k"))]
+    cache = [(_tensor(t, name, optional=True), name) for t, name in
+             ((cache_batch_idx, "cache_batch_idx"), (cache_leftpad, "cache_leftpad"), (page_table, "page_table"))]
     scale = 0.0
     if softmax_scale is not None:
         scale = _f32(softmax_scale, "softmax_scale")
@@ -468,7 +475,7 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     if cap != 0.0 and not _F32_PACK.unpack(_F32_PACK.pack(cap))[0] > 0.0 and cap > 0.0:
         raise _lib.WarpspecArgumentError(f"invalid argument: softcap: {softcap!r} rounds to 0 in float32 (0 turns "
                                          "softcapping off; pass 0.0 for that)", _lib.INVALID_ARGUMENT)
-    present = [(t, name) for t, name in side if t is not None]
+    present = [(t, name) for t, name in side + cache if t is not None]
     index = _device_of(_ATTENTION_NAMES + tuple(name for _, name in present), q, k, v, *(t for t, _ in present))
     packed_q = cu_seqlens_q is not None
     out_shape, lse_shape = _attention_shapes(q, packed_q)
@@ -482,7 +489,8 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         _check_out(out_buffer, out_shape, q.dtype, q)
     out = torch.empty(out_shape, dtype=q.dtype, device=q.device) if out_buffer is None else out_buffer
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
-    flags = _lib.FLAG_WINDOW  # the window fields are always given (-1, -1: none)
+    # The window fields are always given (-1, -1: none), and so is num_splits (1: none).
+    flags = _lib.FLAG_WINDOW | _lib.FLAG_NUM_SPLITS
     tail = [window_left, window_right, cap, 0]  # version 2's fields, in the struct's order
     for t, name in side:
         tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
@@ -495,6 +503,11 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     else:
         tail.extend(_NO_TENSOR)
     tail.append(int(attention_chunk))
+    # Version 3: split-KV on the library's cached workspace (per device and stream: no
+    # allocation in steady state), and the KV-cache vectors.
+    tail.extend((int(num_splits), 0, 0, 0))
+    for t, name in cache:
+        tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
 
     def run(q, k, v, o=None):
         packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
@@ -508,6 +521,15 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     if out_buffer is not None and (out_buffer.data_ptr() % 16 or out_buffer.stride(-1) != 1
                                    or not _tma_strides(out_buffer)):
         fresh = torch.empty(out_shape, dtype=q.dtype, device=q.device)
+    if before is not None:
+        packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
+                                 *_fields(out if fresh is None else fresh, "out"), *_fields(lse, "softmax_lse"),
+                                 scale, 1 if causal else 0, flags, 0, *tail)
+        with torch.cuda.device(index):
+            status = lib._attention_check_packed(packed)
+        if status not in (_lib.OK, _lib.MISALIGNED):  # misaligned views run through copies below
+            raise lib.error(status)
+        before()
     status = run(q, k, v, fresh)
     if status == _lib.MISALIGNED:
         # Views TMA cannot address as they are (a storage offset or a batch, seqlen or
@@ -538,34 +560,50 @@ def _tma_strides(t: torch.Tensor) -> bool:
     return all(t.shape[i] <= 1 or (t.stride(i) * e) % 16 == 0 for i in range(t.dim() - 1))
 
 
+def _attention_op_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
+                       cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, num_splits=1,
+                       cache_batch_idx=None, cache_leftpad=None, page_table=None):
+    return _attention_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
+                           cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
+                           cache_batch_idx, cache_leftpad, page_table)
+
+
 def _attention_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
-                    cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk):
+                    cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, num_splits=1,
+                    cache_batch_idx=None, cache_leftpad=None, page_table=None):
     out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
 
 
 def _attention_out_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
-                        cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out):
+                        cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits=1,
+                        cache_batch_idx=None, cache_leftpad=None, page_table=None):
     return _attention_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
-                           cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out)[1]
+                           cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits,
+                           cache_batch_idx, cache_leftpad, page_table)[1]
 
 
 def _attention_out_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
-                        cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out):
+                        cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits=1,
+                        cache_batch_idx=None, cache_leftpad=None, page_table=None):
     _, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(lse_shape, dtype=torch.float32)
 
 
+# The serving arguments come last, with defaults, so calls written for the earlier
+# schema (positional, up to attention_chunk / out) still bind.
+_SERVING_SCHEMA = "int num_splits=1, Tensor? cache_batch_idx=None, Tensor? cache_leftpad=None, Tensor? page_table=None"
 _attention = _register("flash_attn_forward",
                        "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal, int window_left, "
                        "int window_right, float softcap, Tensor? sink, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
-                       "Tensor? seqused_q, Tensor? seqused_k, int max_seqlen_q, int attention_chunk) -> (Tensor, Tensor)",
-                       _attention_impl, _attention_fake)
+                       "Tensor? seqused_q, Tensor? seqused_k, int max_seqlen_q, int attention_chunk, "
+                       + _SERVING_SCHEMA + ") -> (Tensor, Tensor)",
+                       _attention_op_impl, _attention_fake)
 _attention_out = _register("flash_attn_forward_out",
                            "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal, int window_left, "
                            "int window_right, float softcap, Tensor? sink, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
                            "Tensor? seqused_q, Tensor? seqused_k, int max_seqlen_q, int attention_chunk, "
-                           "Tensor(a!) out) -> Tensor",
+                           "Tensor(a!) out, " + _SERVING_SCHEMA + ") -> Tensor",
                            _attention_out_impl, _attention_out_fake, mutates=("out",))
 
 
@@ -575,28 +613,38 @@ def _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gq
     for name, value in (("qv", qv), ("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale)):
         if value is not None:
             raise NotImplementedError(f"{name}: not supported by warpspec yet (pass None)")
-    if num_splits not in (0, 1):
-        raise NotImplementedError(f"num_splits={num_splits!r}: split-KV is not in warpspec yet (pass 0 or 1)")
     if pack_gqa:
         raise NotImplementedError(f"pack_gqa={pack_gqa!r}: not supported by warpspec yet (pass None or False)")
     if sm_margin not in (0, None):
         raise NotImplementedError(f"sm_margin={sm_margin!r}: not supported by warpspec yet (pass 0)")
 
 
-def _run_attention(name, q, k, v, args, out=None):
-    tensors = (q, k, v) + tuple(t for t in args if isinstance(t, torch.Tensor))
+def _run_attention(name, q, k, v, args, out=None, serving=(1, None, None, None)):
+    """args: the op's arguments after v up to attention_chunk; serving: (num_splits,
+    cache_batch_idx, cache_leftpad, page_table)."""
+    tensors = (q, k, v) + tuple(t for t in args + serving if isinstance(t, torch.Tensor))
     if out is not None:
         if _needs_grad(*tensors):
             raise RuntimeError(f"warpspec.{name}: out= does not record gradients (as torch's out= functions); "
                                "call it under torch.no_grad() or without out=")
         if _plain_eager(*tensors, out):
-            return _attention_impl(q, k, v, *args, out)
-        return out, _attention_out(q, k, v, *args, out)
+            return _attention_impl(q, k, v, *args, out, *serving)
+        return out, _attention_out(q, k, v, *args, out, *serving)
     if _plain_eager(*tensors):
-        return _attention_impl(q, k, v, *args)
+        return _attention_impl(q, k, v, *args, None, *serving)
     if _needs_grad(*tensors):
-        return _ForwardOnly.apply(name, _attention, q, k, v, *args)
-    return _attention(q, k, v, *args)
+        return _ForwardOnly.apply(name, _attention, q, k, v, *args, *serving)
+    return _attention(q, k, v, *args, *serving)
+
+
+def _splits_arg(num_splits) -> int:
+    """FlashAttention's num_splits: 0 a heuristic, 1 no split, n > 1 that many (the
+    library takes up to 128; head dim 256 does not split)."""
+    n = _int_arg(num_splits if num_splits is not None else 1, "num_splits")
+    if n < 0:
+        raise _lib.WarpspecArgumentError(f"invalid argument: num_splits: must be 0 (heuristic) or positive, got {n}",
+                                         _lib.INVALID_ARGUMENT)
+    return n
 
 
 def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float] = None,
@@ -627,7 +675,12 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     deterministic: accepted (the forward is always deterministic).
     attention_chunk > 0: chunked attention (Llama 4): query i also sees only the keys of
     its chunk, [c, c + chunk) with c = (i + seqlen_k - seqlen_q) // chunk * chunk.
-    qv, q/k/v_descale, num_splits > 1, pack_gqa=True and sm_margin are not supported yet: a value other than the default raises NotImplementedError.
+    num_splits: split-KV (flash-decoding): 1 (the default) does not split, 0 lets a
+    heuristic split when the grid would leave SMs idle, n > 1 deals each query tile's
+    keys to n CTAs whose fp32 partials a combine kernel merges (deterministic for a
+    fixed n; the workspace is the library's cached one per device and stream; head
+    dim 256 does not split).
+    qv, q/k/v_descale, pack_gqa=True and sm_margin are not supported yet: a value other than the default raises NotImplementedError.
 
     Returns out, (batch, seqlen_q, nheads, headdim) contiguous, or with
     return_attn_probs=True (out, softmax_lse) as FlashAttention-3 does, softmax_lse
@@ -641,7 +694,7 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     left, right = _window(window_size)
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0,
             _int_arg(attention_chunk or 0, "attention_chunk"))
-    result, lse = _run_attention("flash_attn_func", q, k, v, args, out)
+    result, lse = _run_attention("flash_attn_func", q, k, v, args, out, (_splits_arg(num_splits), None, None, None))
     return (result, lse) if return_attn_probs else result
 
 
@@ -686,8 +739,304 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
         _int_arg(max_seqlen_k, "max_seqlen_k")  # accepted, not needed (lengths are read on the GPU)
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
             seqused_q, seqused_k, max_q, _int_arg(attention_chunk or 0, "attention_chunk"))
-    result, lse = _run_attention("flash_attn_varlen_func", q, k, v, args, out)
+    result, lse = _run_attention("flash_attn_varlen_func", q, k, v, args, out,
+                                 (_splits_arg(num_splits), None, None, None))
     return (result, lse) if return_attn_probs else result
+
+
+# ------------------------------------------------------------------ serving: KV cache, combine
+
+_APPEND_PACK = _lib.APPEND_FORMAT.pack
+_APPEND_SIZE = _lib.APPEND_FORMAT.size
+_COMBINE_PACK = _lib.COMBINE_FORMAT.pack
+_COMBINE_SIZE = _lib.COMBINE_FORMAT.size
+
+
+def _kvcache_seqused(k, cache_seqlens, page_table, k_cache, batch):
+    """The keys each sequence attends to after the append, as the attention's seqused_k:
+    cache_seqlens + seqlen_new, computed on the GPU (graph-safe); without cache_seqlens a
+    paged cache is read whole (max_pages * page_size keys), a dense one needs none."""
+    if cache_seqlens is None:
+        if page_table is None:
+            return None
+        return torch.full((batch,), page_table.shape[1] * k_cache.shape[1], dtype=torch.int32,
+                          device=k_cache.device)
+    if k is None or k.shape[1] == 0:
+        return cache_seqlens
+    return cache_seqlens + k.shape[1]
+
+
+def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor, k: Optional[torch.Tensor],
+                  v: Optional[torch.Tensor], rotary_cos: Optional[torch.Tensor], rotary_sin: Optional[torch.Tensor],
+                  cache_seqlens: Optional[torch.Tensor], cache_batch_idx: Optional[torch.Tensor],
+                  cache_leftpad: Optional[torch.Tensor], page_table: Optional[torch.Tensor],
+                  cu_seqlens_q: Optional[torch.Tensor], max_seqlen_q: int, softmax_scale: Optional[float],
+                  causal: bool, window_left: int, window_right: int, attention_chunk: int, softcap: float,
+                  rotary_interleaved: bool, num_splits: int) -> Tuple[torch.Tensor, torch.Tensor]:
+    q = _tensor(q, "q")
+    k_cache, v_cache = _tensor(k_cache, "k_cache"), _tensor(v_cache, "v_cache")
+    if (k is None) != (v is None) or (rotary_cos is not None and k is None):
+        raise ValueError("k, v: give both, and rotary_cos / rotary_sin only with them")
+    if k is not None:
+        k, v = _tensor(k, "k"), _tensor(v, "v")
+        cos, sin = _tensor(rotary_cos, "rotary_cos", optional=True), _tensor(rotary_sin, "rotary_sin", optional=True)
+        present = [(t, n) for t, n in ((q, "q"), (k_cache, "k_cache"), (v_cache, "v_cache"), (k, "k"), (v, "v"),
+                                       (cos, "rotary_cos"), (sin, "rotary_sin"), (cache_seqlens, "cache_seqlens"),
+                                       (cache_batch_idx, "cache_batch_idx"), (cache_leftpad, "cache_leftpad"),
+                                       (page_table, "page_table")) if t is not None]
+        index = _device_of(tuple(n for _, n in present), *(t for t, _ in present))
+        lib = _lib.library()
+        rotate_q = cos is not None
+        q_rot = torch.empty(q.shape, dtype=q.dtype, device=q.device) if rotate_q else None
+        kc, vc = _contiguous_last(k_cache), _contiguous_last(v_cache)
+        if kc is not k_cache or vc is not v_cache:
+            raise ValueError("k_cache, v_cache: the head dimension must be contiguous (the cache is written in place)")
+        none = _lib.NULL_TENSOR
+
+        def f(t, name):
+            return _fields(t, name) if t is not None else none
+
+        packed = _APPEND_PACK(_APPEND_SIZE, *f(k_cache, "k_cache"), *f(v_cache, "v_cache"),
+                              *f(_contiguous_last(k), "k"), *f(_contiguous_last(v), "v"),  # copied only if strided
+                              *f(cache_seqlens, "cache_seqlens"), *f(cache_batch_idx, "cache_batch_idx"),
+                              *f(cache_leftpad, "cache_leftpad"), *f(page_table, "page_table"),
+                              *f(cos if cos is None else _contiguous_last(cos), "rotary_cos"),
+                              *f(sin if sin is None else _contiguous_last(sin), "rotary_sin"),
+                              *f(_contiguous_last(q) if rotate_q else None, "q"), *f(q_rot, "q_out"),
+                              1 if rotary_interleaved else 0,
+                              1 if (causal or window_left >= 0 or window_right >= 0) else 0)
+        append_fn = lib.serving("kvcache_append")
+
+        def append():
+            status = _call(append_fn, packed, index)
+            if status != _lib.OK:
+                e = lib.error(status)
+                msg = str(e).replace(": k_new", ": k").replace(": v_new", ": v").replace(", k_new", ", k")
+                raise type(e)(msg, e.code) from None
+
+        # Order: every attention rule is checked first, then the append runs (it checks its
+        # own rules before writing anything), then the attention: a refused call leaves the
+        # cache as it was (see _attention_impl's `before`).
+        before = append
+        if rotate_q:
+            q = q_rot  # written by the append, read by the attention after it
+    else:
+        before = None
+    batch = q.shape[0] if cu_seqlens_q is None else cu_seqlens_q.shape[0] - 1
+    seqused_k = _kvcache_seqused(k, cache_seqlens, page_table, k_cache, batch)
+    return _attention_impl(q, k_cache, v_cache, softmax_scale, causal, window_left, window_right, softcap, None,
+                           cu_seqlens_q, None, None, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
+                           cache_batch_idx, cache_leftpad, page_table, before)
+
+
+def _kvcache_fake(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
+                  page_table, cu_seqlens_q, max_seqlen_q, softmax_scale, causal, window_left, window_right,
+                  attention_chunk, softcap, rotary_interleaved, num_splits):
+    out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
+    return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
+
+
+# The op writes k and v into the caches in place (FlashAttention-3's semantics): it says so,
+# so torch.compile orders it against other readers of the cache.
+_kvcache = _register("flash_attn_with_kvcache",
+                     "(Tensor q, Tensor(a!) k_cache, Tensor(b!) v_cache, Tensor? k, Tensor? v, Tensor? rotary_cos, "
+                     "Tensor? rotary_sin, Tensor? cache_seqlens, Tensor? cache_batch_idx, Tensor? cache_leftpad, "
+                     "Tensor? page_table, Tensor? cu_seqlens_q, int max_seqlen_q, float? softmax_scale, bool causal, "
+                     "int window_left, int window_right, int attention_chunk, float softcap, bool rotary_interleaved, "
+                     "int num_splits) -> (Tensor, Tensor)",
+                     _kvcache_impl, _kvcache_fake, mutates=("k_cache", "v_cache"))
+
+
+def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary_cos=None, rotary_sin=None,
+                            cache_seqlens=None, cache_batch_idx=None, cache_leftpad=None, page_table=None,
+                            cu_seqlens_q=None, cu_seqlens_k_new=None, max_seqlen_q=None, rotary_seqlens=None,
+                            q_descale=None, k_descale=None, v_descale=None, softmax_scale=None, causal=False,
+                            window_size=(-1, -1), attention_chunk=0, softcap=0.0, rotary_interleaved=True,
+                            scheduler_metadata=None, num_splits=0, pack_gqa=None, sm_margin=0,
+                            return_softmax_lse=False):
+    """FlashAttention-3's flash_attn_with_kvcache (hopper/flash_attn_interface.py): the
+    same arguments in the same order with the same defaults, on the current stream.
+
+    When k and v are given, they are written into k_cache / v_cache *in place* at rows
+    cache_seqlens[b], cache_seqlens[b] + 1, ... (rotary applied to the new keys when
+    rotary_cos / rotary_sin are given, and to q: at each new position when causal or
+    local, else all at position cache_seqlens[b]; `rotary_interleaved` pairs (2i, 2i+1),
+    else (i, i + rotary_dim / 2)); then q attends to the updated cache, the first
+    cache_seqlens[b] + seqlen_new keys of sequence b (the causal mask and window aligned
+    to their end). Rows outside the appended ones are never written.
+
+    q: (batch, seqlen_q, nheads, headdim), or (total_q, nheads, headdim) with
+    cu_seqlens_q and max_seqlen_q (no rotary then). k_cache, v_cache: (batch_cache,
+    seqlen_cache, nheads_k, headdim), or (num_pages, page_size, nheads_k, headdim) with
+    page_table (batch, max_pages) int32; page_size a multiple of 16. k, v: (batch,
+    seqlen_new, nheads_k, headdim). cache_seqlens: int or int32 (batch,). cache_batch_idx:
+    int32 (batch,), the cache entry each batch entry uses (dense caches). cache_leftpad:
+    int32 (batch,), where each sequence starts in its cache row (dense caches; positions
+    and cache_seqlens count from row 0, so the keys are rows [leftpad, cache_seqlens)).
+    rotary_cos / rotary_sin: (seqlen_ro, rotary_dim / 2) of the cache's dtype.
+    num_splits: 0 (the default) a heuristic split-KV, 1 none, n > 1 that many; the
+    workspace is the library's cached one per device and stream (for CUDA graphs, run the
+    call once before capturing). Everything per step (lengths, indices, pages) is read on
+    the GPU: no host synchronisation.
+
+    Not supported (NotImplementedError naming them): qv, cu_seqlens_k_new, rotary_seqlens,
+    q/k/v_descale, scheduler_metadata, pack_gqa=True, sm_margin != 0, and rotary with
+    cu_seqlens_q.
+
+    Returns out (like q), or with return_softmax_lse=True (out, softmax_lse), softmax_lse
+    (batch, nheads, seqlen_q) float32 ((nheads, total_q) with cu_seqlens_q). Forward only.
+    """
+    _require_tensors(("q", q), ("k_cache", k_cache), ("v_cache", v_cache), ("k", k, True), ("v", v, True),
+                     ("rotary_cos", rotary_cos, True), ("rotary_sin", rotary_sin, True),
+                     ("cache_batch_idx", cache_batch_idx, True), ("cache_leftpad", cache_leftpad, True),
+                     ("page_table", page_table, True), ("cu_seqlens_q", cu_seqlens_q, True))
+    for name, value in (("qv", qv), ("cu_seqlens_k_new", cu_seqlens_k_new), ("rotary_seqlens", rotary_seqlens),
+                        ("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale),
+                        ("scheduler_metadata", scheduler_metadata)):
+        if value is not None:
+            raise NotImplementedError(f"{name}: not supported by warpspec yet (pass None)")
+    if pack_gqa:
+        raise NotImplementedError(f"pack_gqa={pack_gqa!r}: not supported by warpspec yet (pass None or False)")
+    if sm_margin not in (0, None):
+        raise NotImplementedError(f"sm_margin={sm_margin!r}: not supported by warpspec yet (pass 0)")
+    if (k is None) != (v is None):
+        raise ValueError("k, v: give both (the new keys and values to append) or neither")
+    if (rotary_cos is None) != (rotary_sin is None):
+        raise ValueError("rotary_cos, rotary_sin: give both or neither")
+    if rotary_cos is not None and k is None:
+        raise ValueError("rotary_cos, rotary_sin: only with k and v (rotary is applied to the appended keys and q)")
+    if rotary_cos is not None and cu_seqlens_q is not None:
+        raise NotImplementedError("cu_seqlens_q: not supported by warpspec yet together with rotary_cos / rotary_sin")
+    if k is not None and cache_seqlens is None:
+        raise ValueError("cache_seqlens: required with k and v (where each sequence's new rows go)")
+    if isinstance(cache_seqlens, int) and not isinstance(cache_seqlens, bool):
+        batch = q.shape[0] if cu_seqlens_q is None else cu_seqlens_q.shape[0] - 1
+        cache_seqlens = torch.full((batch,), cache_seqlens, dtype=torch.int32, device=k_cache.device)
+    _require_tensors(("cache_seqlens", cache_seqlens, True))
+    left, right = _window(window_size)
+    if causal:
+        right = 0
+    if cu_seqlens_q is not None:
+        if max_seqlen_q is None:
+            raise ValueError("max_seqlen_q: required with cu_seqlens_q (at least the longest query sequence)")
+        max_q = _int_arg(max_seqlen_q, "max_seqlen_q")
+    else:
+        max_q = 0
+    args = (q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
+            page_table, cu_seqlens_q, max_q, softmax_scale, bool(causal), left, right,
+            _int_arg(attention_chunk or 0, "attention_chunk"), float(softcap), bool(rotary_interleaved),
+            _splits_arg(num_splits))
+    tensors = [t for t in args if isinstance(t, torch.Tensor)]
+    if _plain_eager(*tensors):
+        out, lse = _kvcache_impl(*args)
+    else:
+        # Forward only: under autograd the op runs without recording (a backward through
+        # the result finds nothing to differentiate and says so).
+        with torch.no_grad():
+            out, lse = _kvcache(*args)
+    return (out, lse) if return_softmax_lse else out
+
+
+def _combine_view(t: torch.Tensor, name: str) -> tuple:
+    """A (num_splits, ...) tensor as the C ABI's per-split view: split 0's fields (the
+    leading dimension dropped) and the split stride."""
+    r = t.dim() - 1
+    pad = _PAD[r]
+    return (t.data_ptr(), _dtype_code(t.dtype, f"{name}.dtype"), r, *t.shape[1:], *pad, *t.stride()[1:], *pad), \
+        t.stride(0)
+
+
+def _combine_impl(out_partial: torch.Tensor, lse_partial: torch.Tensor, out_dtype: Optional[torch.dtype],
+                  out_buffer: Optional[torch.Tensor] = None) -> Tuple[torch.Tensor, torch.Tensor]:
+    op, lp = _tensor(out_partial, "out_partial"), _tensor(lse_partial, "lse_partial")
+    if op.dim() != 5:
+        raise ValueError(f"out_partial: must be (num_splits, batch, seqlen, nheads, headdim), got shape {tuple(op.shape)}")
+    if lp.dim() != 4:
+        raise ValueError(f"lse_partial: must be (num_splits, batch, seqlen, nheads), got shape {tuple(lp.shape)}")
+    index = _device_of(("out_partial", "lse_partial"), op, lp)
+    splits, b, s, h, d = op.shape
+    out_dtype = op.dtype if out_dtype is None else out_dtype
+    if out_buffer is not None:
+        _check_out(out_buffer, (b, s, h, d), out_dtype, op)
+    lib = _lib.library()
+    # The kernel reads float4 columns: a head_dim that is not a multiple of 4 runs padded
+    # (as FlashAttention-3 does), as do views it cannot address (an odd offset or stride).
+    dp = (d + 3) // 4 * 4
+    if dp != d:
+        op = torch.nn.functional.pad(op, (0, dp - d))
+    elif op.stride(-1) != 1 or op.data_ptr() % 16 or any(x % 4 for x in op.stride()[:-1]):
+        op = op.contiguous()
+    if lp.data_ptr() % 4:
+        lp = lp.contiguous()
+    direct = out_buffer is not None and dp == d and out_buffer.stride(-1) == 1 and out_buffer.data_ptr() % 16 == 0 \
+        and all(x % 4 == 0 for x in out_buffer.stride()[:-1])
+    out = out_buffer if direct else torch.empty((b, s, h, dp), dtype=out_dtype, device=op.device)
+    lse = torch.empty((b, h, s), dtype=torch.float32, device=op.device)
+    (opf, op_stride), (lpf, lp_stride) = _combine_view(op, "out_partial"), _combine_view(lp, "lse_partial")
+    packed = _COMBINE_PACK(_COMBINE_SIZE, *opf, splits, op_stride, *lpf, lp_stride, *_fields(out, "out"),
+                           *_fields(lse, "lse"))
+    status = _call(lib.serving("attention_combine"), packed, index)
+    if status != _lib.OK:
+        raise lib.error(status)
+    if dp != d:
+        out = out[..., :d]
+    if out_buffer is not None and out is not out_buffer:
+        out_buffer.copy_(out)
+        out = out_buffer
+    # FlashAttention-3 returns the LSE as (batch, seqlen, nheads), a transposed view.
+    return out, lse.transpose(1, 2)
+
+
+def _combine_op_impl(out_partial, lse_partial, out_dtype):
+    out, lse = _combine_impl(out_partial, lse_partial, out_dtype)
+    return (out if out.is_contiguous() else out.contiguous()), lse
+
+
+def _combine_fake(out_partial, lse_partial, out_dtype):
+    _, b, s, h, d = out_partial.shape
+    out = out_partial.new_empty((b, s, h, d), dtype=out_partial.dtype if out_dtype is None else out_dtype)
+    return out, out_partial.new_empty((b, h, s), dtype=torch.float32).transpose(1, 2)
+
+
+def _combine_out_impl(out_partial, lse_partial, out):
+    return _combine_impl(out_partial, lse_partial, out.dtype, out)[1]
+
+
+def _combine_out_fake(out_partial, lse_partial, out):
+    _, b, s, h, _ = out_partial.shape
+    return out_partial.new_empty((b, h, s), dtype=torch.float32).transpose(1, 2)
+
+
+_combine = _register("flash_attn_combine",
+                     "(Tensor out_partial, Tensor lse_partial, ScalarType? out_dtype) -> (Tensor, Tensor)",
+                     _combine_op_impl, _combine_fake)
+_combine_out = _register("flash_attn_combine_out", "(Tensor out_partial, Tensor lse_partial, Tensor(a!) out) -> Tensor",
+                         _combine_out_impl, _combine_out_fake, mutates=("out",))
+
+
+def flash_attn_combine(out_partial, lse_partial, out=None, out_dtype=None):
+    """FlashAttention-3's flash_attn_combine: merge split-KV partials (or attention over
+    disjoint key sets, e.g. from several devices) by their log-sum-exps:
+      lse = log sum_s exp(lse_partial[s]),  out = sum_s exp(lse_partial[s] - lse) * out_partial[s].
+    out_partial: float32 (num_splits, batch, seqlen, nheads, headdim); lse_partial: float32
+    (num_splits, batch, seqlen, nheads), natural log; num_splits 1 to 128. A split whose
+    lse is -inf (it saw no key) adds nothing; all -inf gives out = 0, lse = -inf; NaN
+    propagates. Summed in split order: deterministic. out_dtype: float32 (the default, as
+    FA3), bfloat16 or float16; out=: a preallocated (batch, seqlen, nheads, headdim) result.
+    Returns (out, softmax_lse), softmax_lse (batch, seqlen, nheads) float32 as FA3's."""
+    _require_tensors(("out_partial", out_partial), ("lse_partial", lse_partial), ("out", out, True))
+    if out is not None:
+        if out_dtype is not None and out_dtype != out.dtype:
+            raise ValueError(f"out: must have out_dtype {out_dtype}, got {out.dtype}")
+        if _plain_eager(out_partial, lse_partial, out):
+            return _combine_impl(out_partial, lse_partial, out.dtype, out)
+        with torch.no_grad():
+            return out, _combine_out(out_partial, lse_partial, out)
+    if _plain_eager(out_partial, lse_partial):
+        return _combine_impl(out_partial, lse_partial, out_dtype)
+    if _needs_grad(out_partial, lse_partial):
+        return _ForwardOnly.apply("flash_attn_combine", _combine, out_partial, lse_partial, out_dtype)
+    return _combine(out_partial, lse_partial, out_dtype)
 
 
 # ------------------------------------------------------------------ introspection

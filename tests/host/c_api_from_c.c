@@ -27,3 +27,12 @@ int warpspec_test_attention_refusal_from_c(char* message, size_t size) {
 }
 
 size_t warpspec_test_attention_args_size_from_c(void) { return sizeof(warpspec_attention_args); }
+
+size_t warpspec_test_combine_args_size_from_c(void) { return sizeof(warpspec_combine_args); }
+size_t warpspec_test_kvcache_append_args_size_from_c(void) { return sizeof(warpspec_kvcache_append_args); }
+
+/* The append struct's default is FlashAttention's interleaved rotary. */
+int warpspec_test_kvcache_append_interleaved_from_c(void) {
+  warpspec_kvcache_append_args args = warpspec_kvcache_append_args_default();
+  return (int)args.rotary_interleaved;
+}

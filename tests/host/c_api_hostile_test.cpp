@@ -50,6 +50,24 @@ TEST(CApiHostile, HugeStructSizeIsRefusedWithoutReadingPastTheStruct) {
   EXPECT_NE(std::string(warpspec_last_error()).find("larger than any version"), std::string::npos)
       << warpspec_last_error();
   munmap(region, bytes);
+
+  auto* c = at_page_end<warpspec_combine_args>(&region, &bytes);
+  ASSERT_NE(c, nullptr);
+  *c = warpspec_combine_args_default();
+  c->struct_size = 8192;
+  EXPECT_EQ(warpspec_attention_combine(c, nullptr), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(warpspec_last_error()).find("larger than any version"), std::string::npos)
+      << warpspec_last_error();
+  munmap(region, bytes);
+
+  auto* k = at_page_end<warpspec_kvcache_append_args>(&region, &bytes);
+  ASSERT_NE(k, nullptr);
+  *k = warpspec_kvcache_append_args_default();
+  k->struct_size = ~uint64_t(0);
+  EXPECT_EQ(warpspec_kvcache_append(k, nullptr), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(warpspec_last_error()).find("larger than any version"), std::string::npos)
+      << warpspec_last_error();
+  munmap(region, bytes);
 }
 
 TEST(CApiHostile, UnknownFlagBitsAreRefusedAndPdlIsKnown) {

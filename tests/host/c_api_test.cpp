@@ -25,6 +25,9 @@ extern "C" int warpspec_test_refusal_from_c(char* message, size_t size);
 extern "C" size_t warpspec_test_gemm_args_size_from_c(void);
 extern "C" int warpspec_test_attention_refusal_from_c(char* message, size_t size);
 extern "C" size_t warpspec_test_attention_args_size_from_c(void);
+extern "C" size_t warpspec_test_combine_args_size_from_c(void);
+extern "C" size_t warpspec_test_kvcache_append_args_size_from_c(void);
+extern "C" int warpspec_test_kvcache_append_interleaved_from_c(void);
 
 // A named namespace (not an anonymous one): the host tests build as one unity
 // translation unit, where every file's helpers must keep to themselves.
@@ -276,7 +279,8 @@ TEST(CApi, SharedLibraryExportsEverySymbol) {
                            "warpspec_version_minor", "warpspec_version_patch", "warpspec_abi_version",
                            "warpspec_check_device", "warpspec_gemm_check", "warpspec_gemm",
                            "warpspec_gemm_workspace_size",
-                           "warpspec_attention_check", "warpspec_attention"})
+                           "warpspec_attention_check", "warpspec_attention", "warpspec_attention_workspace_size",
+                           "warpspec_attention_combine", "warpspec_kvcache_append"})
     EXPECT_NE(dlsym(lib, name), nullptr) << name << ": " << dlerror();
   using VersionFn = const char* (*)();
   auto fn = reinterpret_cast<VersionFn>(dlsym(lib, "warpspec_version"));
@@ -335,8 +339,15 @@ warpspec::Status cpp_check(const warpspec_attention_args& c) {
   if (c.sink.data != nullptr) a.sink = view(c.sink);
   if (c.cu_seqlens_q.data != nullptr) a.cu_seqlens_q = view(c.cu_seqlens_q);
   if (c.cu_seqlens_k.data != nullptr) a.cu_seqlens_k = view(c.cu_seqlens_k);
+  if (c.seqused_k.data != nullptr) a.seqused_k = view(c.seqused_k);
   a.max_seqlen_q = c.max_seqlen_q;
   a.attention_chunk = c.attention_chunk;
+  if (c.flags & WARPSPEC_FLAG_NUM_SPLITS) a.num_splits = c.num_splits;
+  a.workspace = c.workspace;
+  a.workspace_bytes = size_t(c.workspace_bytes);
+  if (c.cache_batch_idx.data != nullptr) a.cache_batch_idx = view(c.cache_batch_idx);
+  if (c.cache_leftpad.data != nullptr) a.cache_leftpad = view(c.cache_leftpad);
+  if (c.page_table.data != nullptr) a.page_table = view(c.page_table);
   return warpspec::check(a);
 }
 
@@ -357,13 +368,72 @@ TEST(CApiAttention, DefaultsAreZeroWithTheSizeSet) {
   EXPECT_EQ(args.causal, 0);
   EXPECT_EQ(args.q.data, nullptr);
   EXPECT_EQ(args.lse.data, nullptr);
-  EXPECT_EQ(sizeof(warpspec_attention_args), 944u);
+  EXPECT_EQ(sizeof(warpspec_attention_args), 1208u);
   // Version 2's fields default to "not used": no window, no softcap, no sink, dense.
   EXPECT_EQ(args.window_left, 0);
   EXPECT_EQ(args.flags & WARPSPEC_FLAG_WINDOW, 0u);
   EXPECT_EQ(args.softcap, 0.0f);
   EXPECT_EQ(args.sink.data, nullptr);
   EXPECT_EQ(args.cu_seqlens_q.data, nullptr);
+  // Version 3's: no split (the flag unset), no workspace, no cache indirection.
+  EXPECT_EQ(args.num_splits, 0);
+  EXPECT_EQ(args.flags & WARPSPEC_FLAG_NUM_SPLITS, 0u);
+  EXPECT_EQ(args.workspace, nullptr);
+  EXPECT_EQ(args.workspace_bytes, 0u);
+  EXPECT_EQ(args.cache_batch_idx.data, nullptr);
+  EXPECT_EQ(args.page_table.data, nullptr);
+}
+
+TEST(CApiAttention, AVersion2StructIsStillRead) {
+  // A caller compiled against version 2 (944 bytes) gets version 3's defaults; whatever
+  // lies past its struct in memory is never read.
+  struct V2 {
+    unsigned char bytes[1208];
+  } old{};
+  warpspec_attention_args args = valid_attention();
+  args.flags = WARPSPEC_FLAG_NUM_SPLITS;  // past byte 944 the fields are garbage to a v2 caller
+  args.num_splits = 999;
+  args.reserved3 = 5;
+  args.workspace_bytes = 12;
+  args.page_table = vector(0x60000000, WARPSPEC_DTYPE_FP32, 3);
+  std::memcpy(old.bytes, &args, sizeof args);
+  auto* v2 = reinterpret_cast<warpspec_attention_args*>(old.bytes);
+  v2->struct_size = 944;
+  v2->flags = 0;
+  const warpspec_status s = warpspec_attention_check(v2);
+  EXPECT_TRUE(s == WARPSPEC_OK || s == WARPSPEC_NO_DEVICE) << last_error();
+  v2->o.data = nullptr;  // a refusal that comes after the struct is read
+  EXPECT_EQ(warpspec_attention_check(v2), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("o.data"), std::string::npos) << last_error();
+  // The same bytes read as version 3: the garbage is refused by name.
+  v2->o = args.o;
+  v2->struct_size = sizeof(warpspec_attention_args);
+  EXPECT_EQ(warpspec_attention_check(v2), WARPSPEC_UNSUPPORTED);
+  EXPECT_NE(last_error().find("reserved3"), std::string::npos) << last_error();
+  v2->reserved3 = 0;
+  EXPECT_EQ(warpspec_attention_check(v2), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("num_splits (999)"), std::string::npos) << last_error();
+}
+
+TEST(CApiAttention, WorkspaceSizeRefusesWhatCheckRefuses) {
+  warpspec_attention_args args = valid_attention();
+  uint64_t bytes = 123;
+  EXPECT_EQ(warpspec_attention_workspace_size(&args, nullptr), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("bytes: must not be null"), std::string::npos) << last_error();
+  EXPECT_EQ(warpspec_attention_workspace_size(nullptr, &bytes), WARPSPEC_INVALID_ARGUMENT);
+  args.flags = WARPSPEC_FLAG_NUM_SPLITS;
+  args.num_splits = 200;
+  EXPECT_EQ(warpspec_attention_workspace_size(&args, &bytes), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("num_splits"), std::string::npos) << last_error();
+  EXPECT_EQ(bytes, 0u);
+  args.num_splits = 1;
+  const warpspec_status s = warpspec_attention_workspace_size(&args, &bytes);
+  if (have_hopper()) {
+    EXPECT_EQ(s, WARPSPEC_OK) << last_error();
+    EXPECT_EQ(bytes, 0u);  // no split, no workspace
+  } else {
+    EXPECT_EQ(s, WARPSPEC_NO_DEVICE) << last_error();
+  }
 }
 
 TEST(CApiAttention, AVersion1StructIsStillRead) {
@@ -430,7 +500,7 @@ const AttentionRefusal kAttentionRefusals[] = {
     {"negative scale", [](warpspec_attention_args& a) { a.softmax_scale = -1.0f; }, WARPSPEC_INVALID_ARGUMENT, "softmax_scale: must be positive and finite"},
     {"NaN scale", [](warpspec_attention_args& a) { a.softmax_scale = std::numeric_limits<float>::quiet_NaN(); }, WARPSPEC_INVALID_ARGUMENT, "softmax_scale"},
     {"causal 2", [](warpspec_attention_args& a) { a.causal = 2; }, WARPSPEC_INVALID_ARGUMENT, "causal: must be 0 or 1, got 2"},
-    {"flags", [](warpspec_attention_args& a) { a.flags = 4; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x4"},
+    {"flags", [](warpspec_attention_args& a) { a.flags = 8; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x8"},
     {"reserved", [](warpspec_attention_args& a) { a.reserved = 1; }, WARPSPEC_UNSUPPORTED, "reserved: must be 0"},
     {"old struct", [](warpspec_attention_args& a) { a.struct_size = 352; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 352 is smaller than the first version's 424 bytes"},
     {"window without its flag", [](warpspec_attention_args& a) { a.window_left = 5; }, WARPSPEC_INVALID_ARGUMENT, "set WARPSPEC_FLAG_WINDOW"},
@@ -463,6 +533,44 @@ const AttentionRefusal kAttentionRefusals[] = {
          t->stride[0] = 256, t->stride[1] = 128, t->stride[2] = 1;
        }
      }, WARPSPEC_INVALID_ARGUMENT, "cu_seqlens_k.dtype: must be int32, got fp32"},
+    // version 3: split-KV and the KV-cache vectors
+    {"num_splits without its flag", [](warpspec_attention_args& a) { a.num_splits = 3; }, WARPSPEC_INVALID_ARGUMENT, "set WARPSPEC_FLAG_NUM_SPLITS"},
+    {"reserved3", [](warpspec_attention_args& a) { a.reserved3 = 1; }, WARPSPEC_UNSUPPORTED, "reserved3: must be 0"},
+    {"num_splits -1", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_NUM_SPLITS, a.num_splits = -1; }, WARPSPEC_INVALID_ARGUMENT, "num_splits: must be 0 (heuristic) or from 1 to 128, got -1"},
+    {"num_splits 129", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_NUM_SPLITS, a.num_splits = 129; }, WARPSPEC_INVALID_ARGUMENT, "num_splits: must be 0 (heuristic) or from 1 to 128, got 129"},
+    {"num_splits at head dim 256", [](warpspec_attention_args& a) {
+       for (warpspec_tensor* t : {&a.q, &a.k, &a.v, &a.o}) t->shape[3] = 256, t->stride[2] = 256, t->stride[1] = 256 * t->shape[2], t->stride[0] = t->stride[1] * t->shape[1];
+       a.flags = WARPSPEC_FLAG_NUM_SPLITS, a.num_splits = 2;
+     }, WARPSPEC_UNSUPPORTED, "num_splits: split-KV is not supported with head_dim > 192"},
+    {"workspace bytes without pointer", [](warpspec_attention_args& a) { a.workspace_bytes = 64; }, WARPSPEC_INVALID_ARGUMENT, "workspace: null with workspace_bytes 64"},
+    {"misaligned workspace", [](warpspec_attention_args& a) { a.workspace = at(0x60000004), a.workspace_bytes = 4096; }, WARPSPEC_MISALIGNED, "workspace: must be 16-byte aligned"},
+    {"cache_batch_idx length", [](warpspec_attention_args& a) { a.cache_batch_idx = vector(0x60000000, WARPSPEC_DTYPE_I32, 3); }, WARPSPEC_INVALID_ARGUMENT, "cache_batch_idx"},
+    {"cache_batch_idx dtype", [](warpspec_attention_args& a) { a.cache_batch_idx = vector(0x60000000, WARPSPEC_DTYPE_FP32, 2); }, WARPSPEC_INVALID_ARGUMENT, "cache_batch_idx"},
+    {"cache_leftpad length", [](warpspec_attention_args& a) { a.cache_leftpad = vector(0x60000000, WARPSPEC_DTYPE_I32, 1); }, WARPSPEC_INVALID_ARGUMENT, "cache_leftpad"},
+    {"page_table without seqused_k", [](warpspec_attention_args& a) {
+       a.page_table = vector(0x60000000, WARPSPEC_DTYPE_I32, 2);
+       a.page_table.rank = 2, a.page_table.shape[1] = 5, a.page_table.stride[0] = 5, a.page_table.stride[1] = 1;
+       for (warpspec_tensor* t : {&a.k, &a.v}) t->shape[0] = 20, t->shape[1] = 64, t->stride[1] = 256, t->stride[0] = 64 * 256;
+     }, WARPSPEC_INVALID_ARGUMENT, "seqused_k"},
+    {"page_table dtype", [](warpspec_attention_args& a) {
+       a.page_table = vector(0x60000000, WARPSPEC_DTYPE_FP32, 2);
+       a.page_table.rank = 2, a.page_table.shape[1] = 5, a.page_table.stride[0] = 5, a.page_table.stride[1] = 1;
+       a.seqused_k = vector(0x61000000, WARPSPEC_DTYPE_I32, 2);
+       for (warpspec_tensor* t : {&a.k, &a.v}) t->shape[0] = 20, t->shape[1] = 64, t->stride[1] = 256, t->stride[0] = 64 * 256;
+     }, WARPSPEC_INVALID_ARGUMENT, "page_table.dtype"},
+    {"page size 40", [](warpspec_attention_args& a) {
+       a.page_table = vector(0x60000000, WARPSPEC_DTYPE_I32, 2);
+       a.page_table.rank = 2, a.page_table.shape[1] = 8, a.page_table.stride[0] = 8, a.page_table.stride[1] = 1;
+       a.seqused_k = vector(0x61000000, WARPSPEC_DTYPE_I32, 2);
+       for (warpspec_tensor* t : {&a.k, &a.v}) t->shape[0] = 20, t->shape[1] = 40, t->stride[1] = 256, t->stride[0] = 40 * 256;
+     }, WARPSPEC_UNSUPPORTED, "page_size"},
+    {"leftpad with page_table", [](warpspec_attention_args& a) {
+       a.page_table = vector(0x60000000, WARPSPEC_DTYPE_I32, 2);
+       a.page_table.rank = 2, a.page_table.shape[1] = 5, a.page_table.stride[0] = 5, a.page_table.stride[1] = 1;
+       a.seqused_k = vector(0x61000000, WARPSPEC_DTYPE_I32, 2);
+       a.cache_leftpad = vector(0x62000000, WARPSPEC_DTYPE_I32, 2);
+       for (warpspec_tensor* t : {&a.k, &a.v}) t->shape[0] = 20, t->shape[1] = 64, t->stride[1] = 256, t->stride[0] = 64 * 256;
+     }, WARPSPEC_UNSUPPORTED, "cache_leftpad"},
 };
 
 TEST(CApiAttention, RefusalsGiveTheCodeAndTheMessage) {
@@ -488,7 +596,8 @@ TEST(CApiAttention, RefusalsAreTheCppApis) {
   for (const AttentionRefusal& r : kAttentionRefusals) {
     const std::string what = r.what;
     if (what == "causal 2" || what == "flags" || what == "reserved" || what == "old struct" ||
-        what == "window without its flag" || what == "reserved2")
+        what == "window without its flag" || what == "reserved2" || what == "num_splits without its flag" ||
+        what == "reserved3")
       continue;
     SCOPED_TRACE(r.what);
     warpspec_attention_args args = valid_attention();
@@ -512,8 +621,8 @@ TEST(CApiAttention, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[2] = 7;
   EXPECT_EQ(warpspec_attention_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 944"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 960"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 1208"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 1224"), std::string::npos) << last_error();
 }
 
 TEST(CApiAttention, HeaderCompilesAsC99AndWorksFromC) {
@@ -521,6 +630,174 @@ TEST(CApiAttention, HeaderCompilesAsC99AndWorksFromC) {
   EXPECT_EQ(warpspec_test_attention_refusal_from_c(message, sizeof message), WARPSPEC_INVALID_ARGUMENT);
   EXPECT_NE(std::string(message).find("q.data: must not be null"), std::string::npos) << message;
   EXPECT_EQ(warpspec_test_attention_args_size_from_c(), sizeof(warpspec_attention_args));
+  EXPECT_EQ(warpspec_test_combine_args_size_from_c(), sizeof(warpspec_combine_args));
+  EXPECT_EQ(warpspec_test_kvcache_append_args_size_from_c(), sizeof(warpspec_kvcache_append_args));
+  EXPECT_EQ(warpspec_test_kvcache_append_interleaved_from_c(), 1);
+}
+
+// ------------------------------------------------------------------ combine and append
+
+// Two splits of (batch 2, seqlen 1, heads 8, head_dim 128) fp32 partials into bf16.
+warpspec_combine_args valid_combine() {
+  warpspec_combine_args a = warpspec_combine_args_default();
+  a.out_partial = bshd(0x10000000, 2, 1, 8, 128, WARPSPEC_DTYPE_FP32);
+  a.num_splits = 2;
+  a.out_partial_split_stride = 2 * 8 * 128;
+  warpspec_tensor& l = a.lse_partial;
+  l.data = at(0x20000000), l.dtype = WARPSPEC_DTYPE_FP32, l.rank = 3;
+  l.shape[0] = 2, l.shape[1] = 1, l.shape[2] = 8;
+  l.stride[0] = 8, l.stride[1] = 8, l.stride[2] = 1;
+  a.lse_partial_split_stride = 16;
+  a.out = bshd(0x30000000, 2, 1, 8, 128);
+  return a;
+}
+
+struct CombineRefusal {
+  const char* what;
+  void (*edit)(warpspec_combine_args&);
+  warpspec_status code;
+  const char* message;
+};
+
+const CombineRefusal kCombineRefusals[] = {
+    {"old struct", [](warpspec_combine_args& a) { a.struct_size = 64; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_combine_args.struct_size: 64 is smaller"},
+    {"no splits", [](warpspec_combine_args& a) { a.num_splits = 0; }, WARPSPEC_INVALID_ARGUMENT, "num_splits: must be from 1 to 128, got 0"},
+    {"too many splits", [](warpspec_combine_args& a) { a.num_splits = 129; }, WARPSPEC_INVALID_ARGUMENT, "num_splits: must be from 1 to 128"},
+    {"bf16 partials", [](warpspec_combine_args& a) { a.out_partial.dtype = WARPSPEC_DTYPE_BF16; }, WARPSPEC_INVALID_ARGUMENT, "out_partial.dtype: must be fp32"},
+    {"partial rank", [](warpspec_combine_args& a) { a.out_partial.rank = 3; }, WARPSPEC_INVALID_ARGUMENT, "out_partial.rank: must be 4"},
+    {"head_dim 6", [](warpspec_combine_args& a) { a.out_partial.shape[3] = a.out.shape[3] = 6; }, WARPSPEC_UNSUPPORTED, "head_dim): must be a multiple of 4"},
+    {"split stride", [](warpspec_combine_args& a) { a.out_partial_split_stride = 6; }, WARPSPEC_MISALIGNED, "out_partial_split_stride"},
+    {"lse dtype", [](warpspec_combine_args& a) { a.lse_partial.dtype = WARPSPEC_DTYPE_BF16; }, WARPSPEC_INVALID_ARGUMENT, "lse_partial.dtype: must be fp32"},
+    {"lse heads", [](warpspec_combine_args& a) { a.lse_partial.shape[2] = 4; }, WARPSPEC_INVALID_ARGUMENT, "lse_partial.shape[2] (heads)"},
+    {"lse split stride", [](warpspec_combine_args& a) { a.lse_partial_split_stride = -16; }, WARPSPEC_INVALID_ARGUMENT, "lse_partial_split_stride"},
+    {"out dtype", [](warpspec_combine_args& a) { a.out.dtype = WARPSPEC_DTYPE_I32; }, WARPSPEC_UNSUPPORTED, "out.dtype: must be fp32, bf16 or fp16"},
+    {"out shape", [](warpspec_combine_args& a) { a.out.shape[2] = 4; }, WARPSPEC_INVALID_ARGUMENT, "out.shape[2] (heads)"},
+    {"no out", [](warpspec_combine_args& a) { a.out.data = nullptr; }, WARPSPEC_INVALID_ARGUMENT, "out.data: must not be null"},
+    {"misaligned out", [](warpspec_combine_args& a) { a.out.data = at(0x30000008); }, WARPSPEC_MISALIGNED, "out.data: must be 16-byte aligned"},
+    {"out overlaps partials", [](warpspec_combine_args& a) { a.out.data = a.out_partial.data; }, WARPSPEC_INVALID_ARGUMENT, "out"},
+    {"lse shape", [](warpspec_combine_args& a) {
+       warpspec_tensor& l = a.lse;
+       l.data = at(0x40000000), l.dtype = WARPSPEC_DTYPE_FP32, l.rank = 3;
+       l.shape[0] = 2, l.shape[1] = 8, l.shape[2] = 2;
+       l.stride[0] = 16, l.stride[1] = 2, l.stride[2] = 1;
+     }, WARPSPEC_INVALID_ARGUMENT, "lse.shape[2] (seqlen)"},
+};
+
+TEST(CApiCombine, RefusalsGiveTheCodeAndTheMessage) {
+  if (!have_hopper()) {  // the valid call runs on a GPU; without one it names the device
+    warpspec_combine_args ok = valid_combine();
+    EXPECT_EQ(warpspec_attention_combine(&ok, nullptr), WARPSPEC_NO_DEVICE) << last_error();
+  }
+  for (const CombineRefusal& r : kCombineRefusals) {
+    SCOPED_TRACE(r.what);
+    warpspec_combine_args args = valid_combine();
+    r.edit(args);
+    EXPECT_EQ(warpspec_attention_combine(&args, nullptr), r.code) << last_error();
+    const std::string e = last_error();
+    EXPECT_EQ(e.rfind(std::string(warpspec_status_name(r.code)) + ": ", 0), 0u) << e;
+    EXPECT_NE(e.find(r.message), std::string::npos) << e;
+  }
+  EXPECT_EQ(warpspec_attention_combine(nullptr, nullptr), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_EQ(last_error(), "invalid argument: warpspec_combine_args: must not be null");
+}
+
+TEST(CApiCombine, ALargerStructIsReadWhenItsTailIsZero) {
+  struct Newer {
+    warpspec_combine_args v1;
+    uint64_t future[2];
+  } newer{};
+  newer.v1 = valid_combine();
+  newer.v1.num_splits = 0;  // a refusal that comes after the struct is read
+  newer.v1.struct_size = sizeof(Newer);
+  EXPECT_EQ(warpspec_attention_combine(&newer.v1, nullptr), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("num_splits"), std::string::npos) << last_error();
+  newer.future[1] = 1;
+  EXPECT_EQ(warpspec_attention_combine(&newer.v1, nullptr), WARPSPEC_UNSUPPORTED);
+  EXPECT_NE(last_error().find("knows 352"), std::string::npos) << last_error();
+}
+
+// Three new tokens into a (2, 512, 2, 128) bf16 cache.
+warpspec_kvcache_append_args valid_append() {
+  warpspec_kvcache_append_args a = warpspec_kvcache_append_args_default();
+  a.k_cache = bshd(0x10000000, 2, 512, 2, 128);
+  a.v_cache = bshd(0x20000000, 2, 512, 2, 128);
+  a.k_new = bshd(0x30000000, 2, 3, 2, 128);
+  a.v_new = bshd(0x40000000, 2, 3, 2, 128);
+  a.cache_seqlens = vector(0x50000000, WARPSPEC_DTYPE_I32, 2);
+  return a;
+}
+
+struct AppendRefusal {
+  const char* what;
+  void (*edit)(warpspec_kvcache_append_args&);
+  warpspec_status code;
+  const char* message;
+};
+
+const AppendRefusal kAppendRefusals[] = {
+    {"old struct", [](warpspec_kvcache_append_args& a) { a.struct_size = 100; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_kvcache_append_args.struct_size: 100 is smaller"},
+    {"interleaved 2", [](warpspec_kvcache_append_args& a) { a.rotary_interleaved = 2; }, WARPSPEC_INVALID_ARGUMENT, "rotary_interleaved: must be 0 or 1, got 2"},
+    {"q_per_token -1", [](warpspec_kvcache_append_args& a) { a.q_per_token = -1; }, WARPSPEC_INVALID_ARGUMENT, "q_per_token: must be 0 or 1, got -1"},
+    {"fp32 cache", [](warpspec_kvcache_append_args& a) { a.k_cache.dtype = WARPSPEC_DTYPE_FP32; }, WARPSPEC_UNSUPPORTED, "k_cache.dtype: must be bf16 or fp16"},
+    {"no cache", [](warpspec_kvcache_append_args& a) { a.v_cache.data = nullptr; }, WARPSPEC_INVALID_ARGUMENT, "v_cache.data: must not be null"},
+    {"no cache_seqlens", [](warpspec_kvcache_append_args& a) { a.cache_seqlens.data = nullptr; }, WARPSPEC_INVALID_ARGUMENT, "cache_seqlens: required"},
+    {"cache_seqlens length", [](warpspec_kvcache_append_args& a) { a.cache_seqlens.shape[0] = 3; }, WARPSPEC_INVALID_ARGUMENT, "cache_seqlens"},
+    {"v_new seqlen", [](warpspec_kvcache_append_args& a) { a.v_new.shape[1] = 4; }, WARPSPEC_INVALID_ARGUMENT, "v_new.shape[1]"},
+    {"k_new heads", [](warpspec_kvcache_append_args& a) { a.k_new.shape[2] = 4; }, WARPSPEC_INVALID_ARGUMENT, "k_new.shape[2]"},
+    {"k_new dtype", [](warpspec_kvcache_append_args& a) { a.k_new.dtype = WARPSPEC_DTYPE_FP16; }, WARPSPEC_INVALID_ARGUMENT, "k_new.dtype"},
+    {"cache batch without index", [](warpspec_kvcache_append_args& a) { a.k_cache.shape[0] = a.v_cache.shape[0] = 5; }, WARPSPEC_INVALID_ARGUMENT, "k_cache.shape[0]"},
+    {"batch index with pages", [](warpspec_kvcache_append_args& a) {
+       a.page_table = matrix(0x60000000, WARPSPEC_DTYPE_I32, 2, 8);
+       a.cache_batch_idx = vector(0x61000000, WARPSPEC_DTYPE_I32, 2);
+     }, WARPSPEC_UNSUPPORTED, "cache_batch_idx: not with page_table"},
+    {"page table dtype", [](warpspec_kvcache_append_args& a) { a.page_table = matrix(0x60000000, WARPSPEC_DTYPE_FP32, 2, 8); }, WARPSPEC_INVALID_ARGUMENT, "page_table"},
+    {"cos without sin", [](warpspec_kvcache_append_args& a) { a.rotary_cos = matrix(0x60000000, WARPSPEC_DTYPE_BF16, 1024, 64); }, WARPSPEC_INVALID_ARGUMENT, "rotary_cos, rotary_sin: give both or neither"},
+    {"rotary too wide", [](warpspec_kvcache_append_args& a) {
+       a.rotary_cos = matrix(0x60000000, WARPSPEC_DTYPE_BF16, 1024, 72);
+       a.rotary_sin = matrix(0x61000000, WARPSPEC_DTYPE_BF16, 1024, 72);
+     }, WARPSPEC_INVALID_ARGUMENT, "rotary_dim <= head_dim"},
+    {"rotary dtype", [](warpspec_kvcache_append_args& a) {
+       a.rotary_cos = matrix(0x60000000, WARPSPEC_DTYPE_FP32, 1024, 64);
+       a.rotary_sin = matrix(0x61000000, WARPSPEC_DTYPE_FP32, 1024, 64);
+     }, WARPSPEC_INVALID_ARGUMENT, "rotary_cos, rotary_sin: must be rank 2"},
+    {"q without rotary", [](warpspec_kvcache_append_args& a) { a.q = a.q_out = bshd(0x62000000, 2, 3, 8, 128); }, WARPSPEC_INVALID_ARGUMENT, "q: only with rotary_cos"},
+    {"k_new is the cache", [](warpspec_kvcache_append_args& a) { a.k_new.data = a.k_cache.data; }, WARPSPEC_INVALID_ARGUMENT, "k_cache"},
+    {"k and v caches overlap", [](warpspec_kvcache_append_args& a) { a.v_cache.data = a.k_cache.data; }, WARPSPEC_INVALID_ARGUMENT, "v_cache"},
+};
+
+TEST(CApiAppend, RefusalsGiveTheCodeAndTheMessage) {
+  if (!have_hopper()) {  // the valid call runs on a GPU; without one it names the device
+    warpspec_kvcache_append_args ok = valid_append();
+    EXPECT_EQ(warpspec_kvcache_append(&ok, nullptr), WARPSPEC_NO_DEVICE) << last_error();
+  }
+  for (const AppendRefusal& r : kAppendRefusals) {
+    SCOPED_TRACE(r.what);
+    warpspec_kvcache_append_args args = valid_append();
+    r.edit(args);
+    EXPECT_EQ(warpspec_kvcache_append(&args, nullptr), r.code) << last_error();
+    const std::string e = last_error();
+    EXPECT_EQ(e.rfind(std::string(warpspec_status_name(r.code)) + ": ", 0), 0u) << e;
+    EXPECT_NE(e.find(r.message), std::string::npos) << e;
+  }
+  EXPECT_EQ(warpspec_kvcache_append(nullptr, nullptr), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_EQ(last_error(), "invalid argument: warpspec_kvcache_append_args: must not be null");
+}
+
+TEST(CApiAppend, DefaultIsInterleavedAndATailMustBeZero) {
+  const warpspec_kvcache_append_args d = warpspec_kvcache_append_args_default();
+  EXPECT_EQ(d.struct_size, sizeof(warpspec_kvcache_append_args));
+  EXPECT_EQ(d.rotary_interleaved, 1);
+  EXPECT_EQ(d.q_per_token, 0);
+  EXPECT_EQ(d.rotary_cos.data, nullptr);
+  struct Newer {
+    warpspec_kvcache_append_args v1;
+    uint64_t future[1];
+  } newer{};
+  newer.v1 = valid_append();
+  newer.v1.struct_size = sizeof(Newer);
+  newer.future[0] = 3;
+  EXPECT_EQ(warpspec_kvcache_append(&newer.v1, nullptr), WARPSPEC_UNSUPPORTED);
+  EXPECT_NE(last_error().find("knows 976"), std::string::npos) << last_error();
 }
 
 }  // namespace c_api_test

@@ -200,6 +200,32 @@ TEST(CliJson, PlotScriptReadsTheRecords) {
   fs::remove(file);
 }
 
+// `bench decode --json`'s records (tools/decode_cmd.cpp): the plot script reads them too.
+std::string decode_record(int64_t batch, int64_t cache, int64_t page, double ms) {
+  json::Object args;
+  args.num("batch", batch).num("seqlen_q", int64_t(1)).num("seqlen_k", cache).num("heads", 32).num("heads_kv", 8);
+  args.num("head_dim", 128).str("dtype", "bf16").num("page_size", page).num("num_splits", int64_t(0));
+  args.num("kv_bytes", 2.0 * 2.0 * double(batch * cache * 8 * 128));
+  tools::TimingResult t = fake_timing(ms, ms);
+  t.ms.resize(1), t.ratio.resize(1), t.calls.resize(1);
+  return tools::make_record(fake_context("bench decode"), "decode", args, t, 1e9, 1e9, "",
+                            "attention batch=1 head_dim=128 kernel_head_dim=128 splits=16 grid=132");
+}
+
+TEST(CliJson, PlotScriptReadsDecodeRecords) {
+  const std::string py = python_with("json");
+  if (py.empty()) GTEST_SKIP() << "no Python 3 on this machine";
+  const fs::path file = fs::temp_directory_path() / ("warpspec-decode-" + std::to_string(getpid()) + ".jsonl");
+  {
+    std::ofstream out(file);
+    for (int64_t page : {0, 64}) out << decode_record(1, 131072, page, 0.15) << "\n" << decode_record(32, 4096, page, 0.15) << "\n";
+  }
+  auto [rc, out] = sh(py + " " + plot_script() + " --check " + file.string());
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("4 records ok (4 decode)"), std::string::npos) << out;
+  fs::remove(file);
+}
+
 TEST(CliJson, PlotWritesAPng) {
   const std::string py = python_with("matplotlib");
   if (py.empty()) GTEST_SKIP() << "matplotlib is not installed (Debian: python3-matplotlib)";
@@ -224,7 +250,8 @@ TEST(CliJson, JsonAndDeviceAreAcceptedOnEveryCommand) {
                            "gemm --json --device 0 --peer --m 256", "attention --json --device 0 --head-dim 96",
                            "bench gemm --json --shape 64x64x64 --shape 128x256x512 --dtype fp16",
                            "bench attention --json --seqlen 512 1024 --head-dim 64 --head-dim 128 --tokens 4096",
-                           "bench attention --seqlens 512 --head-dims 64 --causal-only --hidden 1024"}) {
+                           "bench attention --seqlens 512 --head-dims 64 --causal-only --hidden 1024",
+                           "bench decode --json --device 0 --page-sizes 0 64 --num-splits 3"}) {
     std::string err;
     auto [rc, out] = sh("CUDA_VISIBLE_DEVICES= " + cli() + " " + args, &err);
     EXPECT_EQ(rc, 3) << args << "\n" << out << err;
@@ -238,7 +265,8 @@ TEST(CliJson, BadShapesDevicesAndListsAreUsageErrors) {
                            "bench gemm --shape", "gemm --device -2", "gemm --device x", "info --device 1.5",
                            "bench attention --seqlen 0", "bench attention --head-dim 300",
                            "bench attention --causal-only --full-only", "gemm --dtype fp32", "attention --dtype e4m3",
-                           "bench gemm --dtype fp32", "gemm --out-dtype fp8"}) {
+                           "bench gemm --dtype fp32", "gemm --out-dtype fp8", "bench decode --num-splits 200",
+                           "bench decode --page-sizes -16", "bench decode --page-sizes x"}) {
     auto [rc, out] = sh(cli() + " " + args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
@@ -255,6 +283,10 @@ TEST(CliJson, HelpListsTheNewOptions) {
   EXPECT_EQ(rc2, 0) << out2;
   for (const char* opt : {"--seqlen", "--head-dim", "--tokens", "--hidden", "--json"})
     EXPECT_NE(out2.find(opt), std::string::npos) << opt;
+  auto [rc3, out3] = sh(cli() + " bench decode --help");
+  EXPECT_EQ(rc3, 0) << out3;
+  for (const char* opt : {"--page-sizes", "--num-splits", "--json", "--rounds"})
+    EXPECT_NE(out3.find(opt), std::string::npos) << opt;
 }
 
 // On a Hopper GPU: one record per problem on stdout, nothing else there; the record's
