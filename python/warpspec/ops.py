@@ -804,7 +804,9 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
                               *f(sin if sin is None else _contiguous_last(sin), "rotary_sin"),
                               *f(_contiguous_last(q) if rotate_q else None, "q"), *f(q_rot, "q_out"),
                               1 if rotary_interleaved else 0,
-                              1 if (causal or window_left >= 0 or window_right >= 0) else 0)
+                              # q at each new position when causal or local (a window or a chunk), as FA3
+                              1 if (causal or window_left >= 0 or window_right >= 0 or (attention_chunk or 0) > 0)
+                              else 0)
         append_fn = lib.serving("kvcache_append")
 
         def append():

@@ -384,6 +384,23 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
   if (a.workspace != nullptr && reinterpret_cast<uintptr_t>(a.workspace) % 16 != 0)
     return misaligned(fmt("workspace: must be 16-byte aligned (got %p)", a.workspace));
+  if (a.workspace != nullptr) {  // the kernels write all of it: it shares memory with no view
+    const uint64_t lo = reinterpret_cast<uintptr_t>(a.workspace), hi = lo + a.workspace_bytes;
+    const std::pair<const TensorView*, const char*> views[] = {
+        {&a.q, "q"}, {&a.k, "k"}, {&a.v, "v"}, {&a.o, "o"}, {&a.lse, "lse"}, {&a.sink, "sink"},
+        {&a.tile_counter, "tile_counter"}, {&a.cu_seqlens_q, "cu_seqlens_q"}, {&a.cu_seqlens_k, "cu_seqlens_k"},
+        {&a.seqused_q, "seqused_q"}, {&a.seqused_k, "seqused_k"}, {&a.cache_batch_idx, "cache_batch_idx"},
+        {&a.cache_leftpad, "cache_leftpad"}, {&a.page_table, "page_table"}};
+    for (const auto& [v, name] : views) {
+      if (v->empty()) continue;
+      ByteSpan span;
+      WARPSPEC_RETURN_IF_ERROR(view_span(*v, name, &span));
+      if (!span.empty() && span.lo < hi && lo < span.hi)
+        return invalid_argument(fmt("workspace: overlaps %s (bytes [%p, %p) and [%p, %p)); the workspace must not "
+                                    "share memory with any view", name, a.workspace, reinterpret_cast<void*>(hi),
+                                    reinterpret_cast<void*>(span.lo), reinterpret_cast<void*>(span.hi)));
+    }
+  }
   if (a.causal && a.window_right < -1)
     return invalid_argument(fmt("window_right: must be -1 (unbounded) or >= 0, got %" PRId64, a.window_right));
   p.q = as_bshd(a.q, p.packed_q);

@@ -77,6 +77,10 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
       return invalid_argument(fmt("page_table: must be int32 (batch = %" PRId64 ", max_pages >= 1), last dim contiguous",
                                   batch));
     if (reinterpret_cast<uintptr_t>(t.data) % 4 != 0) return misaligned("page_table.data: must be 4-byte aligned");
+    // The kernel divides cache rows by the page size.
+    if (a.k_cache.shape[1] < 1)
+      return invalid_argument(fmt("k_cache.shape[1] (page_size): must be at least 1 with page_table, got %" PRId64,
+                                  a.k_cache.shape[1]));
   }
   const bool rotary = !a.rotary_cos.empty() || !a.rotary_sin.empty();
   int64_t rotary_dim = 0;
@@ -103,6 +107,14 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
     heads_q = a.q.shape[2];
     WARPSPEC_RETURN_IF_ERROR(check4(a.q_out, "q_out", dt, {batch, seqlen_q, heads_q, d}));
     if (!same_view(a.q, a.q_out)) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.q_out, "q_out", a.q, "q", false));
+    // q_out is written too: it shares memory with nothing else the append reads or writes.
+    const std::pair<const TensorView*, const char*> others[] = {
+        {&a.k_cache, "k_cache"}, {&a.v_cache, "v_cache"}, {&a.k_new, "k_new"}, {&a.v_new, "v_new"},
+        {&a.cache_seqlens, "cache_seqlens"}, {&a.cache_batch_idx, "cache_batch_idx"},
+        {&a.cache_leftpad, "cache_leftpad"}, {&a.page_table, "page_table"}, {&a.rotary_cos, "rotary_cos"},
+        {&a.rotary_sin, "rotary_sin"}};
+    for (const auto& [v, name] : others)
+      if (!v->empty()) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.q_out, "q_out", *v, name, false));
   }
   // The cache is written: it must not share memory with what is read.
   const std::pair<const TensorView*, const char*> reads[] = {

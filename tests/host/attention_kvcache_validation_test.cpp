@@ -93,6 +93,14 @@ TEST(KvCacheValidation, NumSplitsAndWorkspace) {
   expect_refused(w, StatusCode::kInvalidArgument, "workspace");
   w.workspace = fake(0x5500008);
   expect_refused(w, StatusCode::kMisaligned, "workspace");
+  // The caller's workspace is written whole: it must not overlap any view (here o, then
+  // seqused_k one byte past its end; a workspace just before o is fine).
+  w.workspace = w.o.data, w.workspace_bytes = 1 << 20;
+  expect_refused(w, StatusCode::kInvalidArgument, "workspace: overlaps o");
+  w.workspace = fake(0x5100000 - 256), w.workspace_bytes = 257;
+  expect_refused(w, StatusCode::kInvalidArgument, "workspace: overlaps seqused_k");
+  w.workspace = fake(0x5000000 - 4096), w.workspace_bytes = 4096;
+  EXPECT_TRUE(accepted(warpspec::check(w)));
 }
 
 TEST(KvCacheValidation, CacheIndexAndLeftpad) {
@@ -201,6 +209,22 @@ TEST(KvCacheValidation, AppendRefusals) {
   refused(b, StatusCode::kInvalidArgument, "q");
   b = a, b.k_new.data = a.k_cache.data;
   refused(b, StatusCode::kInvalidArgument, "k_cache");
+  // q_out is written: refused where it shares memory with anything else the append uses.
+  b = a;
+  for (TensorView* v : {&b.rotary_cos, &b.rotary_sin})
+    v->dtype = DType::kBF16, v->rank = 2, v->shape[0] = 600, v->shape[1] = 32, v->stride[0] = 32, v->stride[1] = 1;
+  b.rotary_cos.data = fake(0x2300000), b.rotary_sin.data = fake(0x2340000);
+  b.q = bshd(2, 3, 8, 128, DType::kBF16, fake(0x2400000));
+  b.q_out = bshd(2, 3, 8, 128, DType::kBF16, fake(0x2500000));
+  EXPECT_TRUE(accepted(warpspec::kvcache_append(b, nullptr)));
+  b.q_out.data = a.v_new.data;
+  refused(b, StatusCode::kInvalidArgument, "q_out: overlaps v_new");
+  // Paged: the page size (k_cache.shape[1]) divides the row index, so it must be >= 1.
+  b = a;
+  b.k_cache = bshd(8, 0, 2, 128, DType::kBF16, fake());
+  b.v_cache = bshd(8, 0, 2, 128, DType::kBF16, fake(0x1000000));
+  b.page_table = table(2, 4, fake(0x2600000));
+  refused(b, StatusCode::kInvalidArgument, "page_size");
 }
 
 TEST(SplitKv, SharesCoverTheRangeOnceInOrder) {
