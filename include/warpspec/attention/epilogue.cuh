@@ -68,9 +68,12 @@ struct Epilogue {
     float inv[2], lse[2];
     {
       const int row0 = m0 + 64 * wg + 16 * warp + g;  // this thread's rows: row0, row0 + 8
-      const float sink0 = sink_log2(p, w, row0);
-      const float sinks[2] = {sink0, kPack ? sink_log2(p, w, row0 + 8) : sink0};
-      sm.finalize(inv, lse, sinks);
+      if constexpr (kPack) {
+        const float sinks[2] = {sink_log2(p, w, row0), sink_log2(p, w, row0 + 8)};
+        sm.finalize(inv, lse, sinks);
+      } else {
+        sm.finalize(inv, lse, sink_log2(p, w, row0));
+      }
     }
     // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on.
     hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);

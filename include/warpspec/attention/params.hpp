@@ -27,10 +27,6 @@ struct AttentionParams {
   int32_t seqlen_q, seqlen_k;  // dense: every sequence's; packed: the total rows
   int32_t head_dim;            // the user's (96 for a padded 96)
   int32_t group;               // work heads per KV head: heads_q / heads_kv, 1 with pack-GQA
-  // Pack-GQA (pack_gqa.cuh): the 2^pack_shift query heads of one KV head share a tile;
-  // tile row r is query position r >> pack_shift of head (work head << pack_shift) +
-  // (r & (2^pack_shift - 1)). 0: off (a work tile is one query head).
-  int32_t pack_shift;
   // Key j is visible to query i (both within their sequence) iff j < seqlen_k and
   // i + diag - window_left <= j <= i + diag + window_right, diag = seqlen_k - seqlen_q
   // of that sequence. Causal is window_right = 0; an unbounded edge is
@@ -80,6 +76,10 @@ struct AttentionParams {
   const int32_t* page_table;
   int64_t page_table_stride;
   int32_t page_size, page_box_rows, pages_per_seq, num_pages;
+  // Pack-GQA (pack_gqa.cuh): the 2^pack_shift query heads of one KV head share a tile;
+  // tile row r is query position r >> pack_shift of head (work head << pack_shift) +
+  // (r & (2^pack_shift - 1)). 0: off (a work tile is one query head).
+  int32_t pack_shift;
 };
 
 }  // namespace warpspec::attention_impl

@@ -75,6 +75,10 @@ struct OnlineSoftmax {
   // output used. A row that saw no key gets O = 0 and LSE = −inf (= the sink with a
   // sink). A NaN score makes l NaN, and then O and LSE are NaN: never "saw no key",
   // which a later LSE merge (split-KV, ring attention) would read as zero weight.
+  WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2], float sink_log2) {
+    const float both[2] = {sink_log2, sink_log2};
+    finalize(inv, lse, both);
+  }
   WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2], const float (&sink_log2)[2]) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
