@@ -598,7 +598,7 @@ TEST(CApiAttention, RefusalsAreTheCppApis) {
     const std::string what = r.what;
     if (what == "causal 2" || what == "flags" || what == "reserved" || what == "old struct" ||
         what == "window without its flag" || what == "reserved2" || what == "num_splits without its flag" ||
-        what == "reserved3")
+        what == "reserved3" || what == "pack_gqa both")
       continue;
     SCOPED_TRACE(r.what);
     warpspec_attention_args args = valid_attention();
