@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "host/expect_status.hpp"
 #include "host/test_memory.hpp"
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
@@ -35,12 +36,9 @@ AttentionArgs valid(int64_t d = 128) {
   return a;
 }
 
-bool accepted(const warpspec::Status& s) { return s.ok() || s.code() == StatusCode::kNoDevice; }
-
+using warpspec::test::accepted;
 void expect_refused(const AttentionArgs& a, StatusCode code, const std::string& needle) {
-  const warpspec::Status s = warpspec::check(a);
-  EXPECT_EQ(s.code(), code) << s.to_string();
-  EXPECT_NE(s.message().find(needle), std::string::npos) << "message should mention '" << needle << "': " << s.message();
+  warpspec::test::expect_check_refuses(a, code, needle);
 }
 
 TEST(AttentionValidation, ValidArgumentsAreAccepted) {
