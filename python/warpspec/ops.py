@@ -492,9 +492,7 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
     # The window fields are always given (-1, -1: none), and so is num_splits (1: none);
     # pack-GQA is a flag either way, or neither for the library's rule.
-    flags = _lib.FLAG_WINDOW | _lib.FLAG_NUM_SPLITS
-    if pack_gqa >= 0:
-        flags |= _lib.FLAG_PACK_GQA if pack_gqa else _lib.FLAG_NO_PACK_GQA
+    flags = _lib.FLAG_WINDOW | _lib.FLAG_NUM_SPLITS | _pack_gqa_flags(pack_gqa)
     tail = [window_left, window_right, cap, 0]  # version 2's fields, in the struct's order
     for t, name in side:
         tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
@@ -638,6 +636,13 @@ def _pack_gqa_arg(pack_gqa) -> int:
     if isinstance(pack_gqa, int) and pack_gqa in (0, 1):  # an int from a traced or scripted caller
         return pack_gqa
     raise TypeError(f"pack_gqa: must be None, True or False, got {pack_gqa!r}")
+
+
+def _pack_gqa_flags(pack_gqa: int) -> int:
+    """The C ABI's flag for _pack_gqa_arg's int: one of the two, or neither (the rule)."""
+    if pack_gqa < 0:
+        return 0
+    return _lib.FLAG_PACK_GQA if pack_gqa else _lib.FLAG_NO_PACK_GQA
 
 
 def _run_attention(name, q, k, v, args, out=None, serving=(1, None, None, None, -1)):
@@ -1103,12 +1108,13 @@ def describe_gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = 
 
 
 def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float] = None,
-                       causal: bool = False) -> str:
-    """The configuration flash_attn_func(q, k, v, softmax_scale, causal) picks, without
-    running it: one line of key=value words (the head-dim kernel it runs on, its key
-    block and stages, the tile order, tiles, grid), the line WARPSPEC_LOG_CONFIG=1
-    prints at the launch. Refuses what flash_attn_func refuses. Allocates output-sized
-    buffers; reads no data."""
+                       causal: bool = False, *, pack_gqa=None) -> str:
+    """The configuration flash_attn_func(q, k, v, softmax_scale, causal, pack_gqa=pack_gqa)
+    picks, without running it: one line of key=value words (the head-dim kernel it runs
+    on, its key block and stages, the tile order, tiles, grid; pack_gqa=g when it packs),
+    the line WARPSPEC_LOG_CONFIG=1 prints at the launch. Refuses what flash_attn_func
+    refuses. Allocates output-sized buffers; reads no data."""
+    flags = _pack_gqa_flags(_pack_gqa_arg(pack_gqa))
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     scale = 0.0
     if softmax_scale is not None:  # 0 means "default" in the C ABI: refuse it here, as flash_attn_func does
@@ -1124,7 +1130,8 @@ def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softma
 
     def line(q, k, v):
         packed = _ATTENTION_V1.pack(_ATTENTION_V1.size, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
-                                    *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, 0, 0)
+                                    *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0,
+                                    flags, 0)
         with torch.cuda.device(index):
             return _lib.describe("attention", packed)
 
