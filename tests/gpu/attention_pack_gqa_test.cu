@@ -22,6 +22,7 @@
 #include <cstring>
 #include <numeric>
 #include <optional>
+#include <ostream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -58,6 +59,14 @@ struct PackCase {
   int page = 0;  // paged K/V of this page size (sk a multiple of it), ragged seqused_k
   bool sink = false;
 };
+
+// gtest prints a case by this (not as the struct's bytes).
+void PrintTo(const PackCase& c, std::ostream* os) {
+  *os << c.name << " d=" << c.d << " hkv=" << c.hkv << " ratio=" << c.ratio << " batch=" << c.batch << " sq=" << c.sq
+      << " sk=" << c.sk << (c.dtype == DType::kFP16 ? " fp16" : " bf16") << " causal=" << c.causal
+      << " window=(" << c.left << "," << c.right << ") splits=" << c.splits << " varlen=" << c.varlen
+      << " page=" << c.page << " sink=" << c.sink;
+}
 
 TensorView i32_vector(void* data, int64_t n) {
   TensorView v;
