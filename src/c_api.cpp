@@ -190,7 +190,8 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   warpspec_attention_args args = warpspec_attention_args_default();
   WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_attention_args", kAttentionArgsV1Size, &args));
   WARPSPEC_RETURN_IF_ERROR(check_flags(args.flags, WARPSPEC_ATTENTION_FLAG_KNOWN,
-                                       "WARPSPEC_FLAG_PDL (1), WARPSPEC_FLAG_WINDOW (2) and WARPSPEC_FLAG_NUM_SPLITS (4)"));
+                                       "WARPSPEC_FLAG_PDL (1), WARPSPEC_FLAG_WINDOW (2), WARPSPEC_FLAG_NUM_SPLITS (4), "
+                                       "WARPSPEC_FLAG_PACK_GQA (8) and WARPSPEC_FLAG_NO_PACK_GQA (16)"));
   if (args.reserved != 0) return unsupported("reserved: must be 0, got " + std::to_string(args.reserved));
   if (args.reserved2 != 0) return unsupported("reserved2: must be 0, got " + std::to_string(args.reserved2));
   if (args.reserved3 != 0) return unsupported("reserved3: must be 0, got " + std::to_string(args.reserved3));
@@ -206,6 +207,11 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   if (args.softmax_scale != 0.0f) out->softmax_scale = args.softmax_scale;
   out->causal = args.causal == 1;
   out->pdl = (args.flags & WARPSPEC_FLAG_PDL) != 0;
+  if ((args.flags & WARPSPEC_FLAG_PACK_GQA) && (args.flags & WARPSPEC_FLAG_NO_PACK_GQA))
+    return invalid_argument("flags: WARPSPEC_FLAG_PACK_GQA (8) and WARPSPEC_FLAG_NO_PACK_GQA (16) together; set one "
+                            "or neither (the library decides)");
+  if (args.flags & WARPSPEC_FLAG_PACK_GQA) out->pack_gqa = true;
+  if (args.flags & WARPSPEC_FLAG_NO_PACK_GQA) out->pack_gqa = false;
   if (args.flags & WARPSPEC_FLAG_WINDOW) {
     out->window_left = args.window_left;
     out->window_right = args.window_right;

@@ -119,8 +119,15 @@ typedef struct warpspec_tensor {
  * many). Without it num_splits must be 0 and the call does not split, so a zero-filled
  * struct means what it meant before split-KV existed. */
 #define WARPSPEC_FLAG_NUM_SPLITS 4u
+/* Attention only: pack-GQA (warpspec::AttentionArgs::pack_gqa): WARPSPEC_FLAG_PACK_GQA
+ * packs the query heads of one KV head into one tile, WARPSPEC_FLAG_NO_PACK_GQA never
+ * does; with neither the library decides (the C++ default); both is refused. */
+#define WARPSPEC_FLAG_PACK_GQA 8u
+#define WARPSPEC_FLAG_NO_PACK_GQA 16u
 #define WARPSPEC_FLAG_KNOWN (WARPSPEC_FLAG_PDL)
-#define WARPSPEC_ATTENTION_FLAG_KNOWN (WARPSPEC_FLAG_PDL | WARPSPEC_FLAG_WINDOW | WARPSPEC_FLAG_NUM_SPLITS)
+#define WARPSPEC_ATTENTION_FLAG_KNOWN                                                  \
+  (WARPSPEC_FLAG_PDL | WARPSPEC_FLAG_WINDOW | WARPSPEC_FLAG_NUM_SPLITS | WARPSPEC_FLAG_PACK_GQA | \
+   WARPSPEC_FLAG_NO_PACK_GQA)
 
 /* ------------------------------------------------------------------ GEMM */
 

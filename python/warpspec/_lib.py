@@ -33,6 +33,9 @@ DTYPE_I32 = 5
 FLAG_PDL = 1
 FLAG_WINDOW = 2
 FLAG_NUM_SPLITS = 4
+# Pack-GQA (attention): on, off; neither lets the library decide (FlashAttention-3's rule).
+FLAG_PACK_GQA = 8
+FLAG_NO_PACK_GQA = 16
 
 # warpspec_gemm_raster
 RASTER_HEURISTIC = 0

@@ -453,10 +453,11 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                     attention_chunk: int = 0,
                     out_buffer: Optional[torch.Tensor] = None, num_splits: int = 1,
                     cache_batch_idx: Optional[torch.Tensor] = None, cache_leftpad: Optional[torch.Tensor] = None,
-                    page_table: Optional[torch.Tensor] = None, before=None) -> Tuple[torch.Tensor, torch.Tensor]:
-    """before: run (on the stream) after every argument is checked and before the launch
-    (flash_attn_with_kvcache's append: a refused attention must not leave the cache
-    written)."""
+                    page_table: Optional[torch.Tensor] = None, pack_gqa: int = -1,
+                    before=None) -> Tuple[torch.Tensor, torch.Tensor]:
+    """pack_gqa: 1 on, 0 off, -1 the library's rule (_pack_gqa_arg). before: run (on the
+    stream) after every argument is checked and before the launch (flash_attn_with_kvcache's
+    append: a refused attention must not leave the cache written)."""
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     side = [(_tensor(t, name, optional=True), name) for t, name in
             ((sink, "learnable_sink"), (cu_seqlens_q, "cu_seqlens_q"), (cu_seqlens_k, "cu_seqlens_k"),
@@ -489,8 +490,9 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         _check_out(out_buffer, out_shape, q.dtype, q)
     out = torch.empty(out_shape, dtype=q.dtype, device=q.device) if out_buffer is None else out_buffer
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
-    # The window fields are always given (-1, -1: none), and so is num_splits (1: none).
-    flags = _lib.FLAG_WINDOW | _lib.FLAG_NUM_SPLITS
+    # The window fields are always given (-1, -1: none), and so is num_splits (1: none);
+    # pack-GQA is a flag either way, or neither for the library's rule.
+    flags = _lib.FLAG_WINDOW | _lib.FLAG_NUM_SPLITS | _pack_gqa_flags(pack_gqa)
     tail = [window_left, window_right, cap, 0]  # version 2's fields, in the struct's order
     for t, name in side:
         tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
@@ -562,37 +564,39 @@ def _tma_strides(t: torch.Tensor) -> bool:
 
 def _attention_op_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                        cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, num_splits=1,
-                       cache_batch_idx=None, cache_leftpad=None, page_table=None):
+                       cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
     return _attention_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                            cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table)
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa)
 
 
 def _attention_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                     cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, num_splits=1,
-                    cache_batch_idx=None, cache_leftpad=None, page_table=None):
+                    cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
     out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
 
 
 def _attention_out_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                         cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits=1,
-                        cache_batch_idx=None, cache_leftpad=None, page_table=None):
+                        cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
     return _attention_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                            cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table)[1]
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa)[1]
 
 
 def _attention_out_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                         cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits=1,
-                        cache_batch_idx=None, cache_leftpad=None, page_table=None):
+                        cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
     _, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(lse_shape, dtype=torch.float32)
 
 
 # The serving arguments come last, with defaults, so calls written for the earlier
-# schema (positional, up to attention_chunk / out) still bind.
-_SERVING_SCHEMA = "int num_splits=1, Tensor? cache_batch_idx=None, Tensor? cache_leftpad=None, Tensor? page_table=None"
+# schema (positional, up to attention_chunk / out) still bind. pack_gqa: 1 on, 0 off, -1
+# the library's rule (an int: a schema has no optional bool default that traces as None).
+_SERVING_SCHEMA = ("int num_splits=1, Tensor? cache_batch_idx=None, Tensor? cache_leftpad=None, "
+                   "Tensor? page_table=None, int pack_gqa=-1")
 _attention = _register("flash_attn_forward",
                        "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal, int window_left, "
                        "int window_right, float softcap, Tensor? sink, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
@@ -607,21 +611,43 @@ _attention_out = _register("flash_attn_forward_out",
                            _attention_out_impl, _attention_out_fake, mutates=("out",))
 
 
-def _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin):
+def _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin, **more):
     """FlashAttention-3's arguments that warpspec does not implement yet: their
-    defaults are accepted, any other value raises NotImplementedError naming it."""
-    for name, value in (("qv", qv), ("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale)):
+    defaults are accepted, any other value raises NotImplementedError naming it.
+    more: further name=value arguments whose default is None (flash_attn_with_kvcache's
+    own), checked after qv."""
+    for name, value in (("qv", qv), *more.items(), ("q_descale", q_descale), ("k_descale", k_descale),
+                        ("v_descale", v_descale)):
         if value is not None:
             raise NotImplementedError(f"{name}: not supported by warpspec yet (pass None)")
-    if pack_gqa:
-        raise NotImplementedError(f"pack_gqa={pack_gqa!r}: not supported by warpspec yet (pass None or False)")
     if sm_margin not in (0, None):
         raise NotImplementedError(f"sm_margin={sm_margin!r}: not supported by warpspec yet (pass 0)")
 
 
-def _run_attention(name, q, k, v, args, out=None, serving=(1, None, None, None)):
+def _pack_gqa_arg(pack_gqa) -> int:
+    """FlashAttention-3's pack_gqa as the ops' int: None (the library's rule: pack when
+    that fills the query tiles better) -1, False 0, True 1. True where the library cannot
+    pack (heads / heads_k not a power of two up to 16, head dim 256) raises ValueError
+    with its message; with heads == heads_k there is nothing to pack and it runs as False."""
+    if pack_gqa is None:
+        return -1
+    if isinstance(pack_gqa, bool):
+        return int(pack_gqa)
+    if isinstance(pack_gqa, int) and pack_gqa in (0, 1):  # an int from a traced or scripted caller
+        return pack_gqa
+    raise TypeError(f"pack_gqa: must be None, True or False, got {pack_gqa!r}")
+
+
+def _pack_gqa_flags(pack_gqa: int) -> int:
+    """The C ABI's flag for _pack_gqa_arg's int: one of the two, or neither (the rule)."""
+    if pack_gqa < 0:
+        return 0
+    return _lib.FLAG_PACK_GQA if pack_gqa else _lib.FLAG_NO_PACK_GQA
+
+
+def _run_attention(name, q, k, v, args, out=None, serving=(1, None, None, None, -1)):
     """args: the op's arguments after v up to attention_chunk; serving: (num_splits,
-    cache_batch_idx, cache_leftpad, page_table)."""
+    cache_batch_idx, cache_leftpad, page_table, pack_gqa)."""
     tensors = (q, k, v) + tuple(t for t in args + serving if isinstance(t, torch.Tensor))
     if out is not None:
         if _needs_grad(*tensors):
@@ -680,7 +706,13 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     keys to n CTAs whose fp32 partials a combine kernel merges (deterministic for a
     fixed n; the workspace is the library's cached one per device and stream; head
     dim 256 does not split).
-    qv, q/k/v_descale, pack_gqa=True and sm_margin are not supported yet: a value other than the default raises NotImplementedError.
+    pack_gqa: pack the nheads // nheads_k query heads of one kv head into one query tile
+    (each K/V block read once per kv head; decode fills the tile): None (the default)
+    packs when that fills the query tiles better (FlashAttention-3's rule), True always
+    (nheads // nheads_k a power of two up to 16 and headdim up to 192, else ValueError;
+    nheads == nheads_k runs unpacked), False never. The results match unpacked up to the
+    split-KV merge order.
+    qv, q/k/v_descale and sm_margin are not supported yet: a value other than the default raises NotImplementedError.
 
     Returns out, (batch, seqlen_q, nheads, headdim) contiguous, or with
     return_attn_probs=True (out, softmax_lse) as FlashAttention-3 does, softmax_lse
@@ -690,11 +722,12 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     RuntimeError. Forward only.
     """
     _require_tensors(("q", q), ("k", k), ("v", v), ("learnable_sink", learnable_sink, True), ("out", out, True))
-    _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin)
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin)
     left, right = _window(window_size)
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0,
             _int_arg(attention_chunk or 0, "attention_chunk"))
-    result, lse = _run_attention("flash_attn_func", q, k, v, args, out, (_splits_arg(num_splits), None, None, None))
+    result, lse = _run_attention("flash_attn_func", q, k, v, args, out,
+                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)))
     return (result, lse) if return_attn_probs else result
 
 
@@ -727,7 +760,7 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     _require_tensors(("q", q), ("k", k), ("v", v), ("cu_seqlens_q", cu_seqlens_q, True),
                      ("cu_seqlens_k", cu_seqlens_k, True), ("seqused_q", seqused_q, True),
                      ("seqused_k", seqused_k, True), ("learnable_sink", learnable_sink, True), ("out", out, True))
-    _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin)
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin)
     left, right = _window(window_size)
     if cu_seqlens_q is not None:
         if max_seqlen_q is None:
@@ -740,7 +773,7 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
             seqused_q, seqused_k, max_q, _int_arg(attention_chunk or 0, "attention_chunk"))
     result, lse = _run_attention("flash_attn_varlen_func", q, k, v, args, out,
-                                 (_splits_arg(num_splits), None, None, None))
+                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)))
     return (result, lse) if return_attn_probs else result
 
 
@@ -772,7 +805,7 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
                   cache_leftpad: Optional[torch.Tensor], page_table: Optional[torch.Tensor],
                   cu_seqlens_q: Optional[torch.Tensor], max_seqlen_q: int, softmax_scale: Optional[float],
                   causal: bool, window_left: int, window_right: int, attention_chunk: int, softcap: float,
-                  rotary_interleaved: bool, num_splits: int) -> Tuple[torch.Tensor, torch.Tensor]:
+                  rotary_interleaved: bool, num_splits: int, pack_gqa: int = -1) -> Tuple[torch.Tensor, torch.Tensor]:
     q = _tensor(q, "q")
     k_cache, v_cache = _tensor(k_cache, "k_cache"), _tensor(v_cache, "v_cache")
     if (k is None) != (v is None) or (rotary_cos is not None and k is None):
@@ -828,12 +861,12 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
     seqused_k = _kvcache_seqused(k, cache_seqlens, page_table, k_cache, batch)
     return _attention_impl(q, k_cache, v_cache, softmax_scale, causal, window_left, window_right, softcap, None,
                            cu_seqlens_q, None, None, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table, before)
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa, before)
 
 
 def _kvcache_fake(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
                   page_table, cu_seqlens_q, max_seqlen_q, softmax_scale, causal, window_left, window_right,
-                  attention_chunk, softcap, rotary_interleaved, num_splits):
+                  attention_chunk, softcap, rotary_interleaved, num_splits, pack_gqa=-1):
     out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
 
@@ -845,7 +878,7 @@ _kvcache = _register("flash_attn_with_kvcache",
                      "Tensor? rotary_sin, Tensor? cache_seqlens, Tensor? cache_batch_idx, Tensor? cache_leftpad, "
                      "Tensor? page_table, Tensor? cu_seqlens_q, int max_seqlen_q, float? softmax_scale, bool causal, "
                      "int window_left, int window_right, int attention_chunk, float softcap, bool rotary_interleaved, "
-                     "int num_splits) -> (Tensor, Tensor)",
+                     "int num_splits, int pack_gqa=-1) -> (Tensor, Tensor)",
                      _kvcache_impl, _kvcache_fake, mutates=("k_cache", "v_cache"))
 
 
@@ -881,9 +914,10 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
     call once before capturing). Everything per step (lengths, indices, pages) is read on
     the GPU: no host synchronisation.
 
+    pack_gqa: None (the default) the library's rule, True or False; flash_attn_func's.
+
     Not supported (NotImplementedError naming them): qv, cu_seqlens_k_new, rotary_seqlens,
-    q/k/v_descale, scheduler_metadata, pack_gqa=True, sm_margin != 0, and rotary with
-    cu_seqlens_q.
+    q/k/v_descale, scheduler_metadata, sm_margin != 0, and rotary with cu_seqlens_q.
 
     Returns out (like q), or with return_softmax_lse=True (out, softmax_lse), softmax_lse
     (batch, nheads, seqlen_q) float32 ((nheads, total_q) with cu_seqlens_q). Forward only.
@@ -892,15 +926,9 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
                      ("rotary_cos", rotary_cos, True), ("rotary_sin", rotary_sin, True),
                      ("cache_batch_idx", cache_batch_idx, True), ("cache_leftpad", cache_leftpad, True),
                      ("page_table", page_table, True), ("cu_seqlens_q", cu_seqlens_q, True))
-    for name, value in (("qv", qv), ("cu_seqlens_k_new", cu_seqlens_k_new), ("rotary_seqlens", rotary_seqlens),
-                        ("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale),
-                        ("scheduler_metadata", scheduler_metadata)):
-        if value is not None:
-            raise NotImplementedError(f"{name}: not supported by warpspec yet (pass None)")
-    if pack_gqa:
-        raise NotImplementedError(f"pack_gqa={pack_gqa!r}: not supported by warpspec yet (pass None or False)")
-    if sm_margin not in (0, None):
-        raise NotImplementedError(f"sm_margin={sm_margin!r}: not supported by warpspec yet (pass 0)")
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin, cu_seqlens_k_new=cu_seqlens_k_new,
+                        rotary_seqlens=rotary_seqlens, scheduler_metadata=scheduler_metadata)
+    pack = _pack_gqa_arg(pack_gqa)
     if (k is None) != (v is None):
         raise ValueError("k, v: give both (the new keys and values to append) or neither")
     if (rotary_cos is None) != (rotary_sin is None):
@@ -927,7 +955,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
     args = (q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
             page_table, cu_seqlens_q, max_q, softmax_scale, bool(causal), left, right,
             _int_arg(attention_chunk or 0, "attention_chunk"), float(softcap), bool(rotary_interleaved),
-            _splits_arg(num_splits))
+            _splits_arg(num_splits), pack)
     tensors = [t for t in args if isinstance(t, torch.Tensor)]
     if _plain_eager(*tensors):
         out, lse = _kvcache_impl(*args)
@@ -1082,12 +1110,13 @@ def describe_gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = 
 
 
 def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float] = None,
-                       causal: bool = False) -> str:
-    """The configuration flash_attn_func(q, k, v, softmax_scale, causal) picks, without
-    running it: one line of key=value words (the head-dim kernel it runs on, its key
-    block and stages, the tile order, tiles, grid), the line WARPSPEC_LOG_CONFIG=1
-    prints at the launch. Refuses what flash_attn_func refuses. Allocates output-sized
-    buffers; reads no data."""
+                       causal: bool = False, *, pack_gqa=None) -> str:
+    """The configuration flash_attn_func(q, k, v, softmax_scale, causal, pack_gqa=pack_gqa)
+    picks, without running it: one line of key=value words (the head-dim kernel it runs
+    on, its key block and stages, the tile order, tiles, grid; pack_gqa=g when it packs),
+    the line WARPSPEC_LOG_CONFIG=1 prints at the launch. Refuses what flash_attn_func
+    refuses. Allocates output-sized buffers; reads no data."""
+    flags = _pack_gqa_flags(_pack_gqa_arg(pack_gqa))
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     scale = 0.0
     if softmax_scale is not None:  # 0 means "default" in the C ABI: refuse it here, as flash_attn_func does
@@ -1103,7 +1132,8 @@ def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softma
 
     def line(q, k, v):
         packed = _ATTENTION_V1.pack(_ATTENTION_V1.size, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
-                                    *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, 0, 0)
+                                    *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0,
+                                    flags, 0)
         with torch.cuda.device(index):
             return _lib.describe("attention", packed)
 
