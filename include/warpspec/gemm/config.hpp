@@ -15,7 +15,7 @@ namespace warpspec::gemm_impl {
 struct TileConfig {
   int block_m;     // rows of the CTA tile: 64 per consumer warpgroup
   int block_n;     // columns: the wgmma N, a multiple of 64 (the N-major B box) up to 256
-  int block_k;     // K per stage: 64 16-bit elements = one 128-byte swizzle row
+  int block_k;     // K per stage: one 128-byte swizzle row (64 16-bit or 128 8-bit elements)
   int stages;      // mainloop pipeline depth
   int epi_stages;  // epilogue chunk buffers (see below)
   constexpr bool operator==(const TileConfig&) const = default;
@@ -68,5 +68,11 @@ inline constexpr TileConfig kTileConfigs[] = {
     {128, 64, 64, 8, 2},
 };
 inline constexpr int kNumTileConfigs = int(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
+
+// FP8 (e4m3, e5m2) inputs: one tile. Two-level accumulation (gemm/mma_fp8.cuh) keeps two
+// fp32 fragments per consumer thread, so N is 128 (2 x 64 registers); a stage is the
+// same 32 KB as the 16-bit 128 x 128 tile's (128 x 128 one-byte elements per operand),
+// so the depth and epilogue buffers are the same too.
+inline constexpr TileConfig kFp8TileConfig = {128, 128, 128, 6, 2};
 
 }  // namespace warpspec::gemm_impl
