@@ -23,6 +23,7 @@ __all__ = [
     "gemm",
     "library_path",
     "library_version",
+    "scaled_mm",
 ]
 
 
@@ -55,6 +56,9 @@ except ImportError:  # the library layer still works; the ops need PyTorch
     def flash_attn_varlen_func(*args, **kwargs):
         raise ImportError("warpspec.flash_attn_varlen_func needs PyTorch (import torch failed)")
 
+    def scaled_mm(*args, **kwargs):
+        raise ImportError("warpspec.scaled_mm needs PyTorch (import torch failed)")
+
     def describe_gemm(*args, **kwargs):
         raise ImportError("warpspec.describe_gemm needs PyTorch (import torch failed)")
 
@@ -62,4 +66,4 @@ except ImportError:  # the library layer still works; the ops need PyTorch
         raise ImportError("warpspec.describe_attention needs PyTorch (import torch failed)")
 
 else:
-    from .ops import describe_attention, describe_gemm, flash_attn_func, flash_attn_varlen_func, gemm
+    from .ops import describe_attention, describe_gemm, flash_attn_func, flash_attn_varlen_func, gemm, scaled_mm
