@@ -92,13 +92,102 @@ struct AttentionArgs {
   // Programmatic dependent launch (as GemmArgs::pdl): may start during the previous
   // kernel's tail, waits for it before touching global memory. Off by default.
   bool pdl = false;
+
+  // ---- serving (FlashAttention-3's flash_attn_with_kvcache) ----
+  // Split-KV (flash-decoding): the key blocks of each query tile are dealt to num_splits
+  // CTAs, which write fp32 partial O and LSE to a workspace; a combine kernel merges them
+  // (attention_combine's rule). 1: no split (the default). 0: a heuristic splits when the
+  // grid would leave SMs idle (few query tiles, long keys); any value from 2 to 128 is
+  // honoured (splits past the key blocks just see no key). Deterministic: a fixed
+  // num_splits gives the same bits every run (a different count may differ in the last
+  // bits). Works with every option above (the sink joins in the combine).
+  int num_splits = 1;
+  // The split-KV workspace: device memory of the current device, 16-byte aligned, at least
+  // attention_workspace_size() bytes; need not be zeroed; must not serve two calls that
+  // may run at the same time. Null: the library's cached workspace for the stream (as
+  // GemmArgs::workspace: allocated on first use, graph capture cannot allocate; with
+  // num_splits = 0 a capture that would need to grow it runs without splitting instead).
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0;
+  // KV cache, optional, int32 (batch,) contiguous device vectors read by the kernel:
+  //   cache_batch_idx: batch entry b reads k/v entry cache_batch_idx[b] (k and v may
+  //     then have any batch count; an index outside it reads zeros). Dense k/v only.
+  //   cache_leftpad: sequence b's keys start at row cache_leftpad[b]: its keys are rows
+  //     [leftpad, seqused_k) (seqused_k, the cache_seqlens, counts from row 0). Dense
+  //     k/v without cu_seqlens_k, not with page_table.
+  //   page_table: int32 (batch, max_pages), last dim contiguous: k and v are
+  //     (num_pages, page_size, heads_kv, head_dim) and key j of sequence b is row
+  //     j % page_size of page page_table[b][j / page_size] (a page outside
+  //     [0, num_pages) reads zeros); the sequence's length is seqused_k[b] (required),
+  //     at most max_pages * page_size. page_size: any multiple of 16 (each key block is
+  //     loaded as TMA boxes of gcd(page_size, block_n) rows, block_n the kernel's key
+  //     block: 128 up to head_dim 128, 112 at 192, 80 at 256; 16-row boxes are slower
+  //     than whole blocks). Not with cu_seqlens_k, cache_batch_idx or cache_leftpad.
+  TensorView cache_batch_idx, cache_leftpad, page_table;
 };
 
 // Can this run? Checks every argument and the device without launching anything.
 Status check(const AttentionArgs& args);
 
-// Run on `stream` (graph-capturable; no allocation, no workspace, no synchronisation).
+// Run on `stream` (graph-capturable; no synchronisation; with num_splits != 1 the only
+// allocation is the cached workspace's first growth, see AttentionArgs::workspace).
 // Refusals are check()'s; nothing is launched or written when refused.
 Status attention_forward(const AttentionArgs& args, cudaStream_t stream = nullptr);
+
+// The split-KV workspace bytes the call would use (0 without splitting): checks the
+// arguments as check() does, except the workspace's own size.
+Status attention_workspace_size(const AttentionArgs& args, size_t* bytes);
+
+// FlashAttention-3's flash_attn_combine: merge split partials,
+//   lse = log Σ_s exp(lse_partial[s]),  out = Σ_s exp(lse_partial[s] − lse) · out_partial[s].
+// A split whose lse is −inf saw no key: it adds nothing (its out_partial is not read);
+// every split −inf gives out = 0 and lse = −inf; a NaN lse gives NaN (out and lse).
+// Splits are summed in order with fixed reductions: deterministic.
+struct CombineArgs {
+  // Split s of out_partial is out_partial.data + s * out_partial_split_stride (elements):
+  // each a (batch, seqlen, heads, head_dim) fp32 view, last dim contiguous, other strides
+  // multiples of 4, data 16-byte aligned; head_dim a multiple of 4.
+  TensorView out_partial;
+  int64_t num_splits = 0;  // 1 to 128
+  int64_t out_partial_split_stride = 0;
+  // (batch, seqlen, heads) fp32 per split, lse_partial_split_stride elements apart.
+  TensorView lse_partial;
+  int64_t lse_partial_split_stride = 0;
+  // (batch, seqlen, heads, head_dim) bf16, fp16 or fp32; last dim contiguous, other
+  // strides multiples of 4, data 16-byte aligned. Must not overlap the partials.
+  TensorView out;
+  // Optional (batch, heads, seqlen) fp32, any strides: the merged natural-log LSE.
+  TensorView lse;
+};
+Status attention_combine(const CombineArgs& args, cudaStream_t stream = nullptr);
+
+// The append half of flash_attn_with_kvcache: write k_new / v_new into the cache in place
+// at each sequence's cache_seqlens, with rotary embeddings on the new keys and on q.
+// Run it before attention_forward over the cache with seqused_k = cache_seqlens +
+// seqlen_new. Everything per step (lengths, indices, pages) is read on the device.
+struct KvAppendArgs {
+  // The cache as AttentionArgs::k / v take it: dense (batch_cache, seqlen_cache,
+  // heads_kv, head_dim), or paged (num_pages, page_size, heads_kv, head_dim) with
+  // page_table. bf16 or fp16, last dim contiguous.
+  TensorView k_cache, v_cache;
+  // (batch, seqlen_new, heads_kv, head_dim), the cache's dtype, last dim contiguous.
+  TensorView k_new, v_new;
+  // int32 (batch,): rows already in each sequence (from row 0, a left pad included).
+  // Token t goes to row cache_seqlens[b] + t; rows outside the cache are dropped.
+  TensorView cache_seqlens;
+  // As AttentionArgs: int32 (batch,) vectors, page_table (batch, max_pages).
+  TensorView cache_batch_idx, cache_leftpad, page_table;
+  // Rotary (optional): cos and sin (seqlen_ro, rotary_dim / 2), the cache's dtype, last
+  // dim contiguous; rotary_dim even and <= head_dim. New key t is rotated at position
+  // cache_seqlens[b] - cache_leftpad[b] + t (clamped into the table).
+  TensorView rotary_cos, rotary_sin;
+  bool rotary_interleaved = true;  // pairs (2i, 2i+1); false: (i, i + rotary_dim / 2)
+  // Optional, with rotary: q (batch, seqlen_q, heads_q, head_dim) rotated into q_out
+  // (the same shape; may be q itself), at the new keys' positions when q_per_token
+  // (causal or local attention), else all at the first new position.
+  TensorView q, q_out;
+  bool q_per_token = false;
+};
+Status kvcache_append(const KvAppendArgs& args, cudaStream_t stream = nullptr);
 
 }  // namespace warpspec

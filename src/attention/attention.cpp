@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <string>
 
 #include "../common/config_log.hpp"
@@ -12,14 +13,18 @@
 #include "../common/entry.hpp"
 #include "../common/format.hpp"
 #include "../common/views.hpp"
+#include "../common/workspace.hpp"
+#include "combine.hpp"
 #include "describe.hpp"
 #include "launch.hpp"
+#include "warpspec/attention/combine_params.hpp"
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention_api.hpp"
 #include "warpspec/describe.hpp"
 #include "warpspec/device.hpp"
 #include "warpspec/hopper/tma_map.hpp"
 #include "warpspec/schedule/attention.hpp"
+#include "warpspec/schedule/split_kv.hpp"
 
 namespace warpspec {
 namespace {
@@ -157,6 +162,17 @@ struct Plan {
   int32_t window_left = attention_impl::kUnboundedWindow, window_right = attention_impl::kUnboundedWindow;
   int32_t chunk = 0;
   float softcap = 0;
+  // Paged KV: page size, pages per sequence (page_table's columns), pages in the cache.
+  bool paged = false;
+  int64_t page_size = 0, pages_per_seq = 0, num_pages = 0;
+  // Split-KV: the splits launched (1: none), whether the heuristic chose them, the
+  // workspace they use (the caller's or, when null, the cached one) and its layout.
+  int splits = 1;
+  bool heuristic_splits = false;
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0, lse_offset = 0;
+  int device = 0, sm_count = 1;
+  schedule::AttentionSchedulerArguments sched_args;
 };
 
 Status make_plan(const AttentionArgs& a, Plan* plan) {
@@ -202,17 +218,64 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     p.seqlen_k = a.k.shape[krank - 3];  // seqlen_k, or total_k when packed
     p.heads_kv = a.k.shape[krank - 2];
   }
-  // k: (batch, seqlen_k, heads_kv, head_dim) or (total_k, heads_kv, head_dim).
-  const int64_t want_k_dense[4] = {p.batch, -1, -1, p.head_dim};
+  // KV cache options: their own rules first (the k/v shapes depend on them).
+  p.paged = !a.page_table.empty();
+  const bool has_batch_idx = !a.cache_batch_idx.empty(), has_leftpad = !a.cache_leftpad.empty();
+  if (has_batch_idx) {
+    if (p.packed_k) return unsupported("cache_batch_idx: not with cu_seqlens_k (a packed k/v has no batch entries)");
+    if (p.paged) return unsupported("cache_batch_idx: not with page_table (the page table already picks the pages)");
+    WARPSPEC_RETURN_IF_ERROR(check_vector(a.cache_batch_idx, "cache_batch_idx", DType::kI32, p.batch, "batch"));
+  }
+  if (has_leftpad) {
+    if (p.packed_k) return unsupported("cache_leftpad: not with cu_seqlens_k");
+    if (p.paged) return unsupported("cache_leftpad: not with page_table");
+    WARPSPEC_RETURN_IF_ERROR(check_vector(a.cache_leftpad, "cache_leftpad", DType::kI32, p.batch, "batch"));
+  }
+  if (p.paged) {
+    const TensorView& t = a.page_table;
+    if (p.packed_k) return unsupported("page_table: not with cu_seqlens_k (paged k/v are (num_pages, page_size, heads_kv, head_dim))");
+    if (a.seqused_k.empty())
+      return invalid_argument("page_table: needs seqused_k (cache_seqlens), the length of each paged sequence");
+    if (t.rank != 2) return invalid_argument(fmt("page_table.rank: must be 2 (batch, max_pages), got %d", t.rank));
+    if (t.dtype != DType::kI32) return invalid_argument(fmt("page_table.dtype: must be int32, got %s", dtype_name(t.dtype)));
+    if (t.shape[0] != p.batch)
+      return invalid_argument(fmt("page_table.shape[0] (batch): must be %" PRId64 ", got %" PRId64, p.batch, t.shape[0]));
+    if (t.shape[1] < 1 || t.shape[1] >= kMaxExtent)
+      return invalid_argument(fmt("page_table.shape[1] (max_pages): must be from 1 to 2^30 - 1, got %" PRId64, t.shape[1]));
+    if (t.shape[1] > 1 && t.stride[1] != 1)
+      return invalid_argument(fmt("page_table.stride[1]: must be 1 (contiguous), got %" PRId64, t.stride[1]));
+    if (t.shape[0] > 1 && t.stride[0] < 0)
+      return invalid_argument(fmt("page_table.stride[0]: must be >= 0, got %" PRId64, t.stride[0]));
+    if (reinterpret_cast<uintptr_t>(t.data) % 4 != 0)
+      return misaligned(fmt("page_table.data: must be 4-byte aligned (got %p)", t.data));
+    p.pages_per_seq = t.shape[1];
+    if (a.k.rank == 4) {
+      p.num_pages = a.k.shape[0];
+      p.page_size = a.k.shape[1];
+      if (p.page_size < 16 || p.page_size % 16 != 0 || p.page_size > (int64_t(1) << 20))
+        return unsupported(fmt("k.shape[1] (page_size): paged k/v need a page size that is a multiple of 16 from 16 to "
+                               "2^20, got %" PRId64, p.page_size));
+      if (p.pages_per_seq * p.page_size >= kMaxExtent)
+        return invalid_argument(fmt("page_table.shape[1] (max_pages): max_pages * page_size must be < 2^30, got %" PRId64
+                                    " * %" PRId64, p.pages_per_seq, p.page_size));
+    }
+  }
+  // k: (batch, seqlen_k, heads_kv, head_dim) or (total_k, heads_kv, head_dim); any batch
+  // count with cache_batch_idx, (num_pages, page_size, ...) with a page table.
+  const int64_t want_k_dense[4] = {has_batch_idx || p.paged ? -1 : p.batch, -1, -1, p.head_dim};
   const int64_t want_k_packed[3] = {-1, -1, p.head_dim};
   WARPSPEC_RETURN_IF_ERROR(check_bshd(a.k, "k", p.dtype, p.packed_k ? want_k_packed : want_k_dense, p.packed_k));
   if (p.heads_kv < 1) return invalid_argument(fmt("k.shape[%d] (heads): must be >= 1, got 0", krank - 2));
-  const int64_t want_v_dense[4] = {p.batch, p.seqlen_k, p.heads_kv, p.head_dim};
+  const int64_t want_v_dense[4] = {a.k.shape[0], p.seqlen_k, p.heads_kv, p.head_dim};
   const int64_t want_v_packed[3] = {p.seqlen_k, p.heads_kv, p.head_dim};
   WARPSPEC_RETURN_IF_ERROR(check_bshd(a.v, "v", p.dtype, p.packed_k ? want_v_packed : want_v_dense, p.packed_k));
   if (p.heads_q % p.heads_kv != 0)
     return invalid_argument(fmt("k.shape[%d] (heads): heads_q (%" PRId64 ") must be a multiple of heads_kv (%" PRId64 ")",
                                 krank - 2, p.heads_q, p.heads_kv));
+  if (p.paged) p.seqlen_k = p.pages_per_seq * p.page_size;  // the longest sequence the table can hold
+  if ((p.paged || has_batch_idx) && a.k.shape[0] == 0 && p.seqlen_k > 0)
+    return invalid_argument(p.paged ? "k.shape[0] (num_pages): the paged cache has no page"
+                                    : "k.shape[0] (batch of the cache): cache_batch_idx needs a cache entry to index");
   p.seqlen_q = a.q.shape[qrank - 3];
   const int64_t want_o_dense[4] = {p.batch, p.seqlen_q, p.heads_q, p.head_dim};
   const int64_t want_o_packed[3] = {p.seqlen_q, p.heads_q, p.head_dim};
@@ -254,7 +317,10 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
                                                             {&a.cu_seqlens_q, "cu_seqlens_q"},
                                                             {&a.cu_seqlens_k, "cu_seqlens_k"},
                                                             {&a.seqused_q, "seqused_q"},
-                                                            {&a.seqused_k, "seqused_k"}};
+                                                            {&a.seqused_k, "seqused_k"},
+                                                            {&a.cache_batch_idx, "cache_batch_idx"},
+                                                            {&a.cache_leftpad, "cache_leftpad"},
+                                                            {&a.page_table, "page_table"}};
   for (const auto& [v, name] : side) {
     if (v->empty()) continue;
     WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", *v, name, false));
@@ -307,6 +373,17 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     p.window_right = std::min(p.window_right, 0);
     p.chunk = 0;
   }
+  if (a.num_splits < 0 || a.num_splits > schedule::kMaxKvSplits)
+    return invalid_argument(fmt("num_splits: must be 0 (heuristic) or from 1 to %d, got %d", schedule::kMaxKvSplits,
+                                a.num_splits));
+  if (a.num_splits > 1 && !attention_impl::kSplitHeadDim(p.kernel_d))
+    return unsupported(fmt("num_splits: split-KV is not supported with head_dim > 192 yet (the head dim 256 kernel has "
+                           "no registers left for the partial epilogue), got num_splits %d at head_dim %" PRId64,
+                           a.num_splits, p.head_dim));
+  if (a.workspace == nullptr && a.workspace_bytes != 0)
+    return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
+  if (a.workspace != nullptr && reinterpret_cast<uintptr_t>(a.workspace) % 16 != 0)
+    return misaligned(fmt("workspace: must be 16-byte aligned (got %p)", a.workspace));
   if (a.causal && a.window_right < -1)
     return invalid_argument(fmt("window_right: must be -1 (unbounded) or >= 0, got %" PRId64, a.window_right));
   p.q = as_bshd(a.q, p.packed_q);
@@ -327,7 +404,8 @@ Status check_pointers(const AttentionArgs& a, int device) {
       {&a.lse, "lse"},   {&a.sink, "sink"},
       {&a.cu_seqlens_q, "cu_seqlens_q"}, {&a.cu_seqlens_k, "cu_seqlens_k"},
       {&a.seqused_q, "seqused_q"},       {&a.seqused_k, "seqused_k"},
-      {&a.tile_counter, "tile_counter"}};
+      {&a.tile_counter, "tile_counter"}, {&a.cache_batch_idx, "cache_batch_idx"},
+      {&a.cache_leftpad, "cache_leftpad"}, {&a.page_table, "page_table"}};
   for (const auto& [v, name] : views) {
     if (v->empty() && (v != &a.q && v != &a.k && v != &a.v && v != &a.o)) continue;  // optional, not given
     ByteSpan span;
@@ -355,9 +433,11 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   AttentionParams& q = *params;
   WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_q, p.q, uint32_t(kBlockM), "q"));
   WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_o, p.o, 64, "o"));
-  if (p.seqlen_k > 0) {
-    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_k, p.k, uint32_t(cfg.block_n), "k"));
-    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_v, p.v, uint32_t(cfg.block_n), "v"));
+  // Paged: boxes of gcd(page_size, block_n) rows, each inside one page (kv_source.cuh).
+  const uint32_t kv_box_rows = p.paged ? uint32_t(std::gcd(p.page_size, int64_t(cfg.block_n))) : uint32_t(cfg.block_n);
+  if (p.seqlen_k > 0 && p.k.shape[0] > 0) {
+    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_k, p.k, kv_box_rows, "k"));
+    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_v, p.v, kv_box_rows, "v"));
   } else {  // no key: every tile writes O = 0 and LSE = −inf without loading K or V
     q.map_k = q.map_v = q.map_q;
   }
@@ -373,9 +453,56 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   // sequences owning the high m_blocks) go longest first.
   const bool unequal = a.causal || p.packed_q || p.packed_k || !a.seqused_q.empty() || !a.seqused_k.empty();
   sa.order = unequal ? schedule::AttentionOrder::kLongestFirst : schedule::AttentionOrder::kMFastest;
-  sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, device.sm_count);
+  // Split-KV: the caller's count, or the heuristic's from the grid and the longest
+  // sequence's key blocks (the cache length: per-step lengths are on the device).
+  out->plan.splits = a.num_splits == 0 ? schedule::split_heuristic(tiles_m * p.heads_q * p.batch, device.sm_count,
+                                                                   int((p.seqlen_k + cfg.block_n - 1) / cfg.block_n))
+                                       : a.num_splits;
+  out->plan.heuristic_splits = a.num_splits == 0;
+  if (p.seqlen_k == 0) out->plan.splits = 1;  // no key anywhere: nothing to split
+  if (!attention_impl::kSplitHeadDim(p.kernel_d)) out->plan.splits = 1;  // the heuristic never splits there
+  sa.splits = out->plan.splits;
+  sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, device.sm_count, sa.splits);
   if (const char* why = schedule::AttentionScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
   q.sched = schedule::AttentionScheduler(sa);
+  out->plan.sched_args = sa;
+  out->plan.device = device.ordinal;
+  out->plan.sm_count = device.sm_count;
+  if (sa.splits > 1) {
+    // Workspace: fp32 partial O (splits, batch, rows, heads, head_dim), then partial LSE
+    // (splits, batch, rows, heads), 256-byte aligned; rows the tensor's (total_q packed).
+    const int64_t bq = p.packed_q ? 1 : p.batch;
+    const int64_t rows = p.seqlen_q;
+    const int64_t lse_n = int64_t(sa.splits) * bq * rows * p.heads_q;
+    const size_t o_bytes = size_t(lse_n) * size_t(p.head_dim) * 4;
+    out->plan.lse_offset = (o_bytes + 255) / 256 * 256;
+    out->plan.workspace_bytes = out->plan.lse_offset + (size_t(lse_n) * 4 + 255) / 256 * 256;
+    if (a.workspace != nullptr) {
+      if (a.workspace_bytes < out->plan.workspace_bytes)
+        return invalid_argument(fmt("workspace_bytes: %zu is less than the %zu bytes this call needs "
+                                    "(attention_workspace_size)", a.workspace_bytes, out->plan.workspace_bytes));
+      WARPSPEC_RETURN_IF_ERROR(check_device_memory(a.workspace, "workspace", device.ordinal));
+      out->plan.workspace = a.workspace;
+    }
+    q.op_stride_h = p.head_dim;
+    q.op_stride_s = p.heads_q * p.head_dim;
+    q.op_stride_b = rows * q.op_stride_s;
+    q.op_stride_split = bq * q.op_stride_b;
+    q.lp_stride_h = 1;
+    q.lp_stride_s = p.heads_q;
+    q.lp_stride_b = rows * p.heads_q;
+    q.lp_stride_split = bq * q.lp_stride_b;
+  }
+  if (p.paged) {
+    q.page_table = static_cast<const int32_t*>(a.page_table.data);
+    q.page_table_stride = a.page_table.stride[0];
+    q.page_size = int32_t(p.page_size);
+    q.page_box_rows = int32_t(kv_box_rows);
+    q.pages_per_seq = int32_t(p.pages_per_seq);
+    q.num_pages = int32_t(std::min<int64_t>(p.num_pages, INT32_MAX));
+  }
+  q.kv_batch_idx = static_cast<const int32_t*>(a.cache_batch_idx.data);
+  q.leftpad_k = static_cast<const int32_t*>(a.cache_leftpad.data);
   q.seqlen_q = int32_t(p.seqlen_q);
   q.seqlen_k = int32_t(p.seqlen_k);
   q.head_dim = int32_t(p.head_dim);
@@ -423,23 +550,91 @@ std::string describe_plan(const Prepared& p) {
   c.softcap = l.softcap;
   c.varlen = l.packed_q || l.packed_k || p.params.seqused_q != nullptr || p.params.seqused_k != nullptr;
   c.dynamic = p.params.tile_counter != nullptr;
+  c.page_size = int(l.page_size);
   c.kernel = attention_impl::config_for(l.kernel_d);
   c.sched = p.params.sched;
   c.shape = p.shape;
   return attention_impl::describe(c);
 }
 
+Status launch_kernel(const Plan& plan, const AttentionParams& params, const LaunchShape& shape, cudaStream_t stream) {
+  const attention_impl::AttentionConfig cfg{attention_impl::config_for(plan.kernel_d), plan.dtype};
+  switch (plan.kernel_d) {
+    case 64: return attention_impl::launch_attention_hd64(cfg, params, shape, stream);
+    case 128: return attention_impl::launch_attention_hd128(cfg, params, shape, stream);
+    case 192: return attention_impl::launch_attention_hd192(cfg, params, shape, stream);
+    case 256: return attention_impl::launch_attention_hd256(cfg, params, shape, stream);
+    default: return internal_error(fmt("attention: no kernel for head dim %d", plan.kernel_d));
+  }
+}
+
+// Split-KV: the attention kernel writes partials to the workspace, the combine merges
+// them into O and LSE (the sink joins there).
+Status launch_split(const Prepared& p, cudaStream_t stream) {
+  const Plan& plan = p.plan;
+  void* ws = plan.workspace;
+  if (ws == nullptr) {
+    bool capturing = false;
+    const Status s = cached_workspace(plan.device, stream, plan.workspace_bytes, &ws, &capturing);
+    if (!s.ok()) {
+      if (!capturing) return s;
+      if (plan.heuristic_splits) {  // the heuristic's choice: run unsplit rather than refuse
+        AttentionParams params = p.params;
+        schedule::AttentionSchedulerArguments sa = plan.sched_args;
+        sa.splits = 1;
+        sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, plan.sm_count);
+        params.sched = schedule::AttentionScheduler(sa);
+        LaunchShape shape = p.shape;
+        shape.grid = sa.grid_size;
+        return launch_kernel(plan, params, shape, stream);
+      }
+      return unsupported(fmt("workspace: num_splits %d needs %zu bytes of split-KV workspace and the stream is being "
+                             "captured, where the library cannot allocate its own; pass AttentionArgs::workspace "
+                             "(attention_workspace_size), or run the same call once on this stream before capturing",
+                             plan.splits, plan.workspace_bytes));
+    }
+  }
+  AttentionParams params = p.params;
+  params.o_partial = static_cast<float*>(ws);
+  params.lse_partial = reinterpret_cast<float*>(static_cast<char*>(ws) + plan.lse_offset);
+  WARPSPEC_RETURN_IF_ERROR(launch_kernel(plan, params, p.shape, stream));
+  attention_impl::CombineParams c{};
+  c.o_partial = params.o_partial;
+  c.op_stride_split = params.op_stride_split;
+  c.op_stride_b = params.op_stride_b;
+  c.op_stride_s = params.op_stride_s;
+  c.op_stride_h = params.op_stride_h;
+  c.lse_partial = params.lse_partial;
+  c.lp_stride_split = params.lp_stride_split;
+  c.lp_stride_b = params.lp_stride_b;
+  c.lp_stride_s = params.lp_stride_s;
+  c.lp_stride_h = params.lp_stride_h;
+  c.out = params.o;
+  c.out_dtype = plan.dtype;
+  c.o_stride_b = params.o_stride_b;
+  c.o_stride_s = params.o_stride_s;
+  c.o_stride_h = params.o_stride_h;
+  c.lse = params.lse;
+  c.lse_stride_b = params.lse_stride_b;
+  c.lse_stride_h = params.lse_stride_h;
+  c.lse_stride_s = params.lse_stride_s;
+  c.sink = params.sink;
+  c.cu_seqlens_q = params.cu_seqlens_q;
+  c.seqused_q = params.seqused_q;
+  c.total_rows = int32_t(plan.seqlen_q);
+  c.splits = plan.splits;
+  c.batch = int32_t(plan.batch);
+  c.rows = int32_t(plan.tile_rows);
+  c.heads = int32_t(plan.heads_q);
+  c.head_dim = int32_t(plan.head_dim);
+  return attention_impl::launch_combine(c, stream);
+}
+
 Status launch(const Prepared& p, cudaStream_t stream) {
   log_config_if_enabled([&] { return describe_plan(p); });
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
-  const attention_impl::AttentionConfig cfg{attention_impl::config_for(p.plan.kernel_d), p.plan.dtype};
-  switch (p.plan.kernel_d) {
-    case 64: return attention_impl::launch_attention_hd64(cfg, p.params, p.shape, stream);
-    case 128: return attention_impl::launch_attention_hd128(cfg, p.params, p.shape, stream);
-    case 192: return attention_impl::launch_attention_hd192(cfg, p.params, p.shape, stream);
-    case 256: return attention_impl::launch_attention_hd256(cfg, p.params, p.shape, stream);
-    default: return internal_error(fmt("attention: no kernel for head dim %d", p.plan.kernel_d));
-  }
+  if (p.plan.splits > 1) return launch_split(p, stream);
+  return launch_kernel(p.plan, p.params, p.shape, stream);
 }
 
 }  // namespace
@@ -455,6 +650,17 @@ Status describe(const AttentionArgs& args, std::string* out) {
 
 Status attention_forward(const AttentionArgs& args, cudaStream_t stream) {
   return prepare_and_launch<Prepared>(args, stream, prepare, launch);
+}
+
+Status attention_workspace_size(const AttentionArgs& args, size_t* bytes) {
+  if (bytes == nullptr) return invalid_argument("bytes: must not be null");
+  *bytes = 0;
+  AttentionArgs sized = args;  // every rule but the workspace's size, which is asked for
+  if (sized.workspace != nullptr) sized.workspace_bytes = SIZE_MAX;
+  Prepared p;
+  WARPSPEC_RETURN_IF_ERROR(prepare(sized, &p));
+  *bytes = p.shape.grid == 0 ? 0 : p.plan.workspace_bytes;
+  return Status::Ok();
 }
 
 }  // namespace warpspec

@@ -19,6 +19,8 @@ std::string describe(const AttentionChoice& c) {
   else line += fmt(" mask=window window_left=%d window_right=%d", left ? c.window_left : -1, right ? c.window_right : -1);
   if (c.softcap > 0) line += fmt(" softcap=%g", double(c.softcap));
   if (c.varlen) line += " varlen=1";
+  if (c.sched.splits() > 1) line += fmt(" splits=%d", c.sched.splits());
+  if (c.page_size > 0) line += fmt(" page_size=%d", c.page_size);
   line += fmt(" kernel_head_dim=%d block_m=%d block_n=%d stages=%d", c.kernel.head_dim, kBlockM, c.kernel.block_n,
               c.kernel.stages);
   line += fmt(" order=%s schedule=%s tiles=%d grid=%d pdl=%d",

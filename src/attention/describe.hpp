@@ -22,6 +22,7 @@ struct AttentionChoice {
   bool varlen = false;   // packed sequences (cu_seqlens / seqused)
   bool dynamic = false;  // tiles handed out at run time (a tile counter) instead of statically
   HeadDimConfig kernel{};                // the head-dim kernel that runs (head_dim padded up to it)
+  int page_size = 0;  // paged KV: the cache's page size; 0: contiguous
   schedule::AttentionScheduler sched;   // tile order, tiles, grid
   LaunchShape shape;                     // grid 0: nothing to launch (an empty output)
 };

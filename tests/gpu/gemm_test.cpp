@@ -6,6 +6,7 @@
 #include <cublas_v2.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <array>
 #include <cstring>
 #include <memory>
@@ -168,35 +169,42 @@ void run_case(const Case& c) {
   CUDA_ASSERT(cudaMemcpy(got.bytes.data(), dd.get(), got.bytes.size(), cudaMemcpyDeviceToHost));
 
   // Reference A·B in fp32 by cuBLAS: column-major C(N x M) = op(B) op(A), which is
-  // the row-major M x N product.
-  test::DeviceBuffer ref(size_t(c.l * c.m * c.n) * sizeof(float));
-  {
-    cublasHandle_t h;
-    ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
-    const testbed::CublasOperand oa{da.get(), a.row_major, a.ld, c.a_broadcast ? 0 : a.batch_stride};
-    const testbed::CublasOperand ob{db.get(), b.row_major, b.ld, c.b_broadcast ? 0 : b.batch_stride};
-    cublasStatus_t st = testbed::cublas_gemm_row_major(h, c.in, DType::kFP32, c.m, c.n, c.k, c.l, oa, ob, ref.get(),
-                                                       1.0f, 0.0f);
-    cublasDestroy(h);
-    ASSERT_EQ(st, CUBLAS_STATUS_SUCCESS);
+  // the row-major M x N product. Under the sanitizers (WARPSPEC_TEST_CPU_REFERENCE set,
+  // scripts/gpu-check --sanitize) the float64 CPU product alone: cuBLAS's fp32-output
+  // kernels end racecheck with "Internal Sanitizer Error: failed to handle a hardware
+  // exception" (H200, compute-sanitizer 2025.x), and they are not ours to check.
+  const bool cpu_reference = std::getenv("WARPSPEC_TEST_CPU_REFERENCE") != nullptr;
+  std::vector<float> prod;
+  if (!cpu_reference) {
+    test::DeviceBuffer ref(size_t(c.l * c.m * c.n) * sizeof(float));
+    {
+      cublasHandle_t h;
+      ASSERT_EQ(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+      const testbed::CublasOperand oa{da.get(), a.row_major, a.ld, c.a_broadcast ? 0 : a.batch_stride};
+      const testbed::CublasOperand ob{db.get(), b.row_major, b.ld, c.b_broadcast ? 0 : b.batch_stride};
+      cublasStatus_t st = testbed::cublas_gemm_row_major(h, c.in, DType::kFP32, c.m, c.n, c.k, c.l, oa, ob, ref.get(),
+                                                         1.0f, 0.0f);
+      cublasDestroy(h);
+      ASSERT_EQ(st, CUBLAS_STATUS_SUCCESS);
+    }
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    prod = test::to_host<float>(ref, size_t(c.l * c.m * c.n));
   }
-  CUDA_ASSERT(cudaDeviceSynchronize());
-  std::vector<float> prod = test::to_host<float>(ref, size_t(c.l * c.m * c.n));
 
-  // Small problems: the product again in float64 on the CPU, checked against cuBLAS
-  // so the reference itself is verified.
-  const bool small = c.m * c.n * c.k * c.l <= (int64_t(1) << 22);
+  // Small problems (every problem with the CPU reference): the product again in float64
+  // on the CPU, checked against cuBLAS so the reference itself is verified.
+  const bool small = cpu_reference || c.m * c.n * c.k * c.l <= (int64_t(1) << 22);
   int64_t bad = 0, shown = 0;
   double worst = 0;
   for (int64_t l = 0; l < c.l; ++l)
     for (int64_t i = 0; i < c.m; ++i)
       for (int64_t j = 0; j < c.n; ++j) {
-        double p = prod[size_t((l * c.m + i) * c.n + j)];
+        double p = cpu_reference ? 0.0 : prod[size_t((l * c.m + i) * c.n + j)];
         if (small) {
           double exact = 0;
           for (int64_t k = 0; k < c.k; ++k)
             exact += double(a.get(c.a_broadcast ? 0 : l, i, k)) * double(b.get(c.b_broadcast ? 0 : l, k, j));
-          if (std::fabs(exact - p) > 1e-5 * (std::fabs(exact) + std::sqrt(double(c.k)))) {
+          if (!cpu_reference && std::fabs(exact - p) > 1e-5 * (std::fabs(exact) + std::sqrt(double(c.k)))) {
             ADD_FAILURE() << "cuBLAS reference disagrees with float64 at " << l << "," << i << "," << j;
             return;
           }
@@ -303,6 +311,8 @@ INSTANTIATE_TEST_SUITE_P(BatchAndSchedule, GemmSweep, ::testing::ValuesIn(batch_
 // The default 128 x 256 tile (and the others) with more tiles than SMs (132 on H200):
 // every CTA runs two or three tiles, so one tile's epilogue stores overlap the next
 // tile's mainloop, and a C load for the next tile follows a D store of the last.
+// Data-parallel by name: the heuristic may split K at these sizes, and then the overlap
+// this checks (and racecheck with it) would be a different kernel path (KSplit has its own).
 std::vector<Case> many_tiles_cases() {
   std::vector<Case> v;
   Case c{2304, 4352, 192};  // 18 x 17 = 306 tiles of 128 x 256
@@ -327,6 +337,7 @@ std::vector<Case> many_tiles_cases() {
     t.tile_n = tile_n;
     v.push_back(t);
   }
+  for (Case& m : v) m.decomposition = warpspec::GemmDecomposition::kDataParallel;
   return v;
 }
 INSTANTIATE_TEST_SUITE_P(ManyTiles, GemmSweep, ::testing::ValuesIn(many_tiles_cases()), case_name);

@@ -104,6 +104,56 @@ TEST(Hostile, GemmWritesNothingOutsideD) {
   }
 }
 
+// N next to 2^31 with a ragged row end (N odd, rows 2^31 apart): the last chunk's edge
+// test once summed in int32 and wrapped, and the store went one element past the row.
+// Every column of both rows is written (A and B are constant, so every element is the
+// same number), and the gap after each row and the band after D stay poison. Needs
+// ~41 GiB free (B alone is 2^31 x 8 bf16 = 32 GiB); skipped on a smaller GPU.
+TEST(Hostile, GemmNextToInt32LimitWritesNothingPastD) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const int64_t M = 2, N = (int64_t(1) << 31) - 3, K = 8, ld = int64_t(1) << 31, band = 4096;
+  const size_t b_bytes = size_t(N * K) * 2, d_bytes = size_t(M * ld + band) * 2;
+  size_t free_bytes = 0, total = 0;
+  CUDA_ASSERT(cudaMemGetInfo(&free_bytes, &total));
+  if (free_bytes < b_bytes + d_bytes + (size_t(1) << 30)) GTEST_SKIP() << "needs " << ((b_bytes + d_bytes) >> 30) << " GiB free";
+  test::DeviceBuffer a(size_t(M * K) * 2), b(b_bytes), d(d_bytes);
+  ASSERT_TRUE(a.get() && b.get() && d.get());
+  CUDA_ASSERT(cudaMemset(a.get(), 0x3F, a.bytes()));  // every bf16 is 0x3F3F = 0.74609375
+  CUDA_ASSERT(cudaMemset(b.get(), 0x3F, b.bytes()));
+  CUDA_ASSERT(test::poison(d));
+  warpspec::GemmArgs g;
+  g.a = TensorView::matrix(a.get(), DType::kBF16, M, K, K);
+  g.b = TensorView::matrix(b.get(), DType::kBF16, K, N, K, /*row_major=*/false);  // K-major
+  g.d = TensorView::matrix(d.get(), DType::kBF16, M, N, ld);
+  const warpspec::Status s = warpspec::gemm(g);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  __nv_bfloat16 x;
+  const uint16_t bits = 0x3F3F;
+  std::memcpy(&x, &bits, 2);
+  const float want = __bfloat162float(__float2bfloat16(float(K) * __bfloat162float(x) * __bfloat162float(x)));
+  // Each row's first and last 2^20 columns, the row's gap, and (after row 1) the band.
+  const int64_t span = int64_t(1) << 20;
+  for (int64_t r = 0; r < M; ++r) {
+    for (int64_t start : {int64_t(0), N - span}) {
+      const int64_t extra = start == 0 ? 0 : (r + 1 < M ? ld - N : ld - N + band);
+      std::vector<uint16_t> h(size_t(span + extra));
+      CUDA_ASSERT(cudaMemcpy(h.data(), d.as<uint16_t>() + r * ld + start, h.size() * 2, cudaMemcpyDeviceToHost));
+      int64_t wrong = 0, first_wrong = -1, written = 0, first_written = -1;
+      for (int64_t i = 0; i < span; ++i) {
+        __nv_bfloat16 v;
+        std::memcpy(&v, &h[size_t(i)], 2);
+        if (__bfloat162float(v) != want && wrong++ == 0) first_wrong = start + i;
+      }
+      for (int64_t i = span; i < span + extra; ++i)
+        if (h[size_t(i)] != 0xFFFF && written++ == 0) first_written = start + i;
+      EXPECT_EQ(wrong, 0) << "row " << r << ": " << wrong << " columns not " << want << ", first " << first_wrong;
+      EXPECT_EQ(written, 0) << "row " << r << ": " << written << " elements past the row's end written, first at column "
+                            << first_written << " (N = " << N << ")";
+    }
+  }
+}
+
 // K = 0: D = beta·C exactly (alpha·0 + beta·c, one rounding), and zeros with beta 0.
 TEST(Hostile, GemmWithKZeroIsBetaC) {
   WARPSPEC_REQUIRE_HOPPER();

@@ -57,6 +57,11 @@ constexpr int kernel_head_dim(int64_t d) {
 // Kernels that implement chunked attention (mask.cuh: kChunkMask).
 constexpr bool kChunkHeadDim(int kernel_d) { return kernel_d <= 192; }
 
+// Kernels that implement split-KV's partial epilogue (epilogue_partial.cuh): the head
+// dim 256 consumer has no registers left for a second epilogue (4 bytes of spills), so
+// that kernel leaves it out and the host refuses num_splits > 1 there.
+constexpr bool kSplitHeadDim(int kernel_d) { return kernel_d <= 192; }
+
 constexpr HeadDimConfig config_for(int kernel_d) {
   for (const auto& c : kHeadDimConfigs)
     if (c.head_dim == kernel_d) return c;

@@ -9,6 +9,7 @@
 // buffer goes back to the producer (q_empty, one arrival per warpgroup) only once the
 // store has read it (bulk wait_group.read), so the next tile's Q cannot overwrite O
 // in flight.
+#include "warpspec/attention/epilogue_partial.cuh"
 #include "warpspec/attention/mainloop.cuh"
 #include "warpspec/attention/seqlen.cuh"
 #include "warpspec/hopper/convert.cuh"
@@ -47,6 +48,12 @@ struct Epilogue {
   __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w, const SeqInfo& sq,
                                                float (&o)[kHeadDim / 2], OnlineSoftmax<ML::kBlockN>& sm) {
     const AttentionParams& p = c.p;
+    if constexpr (kSplitHeadDim(kHeadDim)) {
+      if (p.o_partial != nullptr) {  // split-KV: this share's fp32 partial instead
+        PartialEpilogue<kCfg>::store(c, wg, w, sq, o, sm);
+        return;
+      }
+    }
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
     const uint32_t barrier = kEpilogue0 + wg;
@@ -101,6 +108,12 @@ struct Epilogue {
   // seqlen_k, windows, empty sequences). Rows past the sequence are not written.
   __device__ __forceinline__ static void store_zero(const AttentionParams& p, int wg, const schedule::AttentionWork& w,
                                                     const SeqInfo& sq) {
+    if constexpr (kSplitHeadDim(kHeadDim)) {
+      if (p.o_partial != nullptr) {
+        PartialEpilogue<kCfg>::store_zero(p, wg, w, sq);
+        return;
+      }
+    }
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int chunks = p.head_dim / 8;
     const int row_base = w.m_block * kBlockM + 64 * wg;

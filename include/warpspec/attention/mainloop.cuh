@@ -20,6 +20,7 @@
 // consumer warpgroups take turns on the tensor cores, one issuing while the other
 // does its softmax (HOPPER-FACTS §6).
 #include "warpspec/attention/config.hpp"
+#include "warpspec/attention/kv_source.cuh"
 #include "warpspec/attention/mask.cuh"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/attention/seqlen.cuh"
@@ -82,15 +83,15 @@ struct Mainloop {
 
   // ------------------------------------------------------------------ producer
 
-  // One K or V block: kCols boxes of {64 columns, block_n rows} from tensor row `row`.
-  __device__ __forceinline__ static void load_kv(const CUtensorMap* map, Pipe& pipe, State& st, T* stage_base,
-                                                 int row, int head_kv, int batch) {
+  using Source = KvSource<T, kBlockN, kCols>;
+
+  // One K or V block (KvSource: dense, or page by page) into the next stage.
+  __device__ __forceinline__ static void load_kv(const AttentionParams& p, const CUtensorMap* map, Pipe& pipe, State& st,
+                                                 T* stage_base, const SeqInfo& sq, int n, int head_kv, int b) {
     pipe.producer_acquire(st);
     pipe.producer_expect_tx(st, kKVBytes);  // whole boxes, in bounds or not
-    T* dst = stage_base + st.index * (kBlockN * kHeadDim);
-#pragma unroll
-    for (int c = 0; c < kCols; ++c)
-      hopper::tma_load(dst + c * kBlockN * kBoxCols, map, pipe.full_barrier(st), c * kBoxCols, row, head_kv, batch);
+    Source::load(p, map, pipe.full_barrier(st), stage_base + st.index * (kBlockN * kHeadDim), sq.k_offset + n * kBlockN,
+                 n * kBlockN, sq.seqlen_k, head_kv, sq.k_batch, b);
     st.advance();
   }
 
@@ -104,20 +105,19 @@ struct Mainloop {
     const AttentionParams& p = c.p;
     Storage& s = c.s.tiles;
     const int head_kv = w.head / p.group;
-    const auto kv_row = [&](int n) { return sq.k_offset + n * kBlockN; };
     int n = kb.hi - 1;
-    load_kv(&p.map_k, c.kpipe, cur.k, &s.k[0][0], kv_row(n), head_kv, sq.k_batch);
+    load_kv(p, &p.map_k, c.kpipe, cur.k, &s.k[0][0], sq, n, head_kv, w.batch);
     if (cur.q_iter > 0) hopper::mbarrier_wait(&c.s.q_empty, (cur.q_iter - 1) & 1u);
     hopper::mbarrier_arrive_expect_tx(&c.s.q_full, kQBytes);
 #pragma unroll
     for (int col = 0; col < kCols; ++col)
       hopper::tma_load(s.q + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full, col * kBoxCols,
                        sq.q_offset + w.m_block * kBlockM, w.head, sq.q_batch);
-    load_kv(&p.map_v, c.vpipe, cur.v, &s.v[0][0], kv_row(n), head_kv, sq.k_batch);
+    load_kv(p, &p.map_v, c.vpipe, cur.v, &s.v[0][0], sq, n, head_kv, w.batch);
 #pragma unroll 1
     for (n = kb.hi - 2; n >= kb.lo; --n) {
-      load_kv(&p.map_k, c.kpipe, cur.k, &s.k[0][0], kv_row(n), head_kv, sq.k_batch);
-      load_kv(&p.map_v, c.vpipe, cur.v, &s.v[0][0], kv_row(n), head_kv, sq.k_batch);
+      load_kv(p, &p.map_k, c.kpipe, cur.k, &s.k[0][0], sq, n, head_kv, w.batch);
+      load_kv(p, &p.map_v, c.vpipe, cur.v, &s.v[0][0], sq, n, head_kv, w.batch);
     }
     ++cur.q_iter;
   }

@@ -16,6 +16,7 @@
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/attention/seqlen.cuh"
+#include "warpspec/schedule/split_kv.hpp"
 #include "warpspec/hopper/arch.cuh"
 
 namespace warpspec::attention_impl {
@@ -31,6 +32,13 @@ struct KeyBlocks {
   int lo = 0, hi = 0;  // key blocks [lo, hi); empty when none of the tile's rows sees a key
   WARPSPEC_DEVICE int count() const { return hi > lo ? hi - lo : 0; }
 };
+
+// Split-KV: the share of work tile w (split w.split of sched.splits()) of the tile's
+// blocks (schedule/split_kv.hpp). Every role narrows the same way, so the stages pair up.
+WARPSPEC_DEVICE KeyBlocks split_share(KeyBlocks kb, const AttentionParams& p, const schedule::AttentionWork& w) {
+  const schedule::BlockRange r = schedule::split_blocks(kb.lo, kb.hi, w.split, p.sched.splits());
+  return {r.lo, r.hi};
+}
 
 template <int kBlockN>
 WARPSPEC_DEVICE KeyBlocks key_blocks(const AttentionParams& p, const SeqInfo& s, int m_block) {

@@ -52,6 +52,27 @@ struct AttentionParams {
   int64_t o_stride_b, o_stride_s, o_stride_h;  // elements
   float* lse;                                  // nullptr: not requested
   int64_t lse_stride_b, lse_stride_h, lse_stride_s;
+  // Split-KV (sched.splits() > 1): each work tile writes its fp32 partial O (normalised
+  // by its own sums) and partial LSE here instead of O and LSE; the combine kernel
+  // merges the splits (epilogue_partial.cuh, combine.cuh). Unused with one split.
+  float* o_partial;  // (splits, batch, seqlen_q, heads_q, head_dim)
+  int64_t op_stride_split, op_stride_b, op_stride_s, op_stride_h;
+  float* lse_partial;  // (splits, batch, seqlen_q, heads_q)
+  int64_t lp_stride_split, lp_stride_b, lp_stride_s, lp_stride_h;
+  // KV cache (flash_attn_with_kvcache), all read on the device, nullptr when not given:
+  // kv_batch_idx (batch,): the cache's batch entry of batch b (cache_batch_idx);
+  // leftpad_k (batch,): sequence b's keys start at that cache row (cache_leftpad), its
+  // length is seqused_k[b] - leftpad_k[b].
+  const int32_t* kv_batch_idx;
+  const int32_t* leftpad_k;
+  // Paged KV (kv_source.cuh): K and V are (num_pages, page_size, heads_kv, d) and the
+  // key at position j of sequence b is row j % page_size of page
+  // page_table[b * page_table_stride + j / page_size]. map_k / map_v then have boxes of
+  // page_box_rows rows (a divisor of both block_n and page_size, a multiple of 16):
+  // a key block is block_n / page_box_rows boxes, each inside one page.
+  const int32_t* page_table;
+  int64_t page_table_stride;
+  int32_t page_size, page_box_rows, pages_per_seq, num_pages;
 };
 
 }  // namespace warpspec::attention_impl

@@ -40,6 +40,14 @@ struct SeqInfo {
     SeqInfo s;
     span(p.cu_seqlens_q, p.seqused_q, p.seqlen_q, b, s.q_offset, s.seqlen_q, s.q_batch);
     span(p.cu_seqlens_k, p.seqused_k, p.seqlen_k, b, s.k_offset, s.seqlen_k, s.k_batch);
+    // KV cache: another cache entry (an index past the cache makes TMA read zeros), and
+    // keys that start at a left pad (clamped into the sequence).
+    if (p.kv_batch_idx != nullptr) s.k_batch = __ldg(p.kv_batch_idx + b);
+    if (p.leftpad_k != nullptr) {
+      const int32_t pad = min(max(__ldg(p.leftpad_k + b), 0), s.seqlen_k);
+      s.k_offset += pad;
+      s.seqlen_k -= pad;
+    }
     return s;
   }
 

@@ -3,13 +3,17 @@
 // warpgroup's 64 query rows: each thread owns two rows (g and g + 8 of its warp's 16).
 //
 // Scores stay raw in the S accumulator; the scale is folded into the exponent:
-// p = 2^(s·scale_log2 − m·scale_log2), one FFMA and one ex2 per element, m the running
-// raw row max. Per block: m_new = max(m, rowmax S); α = 2^((m − m_new)·scale_log2);
+// p = 2^(s·scale_log2 − m), one FFMA and one ex2 per element, m the running row max in
+// log2 units, m = max(m, round(rowmax S · scale_log2)). Per block: α = 2^(m_old − m_new);
 // l = α·l + Σ p; the caller rescales O by α. The row sum stays per thread (un-reduced
 // across the quad) until finalize. Rows with no visible key so far have m = −inf: the
 // subtracted max is then 0 so every p is 2^−inf = 0, never NaN.
-// Requires scale_log2 > 0 (the host refuses other scales): then the raw max is the
-// scaled max.
+// m is kept as the rounded product, so an unchanged max gives α = 2^0 = 1 exactly.
+// (Kept raw and scaled on use, the old max's product was contracted into an FMA, left
+// unrounded, and α = 2^(that rounding error) ≠ 1 on every block: a bias of ~10 ulp per
+// block in l, 5e-3 in the LSE after 2^20 keys. LongContext checks it.)
+// Requires scale_log2 > 0 (the host refuses other scales): then rounding the product
+// keeps the order of the raw scores, and the max of the products is the product of the max.
 #include <cmath>
 
 #include "warpspec/hopper/arch.cuh"
@@ -27,7 +31,7 @@ WARPSPEC_DEVICE float exp2_approx(float x) {
 template <int kBlockN>
 struct OnlineSoftmax {
   static constexpr int kRegs = kBlockN / 2;  // S accumulator registers per thread
-  float row_max[2];  // raw scores
+  float row_max[2];  // log2 units: the rounded product of the raw max and scale_log2
   float row_sum[2];  // this thread's share of Σ p
   float scale_log2;
 
@@ -42,13 +46,13 @@ struct OnlineSoftmax {
   WARPSPEC_DEVICE void update(float (&s)[kRegs], float (&alpha)[2]) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      float mx = row_max[h];
+      float mx = -INFINITY;  // this block's raw max
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j) mx = fmaxf(mx, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
-      mx = hopper::quad_max(mx);
-      const float m_scaled = mx == -INFINITY ? 0.0f : mx * scale_log2;
-      alpha[h] = kFirst ? 1.0f : exp2_approx(row_max[h] * scale_log2 - m_scaled);
-      row_max[h] = mx;
+      const float m_new = fmaxf(row_max[h], __fmul_rn(hopper::quad_max(mx), scale_log2));
+      const float m_scaled = m_new == -INFINITY ? 0.0f : m_new;
+      alpha[h] = kFirst ? 1.0f : exp2_approx(row_max[h] - m_scaled);
+      row_max[h] = m_new;
       float sum = 0.0f;
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j) {
@@ -74,7 +78,7 @@ struct OnlineSoftmax {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const float l = hopper::quad_sum(row_sum[h]);
-      const float m = row_max[h] == -INFINITY ? -INFINITY : row_max[h] * scale_log2;
+      const float m = row_max[h];  // without a sink m − top is exactly 0
       // The running max skips NaN scores (fmaxf), but their 2^NaN made l NaN; with only
       // NaN scores m is still −inf, and 2^(m − top) is then 2^NaN: NaN all the way.
       const float top = fmaxf(m, sink_log2);

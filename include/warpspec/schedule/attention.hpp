@@ -21,6 +21,11 @@
 //     contiguous range of the list, so the CTAs running together share (batch, head)
 //     pairs as before.
 //
+// Split-KV (splits > 1): every (m_block, head, batch) tile is `splits` work tiles, each
+// over its share of the tile's key blocks (split_kv.hpp); the split index is the slowest
+// part of the (batch, head) coordinate, so the CTAs running together at one split are
+// neighbouring heads, which share K/V blocks through L2 under GQA.
+//
 // Usage, kernel side:  for (auto t = s.first(blockIdx.x); t.valid; t = s.next(t)) ...
 // Host side: check(args) == nullptr, then AttentionScheduler(args).
 #include <cstdint>
@@ -36,6 +41,7 @@ struct AttentionSchedulerArguments {
   int heads = 1;    // query heads
   int batch = 1;
   int grid_size = 1;
+  int splits = 1;   // key-range splits per tile (split-KV); 1: none
   AttentionOrder order = AttentionOrder::kMFastest;
 };
 
@@ -43,13 +49,14 @@ struct AttentionWork {
   int32_t m_block = 0;
   int32_t head = 0;
   int32_t batch = 0;
+  int32_t split = 0;   // which share of the tile's key blocks (0 without split-KV)
   int32_t linear = 0;  // the work index this came from (cta + k * grid)
   bool valid = false;
 };
 
 // CTAs to launch: one per SM, never more than there are tiles.
-inline int attention_grid_size(int tiles_m, int heads, int batch, int sm_count) {
-  const int64_t tiles = int64_t{tiles_m} * heads * batch;
+inline int attention_grid_size(int tiles_m, int heads, int batch, int sm_count, int splits = 1) {
+  const int64_t tiles = int64_t{tiles_m} * heads * batch * splits;
   int64_t g = sm_count < 1 ? 1 : sm_count;
   if (g > tiles) g = tiles;
   return g < 1 ? 1 : int(g);
@@ -66,10 +73,11 @@ class AttentionScheduler {
     if (a.heads < 1) return "heads: must be >= 1";
     if (a.batch < 1) return "batch: must be >= 1";
     if (a.grid_size < 1) return "grid_size: must be >= 1";
+    if (a.splits < 1) return "splits: must be >= 1";
     if (a.order != AttentionOrder::kMFastest && a.order != AttentionOrder::kLongestFirst)
       return "order: must be kMFastest or kLongestFirst";
-    if (int64_t{a.tiles_m} * a.heads * a.batch + a.grid_size > INT32_MAX)
-      return "tiles_m * heads * batch: too many tiles (work indices must stay below 2^31)";
+    if (int64_t{a.tiles_m} * a.heads * a.batch * a.splits + a.grid_size > INT32_MAX)
+      return "tiles_m * heads * batch * splits: too many tiles (work indices must stay below 2^31)";
     return nullptr;
   }
 
@@ -79,14 +87,17 @@ class AttentionScheduler {
   WARPSPEC_HOST_DEVICE explicit AttentionScheduler(const Arguments& a)
       : tiles_m_(a.tiles_m),
         heads_div_(uint32_t(a.heads)),
-        inner_div_(uint32_t(a.order == AttentionOrder::kLongestFirst ? a.heads * a.batch : a.tiles_m)),
+        bh_div_(uint32_t(a.heads * a.batch)),
+        inner_div_(uint32_t(a.order == AttentionOrder::kLongestFirst ? a.heads * a.batch * a.splits : a.tiles_m)),
         grid_div_(uint32_t(a.grid_size)),
-        total_(uint32_t(a.tiles_m) * uint32_t(a.heads) * uint32_t(a.batch)),
+        total_(uint32_t(a.tiles_m) * uint32_t(a.heads) * uint32_t(a.batch) * uint32_t(a.splits)),
         stride_(uint32_t(a.grid_size)),
+        splits_(a.splits),
         longest_first_(a.order == AttentionOrder::kLongestFirst) {}
 
   WARPSPEC_HOST_DEVICE int total_tiles() const { return int(total_); }
   WARPSPEC_HOST_DEVICE int grid_size() const { return int(stride_); }
+  WARPSPEC_HOST_DEVICE int splits() const { return splits_; }
   WARPSPEC_HOST_DEVICE AttentionOrder order() const {
     return longest_first_ ? AttentionOrder::kLongestFirst : AttentionOrder::kMFastest;
   }
@@ -106,16 +117,17 @@ class AttentionScheduler {
   // coordinates then meaningless but computed without a branch). A dynamic scheduler
   // hands positions out in order; the static one maps work indices through position().
   WARPSPEC_HOST_DEVICE AttentionWork at(uint32_t pos) const {
-    uint32_t outer, inner, bh_batch, bh_head;
+    uint32_t outer, inner, split, bh, bh_batch, bh_head;
     inner_div_.divmod(pos, outer, inner);
-    // kMFastest: inner = m_block, outer = (batch, head). kLongestFirst: inner =
-    // (batch, head), outer = rank from the longest m_block.
-    const uint32_t bh = longest_first_ ? inner : outer;
+    // kMFastest: inner = m_block, outer = (split, batch, head). kLongestFirst: inner =
+    // (split, batch, head), outer = rank from the longest m_block.
+    bh_div_.divmod(longest_first_ ? inner : outer, split, bh);
     heads_div_.divmod(bh, bh_batch, bh_head);
     AttentionWork w;
     w.m_block = longest_first_ ? int32_t(tiles_m_) - 1 - int32_t(outer) : int32_t(inner);
     w.head = int32_t(bh_head);
     w.batch = int32_t(bh_batch);
+    w.split = int32_t(split);
     w.linear = int32_t(pos);
     w.valid = pos < total_;
     return w;
@@ -135,10 +147,12 @@ class AttentionScheduler {
  private:
   int32_t tiles_m_ = 1;
   FastDivmod heads_div_{1};
+  FastDivmod bh_div_{1};
   FastDivmod inner_div_{1};
   FastDivmod grid_div_{1};
   uint32_t total_ = 1;
   uint32_t stride_ = 1;
+  int32_t splits_ = 1;
   bool longest_first_ = false;
 };
 

@@ -1,0 +1,84 @@
+#pragma once
+// The split-KV epilogue: a work tile that covers one share of its query tile's key
+// blocks (schedule/split_kv.hpp) writes fp32 O normalised by its own row sums and its
+// own natural-log LSE to the partial buffers (AttentionParams::o_partial, lse_partial);
+// the combine kernel (combine.cuh) merges the splits. No sink here: it joins once, in
+// the combine. A share that sees no key writes O = 0 and LSE = −inf (weight zero).
+//
+// Stores go straight from the accumulator registers (two adjacent fp32 columns per
+// register pair, 8-byte stores): no shared-memory staging, so Q's buffer is released as
+// soon as every warp of the warpgroup is past its wgmmas. Partials are small next to
+// the K/V they summarise (split-KV runs when seqlen_q is short and the cache long).
+#include "warpspec/attention/mainloop.cuh"
+#include "warpspec/attention/seqlen.cuh"
+#include "warpspec/attention/softmax.cuh"
+#include "warpspec/hopper/mbarrier.cuh"
+#include "warpspec/hopper/warp.cuh"
+
+namespace warpspec::attention_impl {
+
+template <AttentionConfig kCfg>
+struct PartialEpilogue {
+  using ML = Mainloop<kCfg>;
+  static constexpr int kHeadDim = ML::kHeadDim;
+
+  // Row `row` (within the sequence) of this head's partial O, split w.split.
+  __device__ __forceinline__ static float* o_row(const AttentionParams& p, const schedule::AttentionWork& w,
+                                                const SeqInfo& sq, int row) {
+    return p.o_partial + w.split * p.op_stride_split + sq.q_batch * p.op_stride_b + w.head * p.op_stride_h +
+           int64_t(sq.q_offset + row) * p.op_stride_s;
+  }
+  __device__ __forceinline__ static void store_lse(const AttentionParams& p, const schedule::AttentionWork& w,
+                                                   const SeqInfo& sq, int row, float value) {
+    if (row < sq.seqlen_q)
+      p.lse_partial[w.split * p.lp_stride_split + sq.q_batch * p.lp_stride_b + w.head * p.lp_stride_h +
+                    int64_t(sq.q_offset + row) * p.lp_stride_s] = value;
+  }
+
+  template <class Ctx>
+  __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w, const SeqInfo& sq,
+                                               float (&o)[kHeadDim / 2], OnlineSoftmax<ML::kBlockN>& sm) {
+    const AttentionParams& p = c.p;
+    const int t = threadIdx.x % hopper::kWarpgroupSize;
+    const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
+    float inv[2], lse[2];
+    sm.finalize(inv, lse, -INFINITY);
+    // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on: Q's
+    // buffer goes back to the producer (one arrival per warpgroup, as the TMA path).
+    hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
+    if (t == 0) hopper::mbarrier_arrive(&c.s.q_empty);
+    const int row_base = w.m_block * kBlockM + 64 * wg + 16 * warp + g;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = row_base + 8 * h;
+      if (row < sq.seqlen_q) {
+        float* dst = o_row(p, w, sq, row);
+#pragma unroll
+        for (int j = 0; j < kHeadDim / 8; ++j) {
+          const int col = 8 * j + 2 * q;
+          const int i = 4 * j + 2 * h;
+          if (col < p.head_dim)
+            *reinterpret_cast<float2*>(dst + col) = make_float2(o[i] * inv[h], o[i + 1] * inv[h]);
+        }
+        if (q == 0) store_lse(p, w, sq, row, lse[h]);
+      }
+    }
+  }
+
+  // A share with no visible key: O = 0, LSE = −inf for this warpgroup's rows.
+  __device__ __forceinline__ static void store_zero(const AttentionParams& p, int wg, const schedule::AttentionWork& w,
+                                                    const SeqInfo& sq) {
+    const int t = threadIdx.x % hopper::kWarpgroupSize;
+    const int chunks = p.head_dim / 4;  // float4s per row
+    const int row_base = w.m_block * kBlockM + 64 * wg;
+    const int rows = min(64, sq.seqlen_q - row_base);
+    if (rows <= 0) return;
+#pragma unroll 1
+    for (int idx = t; idx < rows * chunks; idx += hopper::kWarpgroupSize)
+      *reinterpret_cast<float4*>(o_row(p, w, sq, row_base + idx / chunks) + (idx % chunks) * 4) =
+          make_float4(0.f, 0.f, 0.f, 0.f);
+    if (t < rows) store_lse(p, w, sq, row_base + t, -INFINITY);
+  }
+};
+
+}  // namespace warpspec::attention_impl

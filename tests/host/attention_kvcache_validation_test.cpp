@@ -1,0 +1,250 @@
+// Refusals of the serving options (num_splits, workspace, cache_batch_idx, cache_leftpad,
+// page_table), attention_combine and kvcache_append: each names the argument, before
+// anything touches the device. Also the split-KV helpers (schedule/split_kv.hpp) and the
+// scheduler's split coordinate, on the CPU.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "host/test_memory.hpp"
+#include "testing/views.hpp"
+#include "warpspec/schedule/attention.hpp"
+#include "warpspec/schedule/split_kv.hpp"
+#include "warpspec/warpspec.hpp"
+
+namespace attention_kvcache_validation_test {
+
+using warpspec::AttentionArgs;
+using warpspec::DType;
+using warpspec::StatusCode;
+using warpspec::TensorView;
+
+void* fake(uintptr_t offset = 0) { return warpspec::test::test_pointer(offset); }
+TensorView bshd(int64_t b, int64_t s, int64_t h, int64_t d, DType t, void* data) {
+  return warpspec::testbed::bshd_contiguous(data, t, b, s, h, d);
+}
+TensorView i32(int64_t n, void* data) {
+  TensorView v;
+  v.data = data, v.dtype = DType::kI32, v.rank = 1, v.shape[0] = n, v.stride[0] = 1;
+  return v;
+}
+TensorView table(int64_t b, int64_t pages, void* data) {
+  TensorView v;
+  v.data = data, v.dtype = DType::kI32, v.rank = 2, v.shape[0] = b, v.shape[1] = pages, v.stride[0] = pages, v.stride[1] = 1;
+  return v;
+}
+
+AttentionArgs decode(int64_t d = 128) {
+  AttentionArgs a;
+  a.q = bshd(2, 1, 8, d, DType::kBF16, fake());
+  a.k = bshd(2, 4096, 2, d, DType::kBF16, fake(0x1000000));
+  a.v = bshd(2, 4096, 2, d, DType::kBF16, fake(0x2800000));
+  a.o = bshd(2, 1, 8, d, DType::kBF16, fake(0x5000000));
+  a.seqused_k = i32(2, fake(0x5100000));
+  return a;
+}
+AttentionArgs paged(int64_t page = 64, int64_t d = 128) {
+  AttentionArgs a = decode(d);
+  a.k = bshd(20, page, 2, d, DType::kBF16, fake(0x1000000));
+  a.v = bshd(20, page, 2, d, DType::kBF16, fake(0x2800000));
+  a.page_table = table(2, 50, fake(0x5200000));
+  return a;
+}
+
+bool accepted(const warpspec::Status& s) { return s.ok() || s.code() == StatusCode::kNoDevice; }
+void expect_refused(const AttentionArgs& a, StatusCode code, const std::string& needle) {
+  const warpspec::Status s = warpspec::check(a);
+  EXPECT_EQ(s.code(), code) << s.to_string();
+  EXPECT_NE(s.message().find(needle), std::string::npos) << "message should mention '" << needle << "': " << s.message();
+}
+
+TEST(KvCacheValidation, ValidServingCallsAreAccepted) {
+  for (int splits : {0, 1, 3, 128}) {
+    AttentionArgs a = decode();
+    a.num_splits = splits;
+    EXPECT_TRUE(accepted(warpspec::check(a))) << splits;
+  }
+  for (int64_t page : {16, 48, 64, 128, 256, 1024}) {
+    const warpspec::Status s = warpspec::check(paged(page));
+    EXPECT_TRUE(accepted(s)) << page << ": " << s.to_string();
+  }
+  AttentionArgs b = decode();
+  b.k = bshd(7, 4096, 2, 128, DType::kBF16, fake(0x1000000));
+  b.v = bshd(7, 4096, 2, 128, DType::kBF16, fake(0x2800000));
+  b.cache_batch_idx = i32(2, fake(0x5300000));
+  b.cache_leftpad = i32(2, fake(0x5400000));
+  EXPECT_TRUE(accepted(warpspec::check(b)));
+}
+
+TEST(KvCacheValidation, NumSplitsAndWorkspace) {
+  AttentionArgs a = decode();
+  a.num_splits = -1;
+  expect_refused(a, StatusCode::kInvalidArgument, "num_splits");
+  a.num_splits = 129;
+  expect_refused(a, StatusCode::kInvalidArgument, "num_splits");
+  AttentionArgs h = decode(256);
+  h.num_splits = 2;
+  expect_refused(h, StatusCode::kUnsupported, "num_splits");
+  h.num_splits = 0;  // the heuristic simply does not split there
+  EXPECT_TRUE(accepted(warpspec::check(h)));
+  AttentionArgs w = decode();
+  w.workspace_bytes = 64;
+  expect_refused(w, StatusCode::kInvalidArgument, "workspace");
+  w.workspace = fake(0x5500008);
+  expect_refused(w, StatusCode::kMisaligned, "workspace");
+}
+
+TEST(KvCacheValidation, CacheIndexAndLeftpad) {
+  AttentionArgs a = decode();
+  a.cache_batch_idx = i32(3, fake(0x5300000));
+  expect_refused(a, StatusCode::kInvalidArgument, "cache_batch_idx");
+  a.cache_batch_idx = i32(2, fake(0x5300000));
+  a.cache_batch_idx.dtype = DType::kFP32;
+  expect_refused(a, StatusCode::kInvalidArgument, "cache_batch_idx");
+  AttentionArgs l = decode();
+  l.cache_leftpad = i32(1, fake(0x5400000));
+  expect_refused(l, StatusCode::kInvalidArgument, "cache_leftpad");
+  AttentionArgs p = paged();
+  p.cache_leftpad = i32(2, fake(0x5400000));
+  expect_refused(p, StatusCode::kUnsupported, "cache_leftpad");
+  AttentionArgs q = paged();
+  q.cache_batch_idx = i32(2, fake(0x5300000));
+  expect_refused(q, StatusCode::kUnsupported, "cache_batch_idx");
+  AttentionArgs m = decode();  // a cache of another batch count needs the index
+  m.k = bshd(7, 4096, 2, 128, DType::kBF16, fake(0x1000000));
+  m.v = bshd(7, 4096, 2, 128, DType::kBF16, fake(0x2800000));
+  expect_refused(m, StatusCode::kInvalidArgument, "k.shape[0]");
+}
+
+TEST(KvCacheValidation, PageTable) {
+  expect_refused(paged(40), StatusCode::kUnsupported, "page_size");
+  expect_refused(paged(8), StatusCode::kUnsupported, "page_size");
+  AttentionArgs a = paged();
+  a.seqused_k = {};
+  expect_refused(a, StatusCode::kInvalidArgument, "seqused_k");
+  AttentionArgs b = paged();
+  b.page_table = table(3, 50, fake(0x5200000));
+  expect_refused(b, StatusCode::kInvalidArgument, "page_table.shape[0]");
+  AttentionArgs c = paged();
+  c.page_table.stride[1] = 2;
+  expect_refused(c, StatusCode::kInvalidArgument, "page_table.stride[1]");
+  AttentionArgs d = paged();
+  d.page_table.dtype = DType::kBF16;
+  expect_refused(d, StatusCode::kInvalidArgument, "page_table.dtype");
+  AttentionArgs e = paged();
+  e.page_table.rank = 1;
+  expect_refused(e, StatusCode::kInvalidArgument, "page_table.rank");
+  AttentionArgs f = paged();
+  f.page_table.data = fake(0x5200002);
+  expect_refused(f, StatusCode::kMisaligned, "page_table.data");
+  AttentionArgs g = paged();
+  g.k = bshd(0, 64, 2, 128, DType::kBF16, fake(0x1000000));
+  g.v = bshd(0, 64, 2, 128, DType::kBF16, fake(0x2800000));
+  expect_refused(g, StatusCode::kInvalidArgument, "num_pages");
+}
+
+TEST(KvCacheValidation, CombineRefusals) {
+  warpspec::CombineArgs a;
+  a.out_partial = bshd(2, 1, 8, 128, DType::kFP32, fake());
+  a.num_splits = 4;
+  a.out_partial_split_stride = 2 * 8 * 128;
+  a.lse_partial.data = fake(0x1000000), a.lse_partial.dtype = DType::kFP32, a.lse_partial.rank = 3;
+  a.lse_partial.shape[0] = 2, a.lse_partial.shape[1] = 1, a.lse_partial.shape[2] = 8;
+  a.lse_partial.stride[0] = 8, a.lse_partial.stride[1] = 8, a.lse_partial.stride[2] = 1;
+  a.lse_partial_split_stride = 16;
+  a.out = bshd(2, 1, 8, 128, DType::kBF16, fake(0x2000000));
+  auto refused = [](const warpspec::CombineArgs& c, StatusCode code, const std::string& needle) {
+    const warpspec::Status s = warpspec::attention_combine(c, nullptr);
+    EXPECT_EQ(s.code(), code) << s.to_string();
+    EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+  };
+  EXPECT_TRUE(accepted(warpspec::attention_combine(a, nullptr)));
+  warpspec::CombineArgs b = a;
+  b.num_splits = 0;
+  refused(b, StatusCode::kInvalidArgument, "num_splits");
+  b = a, b.out_partial.dtype = DType::kBF16;
+  refused(b, StatusCode::kInvalidArgument, "out_partial.dtype");
+  b = a, b.out.dtype = DType::kI32;
+  refused(b, StatusCode::kUnsupported, "out.dtype");
+  b = a, b.out.shape[2] = 4;
+  refused(b, StatusCode::kInvalidArgument, "out.shape[2]");
+  b = a, b.lse_partial.shape[2] = 4;
+  refused(b, StatusCode::kInvalidArgument, "lse_partial.shape[2]");
+  b = a, b.out_partial_split_stride = 6;
+  refused(b, StatusCode::kMisaligned, "out_partial_split_stride");
+  b = a, b.out.data = a.out_partial.data;
+  refused(b, StatusCode::kInvalidArgument, "out");
+}
+
+TEST(KvCacheValidation, AppendRefusals) {
+  warpspec::KvAppendArgs a;
+  a.k_cache = bshd(2, 512, 2, 128, DType::kBF16, fake());
+  a.v_cache = bshd(2, 512, 2, 128, DType::kBF16, fake(0x1000000));
+  a.k_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2000000));
+  a.v_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2100000));
+  a.cache_seqlens = i32(2, fake(0x2200000));
+  auto refused = [](const warpspec::KvAppendArgs& c, StatusCode code, const std::string& needle) {
+    const warpspec::Status s = warpspec::kvcache_append(c, nullptr);
+    EXPECT_EQ(s.code(), code) << s.to_string();
+    EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+  };
+  EXPECT_TRUE(accepted(warpspec::kvcache_append(a, nullptr)));
+  warpspec::KvAppendArgs b = a;
+  b.cache_seqlens = {};
+  refused(b, StatusCode::kInvalidArgument, "cache_seqlens");
+  b = a, b.v_new = bshd(2, 4, 2, 128, DType::kBF16, fake(0x2100000));
+  refused(b, StatusCode::kInvalidArgument, "v_new");
+  b = a, b.rotary_cos = bshd(1, 1, 512, 32, DType::kBF16, fake(0x2300000));
+  refused(b, StatusCode::kInvalidArgument, "rotary");
+  b = a, b.q = bshd(2, 3, 8, 128, DType::kBF16, fake(0x2400000));
+  refused(b, StatusCode::kInvalidArgument, "q");
+  b = a, b.k_new.data = a.k_cache.data;
+  refused(b, StatusCode::kInvalidArgument, "k_cache");
+}
+
+TEST(SplitKv, SharesCoverTheRangeOnceInOrder) {
+  for (int lo : {0, 3})
+    for (int n : {0, 1, 5, 64, 1000})
+      for (int splits : {1, 2, 3, 7, 128}) {
+        int next = lo;
+        for (int s = 0; s < splits; ++s) {
+          const auto r = warpspec::schedule::split_blocks(lo, lo + n, s, splits);
+          if (r.hi <= r.lo) continue;
+          EXPECT_EQ(r.lo, next) << lo << " " << n << " " << splits << " " << s;
+          next = r.hi;
+        }
+        EXPECT_EQ(next, lo + n) << lo << " " << n << " " << splits;
+      }
+}
+
+TEST(SplitKv, HeuristicSplitsOnlyAnEmptyGrid) {
+  using warpspec::schedule::split_heuristic;
+  EXPECT_EQ(split_heuristic(132 * 4, 132, 1000), 1);  // a full grid
+  EXPECT_EQ(split_heuristic(32, 132, 2), 1);          // too few key blocks
+  const int s = split_heuristic(32, 132, 64);          // batch 1, 32 heads, 8k keys
+  EXPECT_GE(s, 3);
+  EXPECT_LE(s * 32, 2 * 132);
+  EXPECT_LE(split_heuristic(1, 132, 1 << 20), warpspec::schedule::kMaxKvSplits);
+}
+
+TEST(SplitKv, SchedulerVisitsEveryTileAndSplitOnce) {
+  namespace sch = warpspec::schedule;
+  for (auto order : {sch::AttentionOrder::kMFastest, sch::AttentionOrder::kLongestFirst}) {
+    sch::AttentionSchedulerArguments a;
+    a.tiles_m = 3, a.heads = 5, a.batch = 2, a.splits = 4, a.order = order;
+    a.grid_size = sch::attention_grid_size(a.tiles_m, a.heads, a.batch, 7, a.splits);
+    ASSERT_EQ(sch::AttentionScheduler::check(a), nullptr);
+    const sch::AttentionScheduler s(a);
+    std::set<std::tuple<int, int, int, int>> seen;
+    for (int c = 0; c < a.grid_size; ++c)
+      for (auto w = s.first(c); w.valid; w = s.next(w)) {
+        EXPECT_TRUE(seen.insert({w.m_block, w.head, w.batch, w.split}).second);
+        EXPECT_LT(w.split, 4);
+      }
+    EXPECT_EQ(seen.size(), size_t(3 * 5 * 2 * 4));
+  }
+}
+
+}  // namespace attention_kvcache_validation_test
