@@ -354,16 +354,16 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     raise e
 
 
-def _gemm_op_impl(a, b, c, alpha: float, beta: float, out_dtype, bias, activation: int):
+def _gemm_op_impl(a, b, c, alpha: float, beta: float, out_dtype, bias=None, activation: int = 0):
     return _gemm_impl(a, b, c, alpha, beta, out_dtype, None, (None, None, bias, activation, False, False))
 
 
-def _gemm_fake(a, b, c, alpha, beta, out_dtype, bias, activation):
+def _gemm_fake(a, b, c, alpha, beta, out_dtype, bias=None, activation=0):
     return a.new_empty(_gemm_shape(a, b), dtype=a.dtype if out_dtype is None else out_dtype)
 
 
 _gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, ScalarType? out_dtype, "
-                  "Tensor? bias, int activation) -> Tensor", _gemm_op_impl, _gemm_fake)
+                  "Tensor? bias=None, int activation=0) -> Tensor", _gemm_op_impl, _gemm_fake)
 
 
 def _gemm_out_impl(a, b, c, alpha: float, beta: float, bias, activation: int, out: torch.Tensor) -> None:

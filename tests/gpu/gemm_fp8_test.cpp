@@ -58,7 +58,8 @@ std::string name(const Case& c) {
 
 void PrintTo(const Case& c, std::ostream* os) { *os << name(c); }
 
-// Round to the input format and back (host conversions of cuda_fp8.h / cuda_bf16.h).
+// Round to the format and back, storing element i (an index, not a byte offset) of
+// `bytes` (host conversions of cuda_fp8.h / cuda_bf16.h).
 float quantise(DType t, float x, uint8_t* bytes, size_t i) {
   if (t == DType::kE4M3) {
     const __nv_fp8_e4m3 v(x);
@@ -110,9 +111,9 @@ void run_case(const Case& c) {
   std::vector<uint8_t> ha(M * K * ein), hb(N * K * ein);
   std::vector<float> fa(M * K), fb(N * K);
   const float range = c.in == DType::kE5M2 ? 4.0f : 2.0f;  // exercise the formats' exponents
-  for (int64_t i = 0; i < M * K; ++i) fa[i] = quantise(c.in, range * testbed::hash_uniform(seed, i), ha.data(), i * ein);
+  for (int64_t i = 0; i < M * K; ++i) fa[i] = quantise(c.in, range * testbed::hash_uniform(seed, i), ha.data(), i);
   for (int64_t i = 0; i < N * K; ++i)
-    fb[i] = quantise(c.in, range * testbed::hash_uniform(seed + 1, i), hb.data(), i * ein);
+    fb[i] = quantise(c.in, range * testbed::hash_uniform(seed + 1, i), hb.data(), i);
   std::vector<float> sa(1, 1.0f), sb(1, 1.0f);
   if (c.scaling == Scaling::kTensor) sa = uniform(seed + 2, 1, 0.25f, 2.0f), sb = uniform(seed + 3, 1, 0.25f, 2.0f);
   if (c.scaling == Scaling::kRow) sa = uniform(seed + 2, M, 0.25f, 2.0f), sb = uniform(seed + 3, N, 0.25f, 2.0f);
@@ -120,16 +121,20 @@ void run_case(const Case& c) {
   std::vector<uint8_t> hbias(nbias * warpspec::dtype_size(c.bias_dtype));
   std::vector<float> fbias(nbias, 0.0f);
   for (int64_t i = 0; i < nbias && c.bias != Bias::kNone; ++i)
-    fbias[i] = quantise(c.bias_dtype, testbed::hash_uniform(seed + 4, i), hbias.data(), i * warpspec::dtype_size(c.bias_dtype));
+    fbias[i] = quantise(c.bias_dtype, testbed::hash_uniform(seed + 4, i), hbias.data(), i);
 
   test::DeviceBuffer da = test::to_device(ha), db = test::to_device(hb), dsa = test::to_device(sa),
-                     dsb = test::to_device(sb), dbias = test::to_device(hbias), dd(M * N * eout);
+                     dsb = test::to_device(sb), dbias = test::to_device(hbias);
+  // D's leading dimension padded to 16 bytes (TMA's rule); the padding must stay poison.
+  const int64_t per16 = int64_t(16 / eout), inner = c.d_col_major ? M : N, outer = c.d_col_major ? N : M;
+  const int64_t ld = (inner + per16 - 1) / per16 * per16;
+  test::DeviceBuffer dd(size_t(outer * ld) * eout);
   ASSERT_NE(dd.get(), nullptr);
   CUDA_ASSERT(test::poison(dd));
   GemmArgs g;
   g.a = TensorView::matrix(da.get(), c.in, M, K, K);
   g.b = TensorView::matrix(db.get(), c.in, K, N, K, /*row_major=*/false);
-  g.d = TensorView::matrix(dd.get(), c.out, M, N, c.d_col_major ? M : N, !c.d_col_major);
+  g.d = TensorView::matrix(dd.get(), c.out, M, N, ld, !c.d_col_major);
   if (c.scaling == Scaling::kTensor) g.scale_a = vec(dsa, DType::kFP32, 1), g.scale_b = vec(dsb, DType::kFP32, 1);
   if (c.scaling == Scaling::kRow) g.scale_a = vec(dsa, DType::kFP32, M), g.scale_b = vec(dsb, DType::kFP32, N);
   if (c.bias != Bias::kNone) {
@@ -141,7 +146,12 @@ void run_case(const Case& c) {
   const warpspec::Status s = warpspec::gemm(g);
   ASSERT_TRUE(s.ok()) << s.to_string();
   CUDA_ASSERT(cudaDeviceSynchronize());
-  const std::vector<uint8_t> hd = test::to_host<uint8_t>(dd, M * N * eout);
+  const std::vector<uint8_t> hd = test::to_host<uint8_t>(dd, dd.bytes());
+  int64_t stray = 0;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t x = inner; x < ld; ++x)
+      for (size_t b = 0; b < eout; ++b) stray += hd[size_t(o * ld + x) * eout + b] != 0xFF;
+  EXPECT_EQ(stray, 0) << "bytes written in D's row padding";
 
   const bool fp8 = ein == 1;
   const double acc_rel = !fp8 ? std::ldexp(1.0, -16) : c.fast_accum ? std::ldexp(1.0, -9) : std::ldexp(1.0, -12);
@@ -157,7 +167,7 @@ void run_case(const Case& c) {
       const double scale = double(sa[c.scaling == Scaling::kRow ? i : 0]) * double(sb[c.scaling == Scaling::kRow ? j : 0]);
       const double pre = scale * dot + (c.bias == Bias::kRow ? fbias[i] : c.bias == Bias::kColumn ? fbias[j] : 0.0);
       const double expect = activate(c.act, pre);
-      const size_t at = c.d_col_major ? size_t(j * M + i) : size_t(i * N + j);
+      const size_t at = c.d_col_major ? size_t(j * ld + i) : size_t(i * ld + j);
       const double got = testbed::load_float(c.out, hd.data(), at);
       const double tol = 2 * testbed::gemm_output_eps(c.out) * std::fabs(expect) + 1.2 * acc_rel * scale * mag +
                          1e-6 * (std::fabs(pre) + 1) + 1e-30;
