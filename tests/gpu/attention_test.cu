@@ -23,7 +23,7 @@
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
-namespace {
+namespace attention_test {  // named: the file is compiled with others in one translation unit
 
 using warpspec::AttentionArgs;
 using warpspec::DType;
@@ -475,4 +475,4 @@ TEST(AttentionReference, MatchesFloat64Cpu) {
     }
 }
 
-}  // namespace
+}  // namespace attention_test

@@ -22,7 +22,7 @@
 #include "testing/gemm_cublas.hpp"
 #include "warpspec/warpspec.hpp"
 
-namespace {
+namespace gemm_test {  // named: the C++ GPU test files are one unity translation unit
 
 using warpspec::DType;
 using warpspec::GemmArgs;
@@ -684,4 +684,4 @@ TEST(GemmVariantCoverage, EveryCompiledKernelRuns) {
   EXPECT_EQ(kernels.size(), 48u);
 }
 
-}  // namespace
+}  // namespace gemm_test

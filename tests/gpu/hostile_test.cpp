@@ -13,7 +13,7 @@
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
-namespace {
+namespace hostile_test {  // named: the C++ GPU test files are one unity translation unit
 
 using warpspec::DType;
 using warpspec::StatusCode;
@@ -338,4 +338,4 @@ TEST(Hostile, HostPointersAreRefused) {
   CUDA_ASSERT(cudaFreeHost(pinned));
 }
 
-}  // namespace
+}  // namespace hostile_test

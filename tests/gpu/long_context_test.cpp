@@ -17,7 +17,7 @@
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
-namespace {
+namespace long_context_test {  // named: the C++ GPU test files are one unity translation unit
 
 using warpspec::DType;
 using warpspec::TensorView;
@@ -114,4 +114,4 @@ TEST(LongContext, LseOverAMillionKeysMatchesFloat64) {
   }
 }
 
-}  // namespace
+}  // namespace long_context_test

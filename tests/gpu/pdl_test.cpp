@@ -18,7 +18,7 @@
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
-namespace {
+namespace pdl_test {  // named: the C++ GPU test files are one unity translation unit
 
 using warpspec::DType;
 using warpspec::TensorView;
@@ -168,4 +168,4 @@ TEST(Pdl, GemmAttentionChainMatchesSerialised) {
   }
 }
 
-}  // namespace
+}  // namespace pdl_test

@@ -12,7 +12,7 @@
 #include "warpspec/hopper/warp.cuh"
 #include "warpspec/pipeline.cuh"
 
-namespace {
+namespace pipeline_test {  // named: the file is compiled with others in one translation unit
 
 using namespace warpspec;
 using namespace warpspec::hopper;
@@ -127,4 +127,4 @@ TEST(Pipeline, ThreadProducerTwoConsumerWarpgroupsManyLaps) {
   }
 }
 
-}  // namespace
+}  // namespace pipeline_test

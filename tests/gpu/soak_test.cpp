@@ -21,7 +21,7 @@
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
-namespace {
+namespace soak_test {  // named: the C++ GPU test files are one unity translation unit
 
 using warpspec::DType;
 using warpspec::TensorView;
@@ -196,4 +196,4 @@ TEST(Soak, ThreadsAndStreamsMatchSingleThreadedRunsBitwise) {
               threads, threads, cases.size(), mismatches.load());
 }
 
-}  // namespace
+}  // namespace soak_test

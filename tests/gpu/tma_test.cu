@@ -25,7 +25,7 @@
 #include "warpspec/hopper/tma.cuh"
 #include "warpspec/hopper/tma_map.hpp"
 
-namespace {
+namespace tma_test {  // named: the file is compiled with others in one translation unit
 
 using warpspec::DType;
 using warpspec::dtype_name;
@@ -598,4 +598,4 @@ TEST_F(TmaMulticast, TwoCtaClusterBothReceiveWholeTile) {
   }
 }
 
-}  // namespace
+}  // namespace tma_test

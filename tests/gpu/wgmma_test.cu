@@ -19,7 +19,7 @@
 #include "warpspec/hopper/tma.cuh"
 #include "warpspec/hopper/wgmma.cuh"
 
-namespace {
+namespace wgmma_test {  // named: the file is compiled with others in one translation unit
 
 namespace hw = warpspec::hopper;
 using hw::Major;
@@ -351,4 +351,4 @@ TEST(Wgmma, AccumToAFragmentPV_Fp16_N64) {
   run_pv<fp16, 64>();
 }
 
-}  // namespace
+}  // namespace wgmma_test
