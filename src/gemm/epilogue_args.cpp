@@ -94,6 +94,11 @@ Status read_epilogue_args(const GemmArgs& args, int64_t m, int64_t n, DType d_dt
   return Status::Ok();
 }
 
+bool wants_fused_epilogue(const GemmArgs& args) {
+  return present(args.scale_a) || present(args.scale_b) || present(args.bias) ||
+         args.activation != GemmActivation::kNone;
+}
+
 Status check_epilogue_pointers(const GemmArgs& args, int device) {
   const std::pair<const TensorView*, const char*> views[] = {
       {&args.scale_a, "scale_a"}, {&args.scale_b, "scale_b"}, {&args.bias, "bias"}};

@@ -15,6 +15,10 @@ namespace warpspec::gemm_impl {
 Status read_epilogue_args(const GemmArgs& args, int64_t m, int64_t n, DType d_dtype, bool swapped,
                           EpilogueOpParams* out);
 
+// Does the call ask for anything beyond alpha and beta·C (a scale, a bias or an
+// activation)? Then only a fused-epilogue kernel can run it (gemm/epilogue_ops.cuh).
+bool wants_fused_epilogue(const GemmArgs& args);
+
 // Every non-empty epilogue tensor is device memory of `device`.
 Status check_epilogue_pointers(const GemmArgs& args, int device);
 

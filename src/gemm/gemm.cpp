@@ -147,13 +147,18 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   WARPSPEC_RETURN_IF_ERROR(read_matrix(args.d, "d", -1, true, &d));
   const int64_t L = d.batch;
   WARPSPEC_RETURN_IF_ERROR(read_matrix(args.a, "a", L, true, &a));
-  const bool fp8 = a.dtype == DType::kE4M3 || a.dtype == DType::kE5M2;
-  // FP8 B must be K-major (column-major K x N): prefer that reading where both are valid.
-  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fp8, &b));
+  if (a.dtype == DType::kE5M2)
+    return unsupported("a.dtype: e5m2 GEMMs are not built; FP8 GEMMs take e4m3 A and B (convert e5m2 operands to e4m3 or bf16)");
+  const bool fp8 = a.dtype == DType::kE4M3;
+  // Scales, bias or an activation: the fused-epilogue kernels (gemm/epilogue_ops.cuh),
+  // built for K-major A and B only, as are all FP8 kernels.
+  const bool fused = fp8 || gemm_impl::wants_fused_epilogue(args);
+  // K-major B (column-major K x N) where both readings are valid.
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused, &b));
   if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16 && !fp8)
-    return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16, e4m3 or e5m2", dtype_name(a.dtype)));
+    return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16 or e4m3", dtype_name(a.dtype)));
   if (b.dtype != a.dtype)
-    return fp8 && (b.dtype == DType::kE4M3 || b.dtype == DType::kE5M2)
+    return fp8 && b.dtype == DType::kE5M2
                ? unsupported(fmt("b.dtype: must equal a.dtype (%s), got %s; mixed e4m3 x e5m2 is not built", dtype_name(a.dtype), dtype_name(b.dtype)))
                : invalid_argument(fmt("b.dtype: must equal a.dtype (%s), got %s", dtype_name(a.dtype), dtype_name(b.dtype)));
   if (fp8) {
@@ -165,6 +170,15 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
       return unsupported("a.stride: FP8 A must be row-major (M x K with K contiguous, stride (ld, 1)): wgmma reads 8-bit operands only K-major");
     if (!b.empty() && b.row_major)
       return unsupported("b.stride: FP8 B must be column-major (K x N with K contiguous, stride (1, ld)): wgmma reads 8-bit operands only K-major");
+  } else if (fused) {
+    // One fused kernel per 16-bit dtype: a linear layer's layout (x @ w.t()). Either
+    // orientation of D works (a column-major D swaps A and B, which stay K-major).
+    if (d.dtype != a.dtype)
+      return unsupported(fmt("d.dtype: scales, bias and activation on %s GEMMs are built for D of the input dtype, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
+    if (!a.empty() && !a.row_major)
+      return unsupported(fmt("a.stride: scales, bias and activation on %s GEMMs are built for row-major A (M x K with K contiguous) only", dtype_name(a.dtype)));
+    if (!b.empty() && b.row_major)
+      return unsupported(fmt("b.stride: scales, bias and activation on %s GEMMs are built for column-major B (K x N with K contiguous, as w.t() of a row-major w) only", dtype_name(a.dtype)));
   } else if (d.dtype != a.dtype && d.dtype != DType::kFP32) {
     return unsupported(fmt("d.dtype: must be a.dtype (%s) or fp32, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
   }
@@ -214,6 +228,8 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     return invalid_argument(fmt("use_fast_accum: applies to FP8 inputs only (a.dtype is %s)", dtype_name(a.dtype)));
   if (fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFp8TileConfig.block_n)
     return unsupported(fmt("tile_n: FP8 GEMMs are built with one tile width, %d (or 0), got %d", gemm_impl::kFp8TileConfig.block_n, args.tile_n));
+  if (fused && !fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFusedTileConfig.block_n)
+    return unsupported(fmt("tile_n: scales, bias and activation on 16-bit GEMMs are built with one tile width, %d (or 0), got %d", gemm_impl::kFusedTileConfig.block_n, args.tile_n));
   if (args.tile_n != 0) {
     bool known = false;
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
@@ -244,6 +260,7 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   p.config.out = d.dtype;
   p.config.a_k_major = p.a.row_major;   // A (M x K) row-major: K contiguous
   p.config.b_k_major = !p.b.row_major;  // B (K x N) column-major: K contiguous
+  p.config.epilogue = fused ? gemm_impl::EpilogueKind::kFused : gemm_impl::EpilogueKind::kLinear;
   *plan = p;
   return Status::Ok();
 }
@@ -330,6 +347,8 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
 
   if (dtype_size(plan->config.in) == 1) {
     plan->config.tile = gemm_impl::kFp8TileConfig;  // the one FP8 tile (tile_n was checked)
+  } else if (plan->config.epilogue == gemm_impl::EpilogueKind::kFused) {
+    plan->config.tile = gemm_impl::kFusedTileConfig;  // the one fused 16-bit tile (tile_n was checked)
   } else {
     int tile = pick_tile(plan->m, plan->n, plan->l, device.sm_count);
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
@@ -455,8 +474,7 @@ static Status launch(const Prepared& p, const GemmArgs& args, cudaStream_t strea
   const DType in = p.plan.config.in;
   const auto slice = in == DType::kBF16   ? gemm_impl::launch_gemm_bf16
                      : in == DType::kFP16 ? gemm_impl::launch_gemm_fp16
-                     : in == DType::kE4M3 ? gemm_impl::launch_gemm_e4m3
-                                          : gemm_impl::launch_gemm_e5m2;
+                                          : gemm_impl::launch_gemm_e4m3;
   return slice(p.plan.config, params, p.shape, stream);
 }
 

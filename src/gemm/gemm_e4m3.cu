@@ -1,5 +1,6 @@
 // GEMM kernels with e4m3 inputs: the e4m3 slice of kGemmInstances (3 kernels, one per
-// output dtype). FP8 has its own translation units so the 16-bit ones do not grow.
+// output dtype, fused epilogue). FP8 has its own translation unit so the 16-bit ones do
+// not grow. (e5m2 is not built: src/gemm/instances.hpp.)
 #include "launch.cuh"
 
 namespace warpspec::gemm_impl {

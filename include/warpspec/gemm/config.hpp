@@ -27,6 +27,12 @@ struct ClusterShape {
   constexpr bool operator==(const ClusterShape&) const = default;
 };
 
+// What the epilogue computes (gemm/epilogue_ops.cuh): kLinear is alpha·acc + beta·C and
+// nothing else (the plain kernels); kFused adds dequantisation scales, a bias and an
+// activation, chosen at run time. A kernel type of its own because the fused op costs
+// registers and instructions that a plain GEMM must not pay.
+enum class EpilogueKind : uint8_t { kLinear = 0, kFused = 1 };
+
 // Everything that changes registers, shared memory or instructions; nothing else.
 struct GemmConfig {
   TileConfig tile;
@@ -35,6 +41,7 @@ struct GemmConfig {
   bool a_k_major = true;     // A (M x K) has K contiguous
   bool b_k_major = true;     // B (K x N) has K contiguous
   ClusterShape cluster{};
+  EpilogueKind epilogue = EpilogueKind::kLinear;
   constexpr bool operator==(const GemmConfig&) const = default;
 };
 
@@ -69,7 +76,12 @@ inline constexpr TileConfig kTileConfigs[] = {
 };
 inline constexpr int kNumTileConfigs = int(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 
-// FP8 (e4m3, e5m2) inputs: one tile. Two-level accumulation (gemm/mma_fp8.cuh) keeps two
+// Fused epilogues (bias, activation, scales) on 16-bit inputs: one tile, the widest (the
+// one large GEMMs pick), for K-major A and B and D of the input dtype: the layout of a
+// linear layer (torch: x @ w.t()). Other requests are refused by name (src/gemm/gemm.cpp).
+inline constexpr TileConfig kFusedTileConfig = kTileConfigs[0];
+
+// FP8 (e4m3) inputs: one tile, always with the fused epilogue (FP8 needs its scales). Two-level accumulation (gemm/mma_fp8.cuh) keeps two
 // fp32 fragments per consumer thread, so N is 128 (2 x 64 registers); a stage is the
 // same 32 KB as the 16-bit 128 x 128 tile's (128 x 128 one-byte elements per operand),
 // so the depth and epilogue buffers are the same too.

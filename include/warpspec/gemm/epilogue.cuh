@@ -1,7 +1,7 @@
 #pragma once
-// GEMM epilogue: D = act(alpha·scales·acc + bias + beta·C) through shared memory and TMA
-// stores. What happens to each element before it is rounded is the EpilogueOp's
-// (gemm/epilogue_ops.cuh); this file only moves data.
+// GEMM epilogue: D = alpha·acc + beta·C (or, fused, act(alpha·scales·acc + bias + beta·C))
+// through shared memory and TMA stores. What happens to each element before it is rounded
+// is the configuration's epilogue op (gemm/epilogue_ops.cuh); this file only moves data.
 //
 // The tile's columns go out in chunks of 128 bytes per row (kEpiCols columns): one
 // SW128 box. Each consumer warpgroup writes its 64 rows of a chunk into a chunk
@@ -35,12 +35,12 @@ struct Epilogue {
   static constexpr int kEpiStages = kCfg.tile.epi_stages;
   static constexpr int kEpiCols = kEpiRowBytes / int(sizeof(TOut));
   static constexpr int kChunks = kBlockN / kEpiCols;
-  static constexpr int kChunkPairs = kEpiCols / 4;  // accumulator pairs per thread per chunk
   static constexpr int kChunkBytes = kBlockM * kEpiRowBytes;
   static constexpr uint32_t kLoadTxBytes = kChunkBytes;  // the C box: block_m rows x 128 B
   static_assert(kBlockN % kEpiCols == 0, "chunks must tile the block");
   static_assert(sizeof(TOut) == 2 || sizeof(TOut) == 4, "output is 16- or 32-bit");
   static_assert((64 * kEpiRowBytes) % 1024 == 0, "each warpgroup's half of a chunk must stay SW128-aligned");
+  using Op = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, kEpiCols>>;  // the per-element math
 
   struct Storage {
     alignas(1024) uint8_t chunk[kEpiStages][kChunkBytes];
@@ -63,79 +63,30 @@ struct Epilogue {
     }
   }
 
-  // beta·C added to the pair at shared address `addr` (C was TMA-loaded there).
-  __device__ __forceinline__ static void add_c(uint32_t addr, float beta, float2& v) {
-    float2 c;
-    if constexpr (sizeof(TOut) == 4) c = hopper::ld_shared_v2_f32(addr);
-    else c = hopper::unpack2<TOut>(hopper::ld_shared_b32(addr));
-    v.x = fmaf(beta, c.x, v.x);
-    v.y = fmaf(beta, c.y, v.y);
-  }
-
-  // The pair, rounded to the output type, at shared address `addr`.
-  __device__ __forceinline__ static void put_pair(uint32_t addr, float2 v) {
-    if constexpr (sizeof(TOut) == 4) hopper::st_shared_v2_f32(addr, v.x, v.y);
-    else hopper::st_shared_b32(addr, hopper::pack2<TOut>(v.x, v.y));
-  }
-
   // Consumer warpgroup `wg`: write its 64 rows of the tile. `storer` is one thread of
   // the warpgroup, the same every tile (bulk groups are per thread).
   __device__ __forceinline__ static void store(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                                const schedule::KWorkUnit& t, const float (&acc)[kBlockN / 2]) {
     const int tid = threadIdx.x % 128;
     const bool storer = tid == 0;
-    const float alpha = p.alpha, beta = p.beta;  // read once: the shared stores below clobber memory
+    const float beta = p.beta;  // read once (alpha: in the op): the shared stores below clobber memory
     const bool load_c = beta != 0.0f;
     const uint32_t barrier = kEpilogueBarrier0 + wg;
     const int m0 = t.m_block * kBlockM + 64 * wg;
     const int n0 = t.n_block * kBlockN;
-    // Register pair i holds tile row 16·warp + g + 8·((i>>1)&1), column 8·(i>>2) + 2q
-    // (hopper/fragment.cuh).
-    const int q = tid % 4;
-    const EpilogueOp op(p.epilogue, alpha, int64_t(m0) + 16 * (tid / 32) + (tid % 32) / 4, p.m,
-                        int64_t(t.n_block) * kBlockN, p.n);
+    // The thread's first row: tile row 16·warp + g (hopper/fragment.cuh).
+    const Op op(p, int64_t(m0) + 16 * (tid / 32) + (tid % 32) / 4, int64_t(t.n_block) * kBlockN);
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       uint8_t* buf = s.chunk[st.index] + wg * 64 * kEpiRowBytes;
+      const typename Op::ChunkValues cv = op.chunk_values(j);  // global loads in flight during the wait
       if (load_c) {
         pipe.consumer_wait(st);
       } else {
         if (storer) hopper::tma_store_wait_read<kEpiStages - 1>();
         hopper::named_barrier_sync(barrier, 128);
       }
-      const uint32_t buf_addr = hopper::smem_u32(buf);
-      // The chunk's pairs: the op's linear part, beta·C, the activation, then the stores.
-      // Each step is one unrolled pass with at most one uniform branch around it, so the
-      // per-element code is written (and compiled) once.
-      float2 v[kChunkPairs];
-      uint32_t addr[kChunkPairs];
-      hopper::for_each_accum_pair_sw128<int(sizeof(TOut)), kEpiCols>(j * kEpiCols, 0, [&](int i, uint32_t off) {
-        const int k = (i >> 1) - j * kChunkPairs;  // the pair's index within the chunk
-        addr[k] = buf_addr + off;
-        v[k] = op.linear((i >> 1) & 1, acc[i], acc[i + 1]);
-      });
-      // Pair k's tile column: 8·(k/2) + 2q past the chunk's first.
-      if (op.has_col_scale()) {
-#pragma unroll
-        for (int k = 0; k < kChunkPairs; ++k) op.scale_cols(j * kEpiCols + 8 * (k / 2) + 2 * q, v[k]);
-      }
-#pragma unroll
-      for (int k = 0; k < kChunkPairs; ++k) op.add_row_bias(k & 1, v[k]);
-      if (op.has_col_bias()) {
-#pragma unroll
-        for (int k = 0; k < kChunkPairs; ++k) op.add_col_bias(j * kEpiCols + 8 * (k / 2) + 2 * q, v[k]);
-      }
-      if (load_c) {
-#pragma unroll
-        for (int k = 0; k < kChunkPairs; ++k) add_c(addr[k], beta, v[k]);
-      }
-      if (op.has_activation()) {
-        const ActivationCoeffs act = op.activation();
-#pragma unroll
-        for (int k = 0; k < kChunkPairs; ++k) v[k] = make_float2(act(v[k].x), act(v[k].y));
-      }
-#pragma unroll
-      for (int k = 0; k < kChunkPairs; ++k) put_pair(addr[k], v[k]);
+      op.write(cv, j, hopper::smem_u32(buf), acc, beta, load_c);
       const int chunk_n0 = n0 + j * kEpiCols;  // may wrap past 2^31 for chunks beyond n: TMA clips those
       // In 64 bits: near n = 2^31 an int32 chunk end wraps and would pass for in bounds.
       if (p.d_ragged && int64_t(t.n_block) * kBlockN + j * kEpiCols + kEpiCols > p.n) {

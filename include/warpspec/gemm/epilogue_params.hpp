@@ -1,8 +1,10 @@
 #pragma once
-// What the epilogue does to each accumulator besides alpha and beta·C: dequantisation
-// scales, a bias and an activation. Runtime values (DESIGN "Growing without thickets",
-// rule 1): none changes registers, shared memory or the mainloop's instructions, so no
-// kernel is instantiated per option. The device side is gemm/epilogue_ops.cuh.
+// What the fused epilogue does to each accumulator besides alpha and beta·C:
+// dequantisation scales, a bias and an activation. Runtime values of the fused kernels
+// (DESIGN "Growing without thickets", rule 1): which ones apply changes no registers or
+// shared memory, so no kernel is instantiated per option; only fused versus plain is a
+// compile-time choice (GemmConfig::epilogue). Plain kernels never read these. The device
+// side is gemm/epilogue_ops.cuh.
 //
 // Everything is in the kernel's orientation: its rows are the user's rows of D, or the
 // user's columns when a column-major D was computed as Dᵀ = BᵀAᵀ (src/gemm/gemm.cpp

@@ -32,11 +32,6 @@ struct GemmParams {
   int32_t a_l_mul, b_l_mul, c_l_mul;
   float alpha;
   float beta;          // 0: C is never loaded
-  EpilogueOpParams epilogue;  // scales, bias, activation (gemm/epilogue_ops.cuh)
-  // FP8 two-level accumulation (gemm/mma_fp8.cuh): the wgmma accumulator is added into
-  // the fp32 main accumulator every `promote_every` k-blocks; a large value (fast
-  // accumulation) promotes only at the unit's end. Unused by 16-bit kernels.
-  int32_t promote_every;
   // TMA stores write whole 16-byte chunks of the innermost dimension. When a row of
   // D is not a multiple of 16 bytes long, the chunk that holds column n-1 would spill
   // past the row's end, so that chunk is written with plain stores from shared
@@ -46,6 +41,12 @@ struct GemmParams {
   void* d;             // row-major D: element (l, i, j) at d + l*d_batch_stride + i*ldd + j
   int64_t ldd;
   int64_t d_batch_stride;
+  // Last, so the fields above sit where the plain kernels have always read them.
+  EpilogueOpParams epilogue;  // scales, bias, activation: fused-epilogue kernels only (gemm/epilogue_ops.cuh)
+  // FP8 two-level accumulation (gemm/mma_fp8.cuh): the wgmma accumulator is added into
+  // the fp32 main accumulator every `promote_every` k-blocks; a large value (fast
+  // accumulation) promotes only at the unit's end. Unused by 16-bit kernels.
+  int32_t promote_every;
 };
 
 }  // namespace warpspec::gemm_impl
