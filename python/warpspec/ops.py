@@ -409,6 +409,9 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     bias (keyword): a contiguous (N,) tensor of out_dtype or float32, added to every row
     (shared by every batch entry). activation (keyword): None, "relu", "gelu" (erf, as
     torch.nn.functional.gelu), "gelu_tanh" (approximate="tanh") or "silu", applied last.
+    With bias or activation the kernel is built for a linear layer's layout only: a
+    row-major, b column-major (b = w.t() for a row-major (N, K) w), out of a's dtype and
+    the widest tile; other layouts raise ValueError naming the rule.
     """
     _require_tensors(("a", a), ("b", b), ("c", c, True), ("out", out, True), ("bias", bias, True))
     alpha, beta = float(alpha), float(beta)  # checked against float32 in _gemm_impl
@@ -472,7 +475,7 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
               out_dtype: Optional[torch.dtype] = None, use_fast_accum: bool = False) -> torch.Tensor:
     """torch._scaled_mm's arguments and meaning: (a * scale_a) @ (b * scale_b) + bias.
 
-    a: (M, K) float8_e4m3fn or float8_e5m2, row-major; b: (K, N) of a's dtype,
+    a: (M, K) float8_e4m3fn, row-major (float8_e5m2 is not built); b: (K, N) of a's dtype,
     column-major (b = w.t() for a row-major (N, K) w), as torch requires (other layouts
     raise ValueError with the rule). scale_a, scale_b: float32, one element each
     (tensor-wise) or (M, 1) and (1, N) (row-wise), read on the GPU (CUDA-graph safe).

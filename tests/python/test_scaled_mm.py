@@ -115,7 +115,8 @@ ACTIVATIONS = {
 @pytest.mark.parametrize("activation", list(ACTIVATIONS))
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 def test_gemm_bias_activation(activation, dtype, seed):
-    a, b = torch.randn(200, 136, device="cuda", dtype=dtype), torch.randn(136, 520, device="cuda", dtype=dtype)
+    # b column-major (w.t()): the layout the fused-epilogue kernels are built for.
+    a, b = torch.randn(200, 136, device="cuda", dtype=dtype), torch.randn(520, 136, device="cuda", dtype=dtype).t()
     bias = torch.randn(520, device="cuda", dtype=dtype)
     got = warpspec.gemm(a, b, bias=bias, activation=activation)
     want = ACTIVATIONS[activation]((a.double() @ b.double() + bias.double()))
@@ -130,4 +131,9 @@ def test_gemm_activation_refusals():
     with pytest.raises(ValueError, match="activation"):
         warpspec.gemm(a, b, activation="tanh")
     with pytest.raises(ValueError, match="bias.dtype"):
-        warpspec.gemm(a, b, bias=torch.zeros(64, device="cuda", dtype=torch.float16))
+        warpspec.gemm(a, b.t().contiguous().t(), bias=torch.zeros(64, device="cuda", dtype=torch.float16))
+    # Fused epilogues are built for column-major b and out of a's dtype only.
+    with pytest.raises(ValueError, match="b.stride"):
+        warpspec.gemm(a, b.contiguous(), activation="relu")
+    with pytest.raises(ValueError, match="d.dtype"):
+        warpspec.gemm(a, b.t().contiguous().t(), activation="relu", out_dtype=torch.float32)
