@@ -170,15 +170,6 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
       return unsupported("a.stride: FP8 A must be row-major (M x K with K contiguous, stride (ld, 1)): wgmma reads 8-bit operands only K-major");
     if (!b.empty() && b.row_major)
       return unsupported("b.stride: FP8 B must be column-major (K x N with K contiguous, stride (1, ld)): wgmma reads 8-bit operands only K-major");
-  } else if (fused) {
-    // One fused kernel per 16-bit dtype: a linear layer's layout (x @ w.t()). Either
-    // orientation of D works (a column-major D swaps A and B, which stay K-major).
-    if (d.dtype != a.dtype)
-      return unsupported(fmt("d.dtype: scales, bias and activation on %s GEMMs are built for D of the input dtype, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
-    if (!a.empty() && !a.row_major)
-      return unsupported(fmt("a.stride: scales, bias and activation on %s GEMMs are built for row-major A (M x K with K contiguous) only", dtype_name(a.dtype)));
-    if (!b.empty() && b.row_major)
-      return unsupported(fmt("b.stride: scales, bias and activation on %s GEMMs are built for column-major B (K x N with K contiguous, as w.t() of a row-major w) only", dtype_name(a.dtype)));
   } else if (d.dtype != a.dtype && d.dtype != DType::kFP32) {
     return unsupported(fmt("d.dtype: must be a.dtype (%s) or fp32, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
   }
@@ -228,8 +219,6 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     return invalid_argument(fmt("use_fast_accum: applies to FP8 inputs only (a.dtype is %s)", dtype_name(a.dtype)));
   if (fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFp8TileConfig.block_n)
     return unsupported(fmt("tile_n: FP8 GEMMs are built with one tile width, %d (or 0), got %d", gemm_impl::kFp8TileConfig.block_n, args.tile_n));
-  if (fused && !fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFusedTileConfig.block_n)
-    return unsupported(fmt("tile_n: scales, bias and activation on 16-bit GEMMs are built with one tile width, %d (or 0), got %d", gemm_impl::kFusedTileConfig.block_n, args.tile_n));
   if (args.tile_n != 0) {
     bool known = false;
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
@@ -256,6 +245,18 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   p.m = p.a.rows, p.k = p.a.cols, p.n = p.b.cols, p.l = L;
   p.alpha = args.alpha, p.beta = args.beta;
   WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_epilogue_args(args, M, N, d.dtype, p.swapped, &p.epilogue));
+  if (fused && !fp8) {  // after the epilogue arguments' own checks: a malformed one is named first
+    // One fused kernel per 16-bit dtype: a linear layer's layout (x @ w.t()). Either
+    // orientation of D works (a column-major D swaps A and B, which stay K-major).
+    if (d.dtype != a.dtype)
+      return unsupported(fmt("d.dtype: scales, bias and activation on %s GEMMs are built for D of the input dtype, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
+    if (!a.empty() && !a.row_major)
+      return unsupported(fmt("a.stride: scales, bias and activation on %s GEMMs are built for row-major A (M x K with K contiguous) only", dtype_name(a.dtype)));
+    if (!b.empty() && b.row_major)
+      return unsupported(fmt("b.stride: scales, bias and activation on %s GEMMs are built for column-major B (K x N with K contiguous, as w.t() of a row-major w) only", dtype_name(a.dtype)));
+    if (args.tile_n != 0 && args.tile_n != gemm_impl::kFusedTileConfig.block_n)
+      return unsupported(fmt("tile_n: scales, bias and activation on 16-bit GEMMs are built with one tile width, %d (or 0), got %d", gemm_impl::kFusedTileConfig.block_n, args.tile_n));
+  }
   p.config.in = a.dtype;
   p.config.out = d.dtype;
   p.config.a_k_major = p.a.row_major;   // A (M x K) row-major: K contiguous
