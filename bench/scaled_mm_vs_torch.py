@@ -37,6 +37,8 @@ def main():
     p.add_argument("--scaling", choices=["tensor", "row"], default="tensor")
     p.add_argument("--fast-accum", action="store_true")
     p.add_argument("--epilogue", action="store_true", help="bf16 GEMM + bias + GELU(tanh) vs plain, instead")
+    p.add_argument("--tile-n", type=int, default=0,
+                   help="warpspec's tile width (0: its choice; 256: the wide FP8 tile, bf16 out)")
     p.add_argument("--warmup-s", type=float, default=1.0)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--iters", type=int, default=20)
@@ -46,6 +48,9 @@ def main():
         sys.exit("scaled_mm_vs_torch: needs a Hopper GPU (compute capability 9.0)")
     what = "bf16 gemm+bias+gelu_tanh vs plain bf16 gemm" if args.epilogue else \
         f"e4m3 -> bf16, {args.scaling}-wise scales{', fast accumulation' if args.fast_accum else ''}"
+    if args.tile_n:
+        warpspec.ops._BENCH_TILE_N = args.tile_n  # not API: the tile of every warpspec call below
+        what += f", warpspec tile_n={args.tile_n}"
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}; {what}; ABBA after {args.warmup_s} s, "
           f"median (least-largest) of {args.rounds} rounds")
     peer = "plain" if args.epilogue else "torch"

@@ -278,13 +278,18 @@ def _activation_code(activation) -> int:
     return code
 
 
+# The GEMM tile width to ask for (GemmArgs::tile_n; 0: the library picks). Not API: for
+# bench/scaled_mm_vs_torch.py --tile-n, which compares tiles in one process.
+_BENCH_TILE_N = 0
+
+
 def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE):
     fc = _fields(c, "c") if c is not None else _lib.NULL_TENSOR
     scale_a, scale_b, bias, activation, bias_per_row, fast = epilogue
     opt = [_fields(t, n) if t is not None else _lib.NULL_TENSOR
            for t, n in ((scale_a, "scale_a"), (scale_b, "scale_b"), (bias, "bias"))]
-    packed = _GEMM_PACK(_GEMM_SIZE, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha, beta, 0, 0, 0, 0,
-                        0, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast), 0)
+    packed = _GEMM_PACK(_GEMM_SIZE, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha, beta, 0, 0,
+                        _BENCH_TILE_N, 0, 0, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast), 0)
     return _call(lib._gemm_packed, packed, index)
 
 

@@ -217,8 +217,10 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
 
   if (args.use_fast_accum && !fp8)
     return invalid_argument(fmt("use_fast_accum: applies to FP8 inputs only (a.dtype is %s)", dtype_name(a.dtype)));
-  if (fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFp8TileConfig.block_n)
-    return unsupported(fmt("tile_n: FP8 GEMMs are built with one tile width, %d (or 0), got %d", gemm_impl::kFp8TileConfig.block_n, args.tile_n));
+  if (fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFp8TileConfig.block_n &&
+      !(args.tile_n == gemm_impl::kFp8WideTileConfig.block_n && d.dtype == DType::kBF16))
+    return unsupported(fmt("tile_n: FP8 GEMMs are built with tile width %d (or 0), and %d for D bf16; got %d with D %s",
+                           gemm_impl::kFp8TileConfig.block_n, gemm_impl::kFp8WideTileConfig.block_n, args.tile_n, dtype_name(d.dtype)));
   if (args.tile_n != 0) {
     bool known = false;
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
@@ -347,7 +349,9 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   }
 
   if (dtype_size(plan->config.in) == 1) {
-    plan->config.tile = gemm_impl::kFp8TileConfig;  // the one FP8 tile (tile_n was checked)
+    // tile_n was checked: 256 only for D bf16.
+    plan->config.tile = args.tile_n == gemm_impl::kFp8WideTileConfig.block_n ? gemm_impl::kFp8WideTileConfig
+                                                                               : gemm_impl::kFp8TileConfig;
   } else if (plan->config.epilogue == gemm_impl::EpilogueKind::kFused) {
     plan->config.tile = gemm_impl::kFusedTileConfig;  // the one fused 16-bit tile (tile_n was checked)
   } else {

@@ -6,7 +6,8 @@
 //   fused 16-bit: kFusedTileConfig x input (bf16, fp16), output the input's, A and B
 //     K-major = 2 kernels with the fused epilogue (scales, bias, activation);
 //   FP8: kFp8TileConfig x e4m3 x output (bf16, fp16, fp32), A and B K-major (wgmma's
-//     rule), fused epilogue (FP8 always has scales) = 3 kernels. e5m2 is not built: it
+//     rule), fused epilogue (FP8 always has scales) = 3 kernels, and kFp8WideTileConfig
+//     for D bf16 (tile_n = 256) = 1 kernel. e5m2 is not built: it
 //     would double the FP8 kernels for a format that inference GEMMs rarely take as both
 //     operands; it is refused by name.
 // No clusters. The host's choices (gemm.cpp) only ever name configurations from this
@@ -19,7 +20,7 @@
 namespace warpspec::gemm_impl {
 
 inline constexpr int kNumPlainInstances = kNumTileConfigs * 2 * 2 * 4;
-inline constexpr int kNumFusedInstances = 2 + 3;
+inline constexpr int kNumFusedInstances = 2 + 3 + 1;
 
 constexpr auto make_gemm_instances() {
   std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances> list{};
@@ -33,6 +34,7 @@ constexpr auto make_gemm_instances() {
     list[i++] = GemmConfig{kFusedTileConfig, in, in, true, true, {}, EpilogueKind::kFused};
   for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
     list[i++] = GemmConfig{kFp8TileConfig, DType::kE4M3, out, true, true, {}, EpilogueKind::kFused};
+  list[i++] = GemmConfig{kFp8WideTileConfig, DType::kE4M3, DType::kBF16, true, true, {}, EpilogueKind::kFused};
   return list;
 }
 

@@ -45,14 +45,15 @@ struct Case {
   GemmActivation act = GemmActivation::kNone;
   bool fast_accum = false;
   bool d_col_major = false;
+  int tile_n = 0;  // 256: the wide FP8 tile (D bf16)
 };
 
 std::string name(const Case& c) {
   char buf[200];
-  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld_%s_%s_s%d_b%d%s_a%d%s%s", long(c.m), long(c.n), long(c.k),
+  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld_%s_%s_s%d_b%d%s_a%d%s%s%s", long(c.m), long(c.n), long(c.k),
                 warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), int(c.scaling), int(c.bias),
                 c.bias != Bias::kNone ? warpspec::dtype_name(c.bias_dtype) : "", int(c.act), c.fast_accum ? "_fast" : "",
-                c.d_col_major ? "_dcol" : "");
+                c.d_col_major ? "_dcol" : "", c.tile_n == 256 ? "_t256" : "");
   return buf;
 }
 
@@ -143,6 +144,7 @@ void run_case(const Case& c) {
   }
   g.activation = c.act;
   g.use_fast_accum = c.fast_accum;
+  g.tile_n = c.tile_n;
   const warpspec::Status s = warpspec::gemm(g);
   ASSERT_TRUE(s.ok()) << s.to_string();
   CUDA_ASSERT(cudaDeviceSynchronize());
@@ -205,6 +207,14 @@ std::vector<Case> fp8_cases() {
                                                      DType::kBF16, GemmActivation::kGeluErf, fast});
   cases.push_back({200, 136, 256, DType::kE4M3, DType::kFP16, Scaling::kRow, Bias::kRow, DType::kFP16,
                    GemmActivation::kSiLU, false, true});
+  // The wide tile (128 x 256 as two 128-column parts): below, across and past one tile,
+  // every scaling, long K, column-major D, fast accumulation (promoted every k-block anyway).
+  for (auto [m, n, k] : {std::tuple{1, 16, 16}, {131, 200, 272}, {257, 520, 1040}, {96, 384, 4096}})
+    for (Scaling sc : {Scaling::kNone, Scaling::kTensor, Scaling::kRow})
+      cases.push_back({m, n, k, DType::kE4M3, DType::kBF16, sc, Bias::kColumn, DType::kBF16, GemmActivation::kGeluTanh,
+                       false, false, 256});
+  cases.push_back({200, 300, 512, DType::kE4M3, DType::kBF16, Scaling::kRow, Bias::kRow, DType::kFP32,
+                   GemmActivation::kNone, true, true, 256});
   cases.push_back({200, 136, 256, DType::kE4M3, DType::kFP32, Scaling::kTensor, Bias::kColumn, DType::kFP32,
                    GemmActivation::kReLU, true, true});
   return cases;

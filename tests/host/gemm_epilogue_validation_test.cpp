@@ -205,8 +205,13 @@ TEST(GemmEpilogueValidation, Fp8LayoutsAndDtypes) {
   g = valid_args(DType::kE4M3, DType::kE4M3);
   expect_refused(g, StatusCode::kUnsupported, "d.dtype: with e4m3 inputs D must be bf16, fp16 or fp32");
   g = valid_args(DType::kE4M3, DType::kBF16);
+  g.tile_n = 64;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for D bf16; got 64");
   g.tile_n = 256;
-  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with one tile width, 128");
+  expect_accepted(g);  // the wide FP8 tile, D bf16 only
+  g = valid_args(DType::kE4M3, DType::kFP16);
+  g.tile_n = 256;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for D bf16; got 256 with D fp16");
   g = valid_args(DType::kBF16, DType::kBF16);
   g.use_fast_accum = true;
   expect_refused(g, StatusCode::kInvalidArgument, "use_fast_accum: applies to FP8 inputs only");

@@ -81,10 +81,16 @@ inline constexpr int kNumTileConfigs = int(sizeof(kTileConfigs) / sizeof(kTileCo
 // linear layer (torch: x @ w.t()). Other requests are refused by name (src/gemm/gemm.cpp).
 inline constexpr TileConfig kFusedTileConfig = kTileConfigs[0];
 
-// FP8 (e4m3) inputs: one tile, always with the fused epilogue (FP8 needs its scales). Two-level accumulation (gemm/mma_fp8.cuh) keeps two
-// fp32 fragments per consumer thread, so N is 128 (2 x 64 registers); a stage is the
-// same 32 KB as the 16-bit 128 x 128 tile's (128 x 128 one-byte elements per operand),
-// so the depth and epilogue buffers are the same too.
+// FP8 (e4m3) inputs, always with the fused epilogue (FP8 needs its scales). Two-level
+// accumulation (gemm/mma_fp8.cuh) keeps a temporary fp32 fragment beside the main one.
+//   kFp8TileConfig (the default): 128 x 128, acc 64 + tmp 64 registers; a stage is the
+//     same 32 KB as the 16-bit 128 x 128 tile's, so the depth and epilogue buffers are too.
+//   kFp8WideTileConfig (tile_n = 256, D bf16 only; an experiment until the H200 has
+//     measured it): 128 x 256 as two 128-wide wgmma parts sharing one tmp (acc 128 +
+//     tmp 64). Per k-block it reads A once for 2x the MMAs of the 128 x 128 tile, which
+//     is what the narrow tile lacks (its shared-memory reads per MMA cycle are the
+//     highest of any tile). 4 stages of 48 KB + 2 epilogue buffers = 224 KB.
 inline constexpr TileConfig kFp8TileConfig = {128, 128, 128, 6, 2};
+inline constexpr TileConfig kFp8WideTileConfig = {128, 256, 128, 4, 2};
 
 }  // namespace warpspec::gemm_impl

@@ -10,8 +10,10 @@
 // ordinary FADDs, and restarts `tmp` (scale-d = 0). promote_every = 1 is the accurate
 // default; use_fast_accum sets it past any K so promotion happens once, at the end.
 //
-// The price is registers: acc and tmp are both N/2 per thread, so the FP8 tile is
-// 128 x 128 (64 + 64 accumulators); 128 x 256 would need 256 of the 232.
+// The price is registers: acc and a whole-width tmp are both N/2 per thread, so the
+// default FP8 tile is 128 x 128 (64 + 64 accumulators); 128 x 256 would need 256 of the
+// 232. The wide tile (config.hpp) multiplies its two 128-column halves one after the
+// other into one 64-register tmp instead (acc 128 + tmp 64).
 // Loads and shared-memory layouts are the 16-bit mainloop's (gemm/mainloop.cuh).
 #include <type_traits>
 
@@ -29,10 +31,18 @@ struct MmaFp8Promote {
   using TIn = typename Loads::TIn;
   static constexpr int kBlockN = kCfg.tile.block_n;
   static constexpr int kAcc = kBlockN / 2;
+  // The wgmma N: the whole tile up to 128; a 256-wide tile is multiplied as two 128-wide
+  // parts that share one temporary fragment (acc 128 + tmp 64 registers), each part
+  // promoted as soon as it is done. Such a tile promotes every k-block, fast
+  // accumulation or not (one tmp cannot hold two parts across k-blocks).
+  static constexpr int kPartN = kBlockN < 128 ? kBlockN : 128;
+  static constexpr int kParts = kBlockN / kPartN;
+  static constexpr int kPartAcc = kPartN / 2;
   static constexpr int kKSteps = Loads::kKSteps;
   static_assert(sizeof(TIn) == 1, "the FP8 consumer multiplies 8-bit inputs");
   static_assert(kKSteps == 4, "one k-block is 128 fp8 = four k32 wgmmas");
-  static_assert(2 * kAcc <= 160, "acc and tmp must leave registers for addressing (232 per consumer thread)");
+  static_assert(kBlockN % kPartN == 0 && kParts <= 2, "one or two parts");
+  static_assert(kAcc + kPartAcc <= 192, "acc and tmp must leave registers for addressing (232 per consumer thread)");
   using Pipe = typename Loads::Pipe;
   using State = typename Loads::State;
   using Storage = typename Loads::Storage;
@@ -45,11 +55,11 @@ struct MmaFp8Promote {
     constexpr hopper::WgmmaOperandLayout la = Loads::layout_a(), lb = Loads::layout_b();
     const bool releaser = (threadIdx.x % 32) == 0;
     const bool idle = 64 * wg >= p.a_rows;
-    const int promote_every = p.promote_every;
+    const int promote_every = kParts == 1 ? p.promote_every : 1;
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
     if (k_count == 0) return;
-    float tmp[kAcc];
+    float tmp[kPartAcc];
     State prev = st;
     int since = 0;  // k-blocks accumulated in tmp since the last promotion
 #pragma unroll 1
@@ -58,24 +68,27 @@ struct MmaFp8Promote {
       const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
       const uint32_t b_base = hopper::smem_u32(s.b[st.index]);
       if (!idle) {
-        hopper::wgmma_fence();
 #pragma unroll
-        for (int j = 0; j < kKSteps; ++j) {
-          const uint64_t da = la.desc(a_base, j, 64 * wg);
-          const uint64_t db = lb.desc(b_base, j);
-          hopper::mma_async<kBlockN, TIn>(tmp, da, db, since > 0 || j > 0);
-        }
-        hopper::wgmma_commit_group();
-        if (++since >= promote_every || kt + 1 == k_count) {
-          // Promotion: every wgmma on tmp must be finished before it is read.
-          hopper::wgmma_wait_group<0>();
-          hopper::wgmma_fence_operands(tmp);
+        for (int part = 0; part < kParts; ++part) {
+          hopper::wgmma_fence();
 #pragma unroll
-          for (int i = 0; i < kAcc; ++i) acc[i] += tmp[i];
-          hopper::wgmma_fence_operands(tmp);
-          since = 0;
-        } else {
-          hopper::wgmma_wait_group<1>();
+          for (int j = 0; j < kKSteps; ++j) {
+            const uint64_t da = la.desc(a_base, j, 64 * wg);
+            const uint64_t db = lb.desc(b_base, j, kPartN * part);
+            hopper::mma_async<kPartN, TIn>(tmp, da, db, since > 0 || j > 0);
+          }
+          hopper::wgmma_commit_group();
+          if (++since >= promote_every || kt + 1 == k_count || kParts > 1) {
+            // Promotion: every wgmma on tmp must be finished before it is read.
+            hopper::wgmma_wait_group<0>();
+            hopper::wgmma_fence_operands(tmp);
+#pragma unroll
+            for (int i = 0; i < kPartAcc; ++i) acc[kPartAcc * part + i] += tmp[i];
+            hopper::wgmma_fence_operands(tmp);
+            since = 0;
+          } else {
+            hopper::wgmma_wait_group<1>();
+          }
         }
       }
       if (kt > 0 && releaser) pipe.consumer_release(prev);
