@@ -306,7 +306,19 @@ int pick_swizzle(int requested, int minor_tiles) {
 // The widest tile that keeps the SMs busy. Cost model: the work is done in waves of
 // `sms` tiles and a wave's time grows with the tile width, narrower tiles paying a
 // little for less operand reuse (measured: 128x256 is the fastest per FLOP).
+// M <= 64 (the kernel loads 64 rows of A): the problem is bound by streaming B, and a
+// narrow tile spends as much of each stage on A as on B. There the widest tile that
+// still gives a tile to at least a fifth of the SMs wins, and K splitting
+// (choose_decomposition) fills the rest. Measured on the H200 (bench/NOTES.md v9), each against the 64-wide tile the
+// wave model picked: 16x4096x4096 21.0 -> 18.0 us, 16x8192x28672 163 -> 122 us,
+// 1x8192x8192 65 -> 44 us.
 int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
+  if (m <= 64) {
+    for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t) {  // the table is widest first
+      const auto& c = gemm_impl::kTileConfigs[t];
+      if ((n + c.block_n - 1) / c.block_n * l >= sms / 5 || t == gemm_impl::kNumTileConfigs - 1) return t;
+    }
+  }
   int best = 0;
   double best_cost = 0;
   for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t) {

@@ -114,6 +114,21 @@ TEST(Describe, CAbiGuardsItsBuffer) {
   EXPECT_NE(std::string(warpspec_last_error()).find("q.data"), std::string::npos) << warpspec_last_error();
 }
 
+// M <= 64: the widest tile that still covers a fifth of the SMs (132 on the H200), as
+// measured there (bench/NOTES.md v9); larger M keeps the wave model (4096^3: 128x256).
+TEST(Describe, SmallMPicksTheWidestTileThatStillSpreads) {
+  namespace gi = warpspec::gemm_impl;
+  const auto width = [](int64_t m, int64_t n, int64_t l) { return gi::kTileConfigs[warpspec::pick_tile(m, n, l, 132)].block_n; };
+  EXPECT_EQ(width(1, 8192, 1), 256);    // 32 tiles
+  EXPECT_EQ(width(16, 8192, 1), 256);
+  EXPECT_EQ(width(16, 4096, 1), 128);   // 256 wide would leave 16 tiles
+  EXPECT_EQ(width(64, 2048, 1), 64);    // 32 tiles only at 64 wide
+  EXPECT_EQ(width(16, 512, 1), 64);     // too few at any width: the narrowest
+  EXPECT_EQ(width(16, 1024, 4), 128);   // the batch counts: 32 tiles
+  EXPECT_EQ(width(4096, 4096, 1), 256);
+  EXPECT_EQ(width(128, 8192, 1), 64);   // M > 64: the wave model, unchanged
+}
+
 // The wording of a GEMM choice as gemm.cpp builds it for 4096 x 4096 x 4096 on 132 SMs:
 // the tile is the heuristic's, the tile count and the schedule follow from it.
 TEST(Describe, GemmLineReportsTheHeuristicsChoice) {
