@@ -39,7 +39,7 @@ struct GemmArgs {
   // with a leading dimension whose byte size is a multiple of 16; data 16-byte
   // aligned. The batch L is D's; an operand of rank 2, or with batch stride 0,
   // broadcasts across it. A and B: bf16 or fp16, the same; D: A's dtype or fp32. Or
-  // FP8: A and B both e4m3 or both e5m2, A row-major (M x K with K contiguous) and B
+  // FP8: A and B both e4m3 (e5m2 is not built: refused), A row-major (M x K with K contiguous) and B
   // column-major (K contiguous), as wgmma reads 8-bit operands only K-major and as
   // torch._scaled_mm requires (other layouts are refused, not transposed); D bf16, fp16
   // or fp32; fp32 accumulation with promotion (use_fast_accum). C:
@@ -84,6 +84,9 @@ struct GemmArgs {
   size_t workspace_bytes = 0;
 
   // ---- epilogue: D = act(alpha · s_a · s_b · (A·B) + bias + beta · C) ----
+  // Any of them runs a fused-epilogue kernel. On bf16/fp16 inputs those are built for
+  // one layout, a linear layer's: A row-major, B column-major (w.t() of a row-major w),
+  // D of the input dtype, tile_n 0 or 256; other requests are refused by name.
   // Scales (torch._scaled_mm's scale_a / scale_b): fp32 device tensors, read by the
   // kernel (so a captured graph uses their values at replay). Empty: 1.
   //   tensor-wise: one element (any rank <= 2, every extent 1);

@@ -152,8 +152,10 @@ typedef enum warpspec_gemm_activation {
  * Version 1 is 352 bytes with no padding; version 2 appends the K decomposition and
  * the workspace (376 bytes); version 3 the epilogue (632 bytes): scales, bias and
  * activation, D = act(alpha * s_a * s_b * A·B + bias + beta * C), and FP8 inputs (A, B
- * both e4m3 or both e5m2, A row-major and B column-major; D bf16, fp16 or fp32). An
- * older caller gets the defaults for the fields it does not know. */
+ * both e4m3, A row-major and B column-major; D bf16, fp16 or fp32; e5m2 is refused).
+ * On bf16/fp16 inputs, scales, bias and activation need A row-major, B column-major and
+ * D of the input dtype (the fused kernels built). An older caller gets the defaults for
+ * the fields it does not know. */
 typedef struct warpspec_gemm_args {
   uint64_t struct_size; /* sizeof(warpspec_gemm_args) as the caller compiled it */
   warpspec_tensor a, b, c, d;
