@@ -15,6 +15,20 @@
 // 232. The wide tile (config.hpp) multiplies its two 128-column halves one after the
 // other into one 64-register tmp instead (acc 128 + tmp 64).
 // Loads and shared-memory layouts are the 16-bit mainloop's (gemm/mainloop.cuh).
+//
+// NOTES (speed: 0.74x cuBLASLt on the H200 with the 128 x 128 tile; what to try next).
+// - The promotion drains the tensor pipe: after each k-block both consumer warpgroups
+//   wait for all their wgmmas (wait_group 0), add 64 registers, then issue the next
+//   block. Both wait on the same stage barrier, so they tend to drain together. The
+//   fast-accumulation path keeps a group in flight (wait_group 1) and never drains: if
+//   --fast-accum closes most of the gap to cuBLASLt, the drain is the cost.
+// - Keeping one batch in flight across the promotion (two temporary fragments, k-block
+//   kt into one while kt-1's is added: acc 64 + 2 x 64 registers) was built and fails
+//   the ptxas gate: C7514 (wgmma serialized: ptxas sees non-wgmma reads of accumulator
+//   registers inside an open wgmma pipeline stage) and spills. Staggering the two
+//   warpgroups (one promotes while the other's wgmmas run) needs no extra registers.
+// - Operand reuse: the 128 x 128 tile reads both operands from shared memory for half the
+//   MMAs a 128 x 256 tile gets from them; the wide tile (config.hpp) tests that.
 #include <type_traits>
 
 #include "warpspec/gemm/config.hpp"
