@@ -264,9 +264,32 @@ def _aligned(t: torch.Tensor) -> torch.Tensor:
     return out
 
 
-def _gemm_run(lib, index, a, b, c, d, alpha, beta):
+# The epilogue of a call: scales, bias, activation code, bias per row, fast accumulation.
+_NO_EPILOGUE = (None, None, None, 0, False, False)
+
+_ACTIVATIONS = {None: _lib.ACTIVATION_NONE, "none": _lib.ACTIVATION_NONE, "relu": _lib.ACTIVATION_RELU,
+                "gelu": _lib.ACTIVATION_GELU_ERF, "gelu_tanh": _lib.ACTIVATION_GELU_TANH, "silu": _lib.ACTIVATION_SILU}
+
+
+def _activation_code(activation) -> int:
+    code = _ACTIVATIONS.get(activation)
+    if code is None:
+        raise ValueError(f"activation: must be None, 'relu', 'gelu' (erf), 'gelu_tanh' or 'silu', got {activation!r}")
+    return code
+
+
+# The GEMM tile width to ask for (GemmArgs::tile_n; 0: the library picks). Not API: for
+# bench/scaled_mm_vs_torch.py --tile-n, which compares tiles in one process.
+_BENCH_TILE_N = 0
+
+
+def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE):
     fc = _fields(c, "c") if c is not None else _lib.NULL_TENSOR
-    packed = _GEMM_PACK(_GEMM_SIZE, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha, beta, 0, 0, 0, 0)
+    scale_a, scale_b, bias, activation, bias_per_row, fast = epilogue
+    opt = [_fields(t, n) if t is not None else _lib.NULL_TENSOR
+           for t, n in ((scale_a, "scale_a"), (scale_b, "scale_b"), (bias, "bias"))]
+    packed = _GEMM_PACK(_GEMM_SIZE, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha, beta, 0, 0,
+                        _BENCH_TILE_N, 0, 0, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast), 0)
     return _call(lib._gemm_packed, packed, index)
 
 
@@ -284,7 +307,8 @@ def _check_out(out: torch.Tensor, shape, dtype: torch.dtype, like: torch.Tensor)
 
 
 def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alpha: float, beta: float,
-               out_dtype: Optional[torch.dtype], out: Optional[torch.Tensor] = None) -> torch.Tensor:
+               out_dtype: Optional[torch.dtype], out: Optional[torch.Tensor] = None,
+               epilogue=_NO_EPILOGUE) -> torch.Tensor:
     a, b, c = _tensor(a, "a"), _tensor(b, "b"), _tensor(c, "c", optional=True)
     alpha, beta = _f32(alpha, "alpha"), _f32(beta, "beta")
     index = _device_of(_GEMM_NAMES, a, b) if c is None else _device_of(_GEMM_NAMES, a, b, c)
@@ -301,7 +325,7 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     # An empty D (M, N or L = 0) still goes to the library: it checks every rule and
     # launches nothing; K = 0 gives beta * C (zeros when beta == 0), as torch.addmm.
     d = torch.empty(shape, dtype=out_dtype, device=a.device) if out is None else out
-    status = _gemm_run(lib, index, a, b, c, d, alpha, beta)
+    status = _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue)
     if status == _lib.OK:
         return d
     e = lib.error(status)
@@ -311,7 +335,7 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     # or b, say) stand.
     if out is not None and ": d." in str(e) and (e.code == _lib.MISALIGNED or "stride" in str(e)):
         d2 = _aligned_empty(out)
-        status = _gemm_run(lib, index, a, b, c, d2, alpha, beta)
+        status = _gemm_run(lib, index, a, b, c, d2, alpha, beta, epilogue)
         if status == _lib.OK:
             out.copy_(d2)
             return out
@@ -326,7 +350,7 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
         b2 = _aligned(b)
         c2 = _aligned(c) if c is not None and beta != 0.0 else None
         d2 = _aligned_empty(d)
-        status = _gemm_run(lib, index, a2, b2, c2, d2, alpha, beta)
+        status = _gemm_run(lib, index, a2, b2, c2, d2, alpha, beta, epilogue)
         if status == _lib.OK:
             if d2.data_ptr() != d.data_ptr():
                 d.copy_(d2)
@@ -335,30 +359,35 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     raise e
 
 
-def _gemm_fake(a, b, c, alpha, beta, out_dtype):
+def _gemm_op_impl(a, b, c, alpha: float, beta: float, out_dtype, bias=None, activation: int = 0):
+    return _gemm_impl(a, b, c, alpha, beta, out_dtype, None, (None, None, bias, activation, False, False))
+
+
+def _gemm_fake(a, b, c, alpha, beta, out_dtype, bias=None, activation=0):
     return a.new_empty(_gemm_shape(a, b), dtype=a.dtype if out_dtype is None else out_dtype)
 
 
-_gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, ScalarType? out_dtype) -> Tensor",
-                  _gemm_impl, _gemm_fake)
+_gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, ScalarType? out_dtype, "
+                  "Tensor? bias=None, int activation=0) -> Tensor", _gemm_op_impl, _gemm_fake)
 
 
-def _gemm_out_impl(a, b, c, alpha: float, beta: float, out: torch.Tensor) -> None:
-    _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
+def _gemm_out_impl(a, b, c, alpha: float, beta: float, bias, activation: int, out: torch.Tensor) -> None:
+    _gemm_impl(a, b, c, alpha, beta, out.dtype, out, (None, None, bias, activation, False, False))
 
 
-def _gemm_out_fake(a, b, c, alpha, beta, out):
+def _gemm_out_fake(a, b, c, alpha, beta, bias, activation, out):
     return None
 
 
-_gemm_out = _register("gemm_out", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, Tensor(a!) out) -> ()",
-                      _gemm_out_impl, _gemm_out_fake, mutates=("out",))
+_gemm_out = _register("gemm_out", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, Tensor? bias, "
+                      "int activation, Tensor(a!) out) -> ()", _gemm_out_impl, _gemm_out_fake, mutates=("out",))
 
 
 def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alpha: float = 1.0,
          beta: float = 0.0, out_dtype: Optional[torch.dtype] = None, *,
-         out: Optional[torch.Tensor] = None) -> torch.Tensor:
-    """D = alpha * (a @ b) + beta * c, on torch.cuda.current_stream().
+         out: Optional[torch.Tensor] = None, bias: Optional[torch.Tensor] = None,
+         activation: Optional[str] = None) -> torch.Tensor:
+    """D = act(alpha * (a @ b) + bias + beta * c), on torch.cuda.current_stream().
 
     a: (M, K) or (L, M, K); b: (K, N) or (L, K, N); bfloat16 or float16, the same.
     Any view with a unit stride in one of its last two dims works without a copy
@@ -382,9 +411,26 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     operands' GPU; any strides): written in place and returned, for CUDA graphs and
     serving loops that reuse buffers. It must not overlap a or b (c may be out itself:
     in place). Like torch's out= functions it records no gradient.
+    bias (keyword): a contiguous (N,) tensor of out_dtype or float32, added to every row
+    (shared by every batch entry). activation (keyword): None, "relu", "gelu" (erf, as
+    torch.nn.functional.gelu), "gelu_tanh" (approximate="tanh") or "silu", applied last.
+    With bias or activation the kernel is built for a linear layer's layout only: a
+    row-major, b column-major (b = w.t() for a row-major (N, K) w), out of a's dtype and
+    the widest tile; other layouts raise ValueError naming the rule.
     """
-    _require_tensors(("a", a), ("b", b), ("c", c, True), ("out", out, True))
+    _require_tensors(("a", a), ("b", b), ("c", c, True), ("out", out, True), ("bias", bias, True))
     alpha, beta = float(alpha), float(beta)  # checked against float32 in _gemm_impl
+    act = _activation_code(activation)
+    if bias is not None or act != _lib.ACTIVATION_NONE:
+        epilogue = (None, None, bias, act, False, False)
+        if out is not None:
+            _gemm_out(a, b, c, alpha, beta, bias, act, out)
+            return out
+        if _needs_grad(a, b, c, bias):
+            raise RuntimeError("warpspec.gemm: bias/activation are forward only; call it under torch.no_grad()")
+        if _plain_eager(a, b, c, bias):
+            return _gemm_impl(a, b, c, alpha, beta, out_dtype, None, epilogue)
+        return _gemm(a, b, c, alpha, beta, out_dtype, bias, act)
     if out is not None:
         if _needs_grad(a, b, c):
             raise RuntimeError("warpspec.gemm: out= does not record gradients (as torch's out= functions); "
@@ -395,13 +441,58 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
                              "for a float32 result)")
         if _plain_eager(a, b, c, out):
             return _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
-        _gemm_out(a, b, c, alpha, beta, out)
+        _gemm_out(a, b, c, alpha, beta, None, 0, out)
         return out
     if _plain_eager(a, b, c):
         return _gemm_impl(a, b, c, alpha, beta, out_dtype)
     if _needs_grad(a, b, c):
-        return _ForwardOnly.apply("gemm", _gemm, a, b, c, alpha, beta, out_dtype)
-    return _gemm(a, b, c, alpha, beta, out_dtype)
+        return _ForwardOnly.apply("gemm", _gemm, a, b, c, alpha, beta, out_dtype, None, 0)
+    return _gemm(a, b, c, alpha, beta, out_dtype, None, 0)
+
+
+# ------------------------------------------------------------------ scaled_mm (FP8)
+
+
+def _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum: bool):
+    out_dtype = a.dtype if out_dtype is None else out_dtype
+    if out_dtype not in (torch.bfloat16, torch.float16, torch.float32):
+        raise ValueError(f"out_dtype: warpspec.scaled_mm writes bfloat16, float16 or float32, got {out_dtype} "
+                         "(FP8 output with scale_result and amax is not built yet)")
+    for name, t in (("scale_a", scale_a), ("scale_b", scale_b)):
+        if t.dtype != torch.float32:
+            raise ValueError(f"{name}: must be float32, got {t.dtype}")
+    # scale_result applies only to an FP8 output (torch._scaled_mm ignores it otherwise).
+    return _gemm_impl(a, b, None, 1.0, 0.0, out_dtype, None,
+                      (scale_a, scale_b, bias, _lib.ACTIVATION_NONE, False, bool(use_fast_accum)))
+
+
+def _scaled_mm_fake(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum):
+    return a.new_empty((a.shape[0], b.shape[1]), dtype=a.dtype if out_dtype is None else out_dtype)
+
+
+_scaled_mm = _register("scaled_mm", "(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, Tensor? bias, "
+                       "Tensor? scale_result, ScalarType? out_dtype, bool use_fast_accum) -> Tensor",
+                       _scaled_mm_impl, _scaled_mm_fake)
+
+
+def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
+              bias: Optional[torch.Tensor] = None, scale_result: Optional[torch.Tensor] = None,
+              out_dtype: Optional[torch.dtype] = None, use_fast_accum: bool = False) -> torch.Tensor:
+    """torch._scaled_mm's arguments and meaning: (a * scale_a) @ (b * scale_b) + bias.
+
+    a: (M, K) float8_e4m3fn, row-major (float8_e5m2 is not built); b: (K, N) of a's dtype,
+    column-major (b = w.t() for a row-major (N, K) w), as torch requires (other layouts
+    raise ValueError with the rule). scale_a, scale_b: float32, one element each
+    (tensor-wise) or (M, 1) and (1, N) (row-wise), read on the GPU (CUDA-graph safe).
+    bias: (N,) of out_dtype or float32. out_dtype: bfloat16, float16 or float32 (FP8
+    output is not built yet; torch's default, a's dtype, is refused). use_fast_accum:
+    skip the promotion of the FP8 accumulator every 128 K. Forward only.
+    """
+    _require_tensors(("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b), ("bias", bias, True),
+                     ("scale_result", scale_result, True))
+    if _plain_eager(a, b, scale_a, scale_b, bias):
+        return _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum)
+    return _scaled_mm(a, b, scale_a, scale_b, bias, scale_result, out_dtype, bool(use_fast_accum))
 
 
 # ------------------------------------------------------------------ attention
