@@ -371,16 +371,16 @@ _gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float be
                   "Tensor? bias=None, int activation=0) -> Tensor", _gemm_op_impl, _gemm_fake)
 
 
-def _gemm_out_impl(a, b, c, alpha: float, beta: float, out: torch.Tensor, bias=None, activation: int = 0) -> None:
+def _gemm_out_impl(a, b, c, alpha: float, beta: float, bias, activation: int, out: torch.Tensor) -> None:
     _gemm_impl(a, b, c, alpha, beta, out.dtype, out, (None, None, bias, activation, False, False))
 
 
-def _gemm_out_fake(a, b, c, alpha, beta, out, bias=None, activation=0):
+def _gemm_out_fake(a, b, c, alpha, beta, bias, activation, out):
     return None
 
 
-_gemm_out = _register("gemm_out", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, Tensor(a!) out, "
-                      "Tensor? bias=None, int activation=0) -> ()", _gemm_out_impl, _gemm_out_fake, mutates=("out",))
+_gemm_out = _register("gemm_out", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, Tensor? bias, "
+                      "int activation, Tensor(a!) out) -> ()", _gemm_out_impl, _gemm_out_fake, mutates=("out",))
 
 
 def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alpha: float = 1.0,
@@ -424,7 +424,7 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     if bias is not None or act != _lib.ACTIVATION_NONE:
         epilogue = (None, None, bias, act, False, False)
         if out is not None:
-            _gemm_out(a, b, c, alpha, beta, out, bias, act)
+            _gemm_out(a, b, c, alpha, beta, bias, act, out)
             return out
         if _needs_grad(a, b, c, bias):
             raise RuntimeError("warpspec.gemm: bias/activation are forward only; call it under torch.no_grad()")
@@ -441,7 +441,7 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
                              "for a float32 result)")
         if _plain_eager(a, b, c, out):
             return _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
-        _gemm_out(a, b, c, alpha, beta, out)
+        _gemm_out(a, b, c, alpha, beta, None, 0, out)
         return out
     if _plain_eager(a, b, c):
         return _gemm_impl(a, b, c, alpha, beta, out_dtype)
