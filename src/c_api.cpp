@@ -37,6 +37,11 @@ static_assert(WARPSPEC_GEMM_DECOMPOSITION_HEURISTIC == int(GemmDecomposition::kH
 static_assert(WARPSPEC_GEMM_DECOMPOSITION_DATA_PARALLEL == int(GemmDecomposition::kDataParallel));
 static_assert(WARPSPEC_GEMM_DECOMPOSITION_SPLIT_K == int(GemmDecomposition::kSplitK));
 static_assert(WARPSPEC_GEMM_DECOMPOSITION_STREAM_K == int(GemmDecomposition::kStreamK));
+static_assert(WARPSPEC_GEMM_ACTIVATION_NONE == int(GemmActivation::kNone));
+static_assert(WARPSPEC_GEMM_ACTIVATION_RELU == int(GemmActivation::kReLU));
+static_assert(WARPSPEC_GEMM_ACTIVATION_GELU_TANH == int(GemmActivation::kGeluTanh));
+static_assert(WARPSPEC_GEMM_ACTIVATION_GELU_ERF == int(GemmActivation::kGeluErf));
+static_assert(WARPSPEC_GEMM_ACTIVATION_SILU == int(GemmActivation::kSiLU));
 static_assert(WARPSPEC_MAX_RANK == kMaxTensorRank);
 // The layouts FFI callers (python/warpspec/_lib.py) mirror field by field.
 static_assert(sizeof(warpspec_tensor) == 80 && offsetof(warpspec_tensor, shape) == 16 &&
@@ -44,10 +49,15 @@ static_assert(sizeof(warpspec_tensor) == 80 && offsetof(warpspec_tensor, shape) 
 static_assert(offsetof(warpspec_gemm_args, a) == 8 && offsetof(warpspec_gemm_args, alpha) == 328 &&
               offsetof(warpspec_gemm_args, flags) == 348,
               "warpspec_gemm_args v1 layout is ABI; append fields, never move them");
-static_assert(sizeof(warpspec_gemm_args) == 376 && offsetof(warpspec_gemm_args, decomposition) == 352 &&
+static_assert(offsetof(warpspec_gemm_args, decomposition) == 352 &&
               offsetof(warpspec_gemm_args, splits) == 356 && offsetof(warpspec_gemm_args, workspace) == 360 &&
               offsetof(warpspec_gemm_args, workspace_bytes) == 368,
               "warpspec_gemm_args v2 layout is ABI; append fields, never move them");
+static_assert(offsetof(warpspec_gemm_args, scale_a) == 376 && offsetof(warpspec_gemm_args, scale_b) == 456 &&
+              offsetof(warpspec_gemm_args, bias) == 536 && offsetof(warpspec_gemm_args, activation) == 616 &&
+              offsetof(warpspec_gemm_args, bias_per_row) == 620 && offsetof(warpspec_gemm_args, use_fast_accum) == 624 &&
+              offsetof(warpspec_gemm_args, reserved3) == 628 && sizeof(warpspec_gemm_args) == 632,
+              "warpspec_gemm_args v3 layout is ABI; append fields, never move them");
 
 static_assert(offsetof(warpspec_attention_args, q) == 8 &&
               offsetof(warpspec_attention_args, lse) == 328 &&
@@ -183,6 +193,18 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   out->splits = args.splits;
   out->workspace = args.workspace;
   out->workspace_bytes = size_t(args.workspace_bytes);
+  if (args.reserved3 != 0) return unsupported("reserved3: must be 0, got " + std::to_string(args.reserved3));
+  if (args.bias_per_row != 0 && args.bias_per_row != 1)
+    return invalid_argument("bias_per_row: must be 0 or 1, got " + std::to_string(args.bias_per_row));
+  if (args.use_fast_accum != 0 && args.use_fast_accum != 1)
+    return invalid_argument("use_fast_accum: must be 0 or 1, got " + std::to_string(args.use_fast_accum));
+  const auto optional = [](const warpspec_tensor& t) { return t.data != nullptr ? to_view(t) : TensorView{}; };
+  out->scale_a = optional(args.scale_a);
+  out->scale_b = optional(args.scale_b);
+  out->bias = optional(args.bias);
+  out->bias_per_row = args.bias_per_row == 1;
+  out->activation = static_cast<GemmActivation>(args.activation);  // validated by the API
+  out->use_fast_accum = args.use_fast_accum == 1;
   return Status::Ok();
 }
 
@@ -190,7 +212,8 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   warpspec_attention_args args = warpspec_attention_args_default();
   WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_attention_args", kAttentionArgsV1Size, &args));
   WARPSPEC_RETURN_IF_ERROR(check_flags(args.flags, WARPSPEC_ATTENTION_FLAG_KNOWN,
-                                       "WARPSPEC_FLAG_PDL (1), WARPSPEC_FLAG_WINDOW (2) and WARPSPEC_FLAG_NUM_SPLITS (4)"));
+                                       "WARPSPEC_FLAG_PDL (1), WARPSPEC_FLAG_WINDOW (2), WARPSPEC_FLAG_NUM_SPLITS (4), "
+                                       "WARPSPEC_FLAG_PACK_GQA (8) and WARPSPEC_FLAG_NO_PACK_GQA (16)"));
   if (args.reserved != 0) return unsupported("reserved: must be 0, got " + std::to_string(args.reserved));
   if (args.reserved2 != 0) return unsupported("reserved2: must be 0, got " + std::to_string(args.reserved2));
   if (args.reserved3 != 0) return unsupported("reserved3: must be 0, got " + std::to_string(args.reserved3));
@@ -206,6 +229,11 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   if (args.softmax_scale != 0.0f) out->softmax_scale = args.softmax_scale;
   out->causal = args.causal == 1;
   out->pdl = (args.flags & WARPSPEC_FLAG_PDL) != 0;
+  if ((args.flags & WARPSPEC_FLAG_PACK_GQA) && (args.flags & WARPSPEC_FLAG_NO_PACK_GQA))
+    return invalid_argument("flags: WARPSPEC_FLAG_PACK_GQA (8) and WARPSPEC_FLAG_NO_PACK_GQA (16) together; set one "
+                            "or neither (the library decides)");
+  if (args.flags & WARPSPEC_FLAG_PACK_GQA) out->pack_gqa = true;
+  if (args.flags & WARPSPEC_FLAG_NO_PACK_GQA) out->pack_gqa = false;
   if (args.flags & WARPSPEC_FLAG_WINDOW) {
     out->window_left = args.window_left;
     out->window_right = args.window_right;

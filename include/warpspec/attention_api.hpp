@@ -109,6 +109,15 @@ struct AttentionArgs {
   // num_splits = 0 a capture that would need to grow it runs without splitting instead).
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
+  // Pack-GQA: the g = heads_q / heads_kv query heads of one KV head share one query tile
+  // (tile row r is query position r / g of the group's head r % g), so a decode step
+  // fills g rows of a tile instead of one and reads each K/V block once per KV head.
+  // Results are the same as unpacked up to the split-KV merge order (with one split and
+  // no mask the same bits). true: pack (needs g a power of two up to 16, head_dim up to
+  // 192; g = 1 runs unpacked); false: never; unset: pack when that fills the query tiles
+  // better (FlashAttention-3's rule: unpacked tiles less than 90% as full as packed) and
+  // the rules above allow it.
+  std::optional<bool> pack_gqa;
   // KV cache, optional, int32 (batch,) contiguous device vectors read by the kernel:
   //   cache_batch_idx: batch entry b reads k/v entry cache_batch_idx[b] (k and v may
   //     then have any batch count; an index outside it reads zeros). Dense k/v only.

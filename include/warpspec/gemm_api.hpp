@@ -1,5 +1,6 @@
 #pragma once
-// GEMM: D = alpha · (A·B) + beta · C, batched. Part of the public API (warpspec.hpp).
+// GEMM: D = act(alpha · s_a · s_b · (A·B) + bias + beta · C), batched. Part of the public
+// API (warpspec.hpp).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -25,12 +26,23 @@ enum class GemmRaster : int { kHeuristic = 0, kAlongM = 1, kAlongN = 2 };
 // differently). K = 0 always runs data-parallel.
 enum class GemmDecomposition : int { kHeuristic = 0, kDataParallel = 1, kSplitK = 2, kStreamK = 3 };
 
+// The activation applied last in the epilogue (GemmArgs::activation).
+//   kReLU      max(x, 0) (NaN stays NaN, as torch.relu)
+//   kGeluTanh  0.5·x·(1 + tanh(sqrt(2/pi)·(x + 0.044715·x^3)))  (torch gelu, approximate="tanh")
+//   kGeluErf   0.5·x·(1 + erf(x / sqrt(2)))                      (torch gelu, approximate="none")
+//   kSiLU      x · sigmoid(x)
+enum class GemmActivation : int { kNone = 0, kReLU = 1, kGeluTanh = 2, kGeluErf = 3, kSiLU = 4 };
+
 struct GemmArgs {
   // A: (M, K) or (L, M, K). B: (K, N) or (L, K, N). C, D: (M, N) or (L, M, N).
   // Each matrix is row- or column-major (a unit stride in one of its last two dims)
   // with a leading dimension whose byte size is a multiple of 16; data 16-byte
   // aligned. The batch L is D's; an operand of rank 2, or with batch stride 0,
-  // broadcasts across it. A and B: bf16 or fp16, the same. D: A's dtype or fp32; C:
+  // broadcasts across it. A and B: bf16 or fp16, the same; D: A's dtype or fp32. Or
+  // FP8: A and B both e4m3 (e5m2 is not built: refused), A row-major (M x K with K contiguous) and B
+  // column-major (K contiguous), as wgmma reads 8-bit operands only K-major and as
+  // torch._scaled_mm requires (other layouts are refused, not transposed); D bf16, fp16
+  // or fp32; fp32 accumulation with promotion (use_fast_accum). C:
   // D's dtype and D's majorness. With beta == 0, C is never read and may be left empty.
   // Memory: device memory of the current device (or managed). D must not overlap A or
   // B; C may be exactly D (the same view: in place), and must not otherwise overlap it.
@@ -70,6 +82,27 @@ struct GemmArgs {
   // on its own stream, not the warm-up one: pass a workspace there.)
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
+
+  // ---- epilogue: D = act(alpha · s_a · s_b · (A·B) + bias + beta · C) ----
+  // Any of them runs a fused-epilogue kernel. On bf16/fp16 inputs those are built for
+  // one layout, a linear layer's: A row-major, B column-major (w.t() of a row-major w),
+  // D of the input dtype, tile_n 0 or 256; other requests are refused by name.
+  // Scales (torch._scaled_mm's scale_a / scale_b): fp32 device tensors, read by the
+  // kernel (so a captured graph uses their values at replay). Empty: 1.
+  //   tensor-wise: one element (any rank <= 2, every extent 1);
+  //   row-wise:    scale_a (M, 1) or (M,): one per row of A; scale_b (1, N) or (N,): one
+  //                per column of B; the vector's dimension contiguous (stride 1).
+  // The same scales serve every batch entry. NaN and Inf propagate (0 · Inf = NaN).
+  TensorView scale_a, scale_b;
+  // Bias: empty, or a contiguous 1-D tensor of D's dtype or fp32 with N elements (one
+  // per column of D) or, with bias_per_row, M elements (one per row); element-aligned.
+  // The same bias serves every batch entry.
+  TensorView bias;
+  bool bias_per_row = false;
+  GemmActivation activation = GemmActivation::kNone;
+  // FP8 only: add the tensor-core accumulator into the fp32 one only at the end of each
+  // K range instead of every 128 K (faster, less accurate over long K; torch's flag).
+  bool use_fast_accum = false;
 };
 
 // Can this run? Checks every argument and the device without launching anything.

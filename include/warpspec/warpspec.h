@@ -119,8 +119,15 @@ typedef struct warpspec_tensor {
  * many). Without it num_splits must be 0 and the call does not split, so a zero-filled
  * struct means what it meant before split-KV existed. */
 #define WARPSPEC_FLAG_NUM_SPLITS 4u
+/* Attention only: pack-GQA (warpspec::AttentionArgs::pack_gqa): WARPSPEC_FLAG_PACK_GQA
+ * packs the query heads of one KV head into one tile, WARPSPEC_FLAG_NO_PACK_GQA never
+ * does; with neither the library decides (the C++ default); both is refused. */
+#define WARPSPEC_FLAG_PACK_GQA 8u
+#define WARPSPEC_FLAG_NO_PACK_GQA 16u
 #define WARPSPEC_FLAG_KNOWN (WARPSPEC_FLAG_PDL)
-#define WARPSPEC_ATTENTION_FLAG_KNOWN (WARPSPEC_FLAG_PDL | WARPSPEC_FLAG_WINDOW | WARPSPEC_FLAG_NUM_SPLITS)
+#define WARPSPEC_ATTENTION_FLAG_KNOWN                                                  \
+  (WARPSPEC_FLAG_PDL | WARPSPEC_FLAG_WINDOW | WARPSPEC_FLAG_NUM_SPLITS | WARPSPEC_FLAG_PACK_GQA | \
+   WARPSPEC_FLAG_NO_PACK_GQA)
 
 /* ------------------------------------------------------------------ GEMM */
 
@@ -139,13 +146,27 @@ typedef enum warpspec_gemm_decomposition {
   WARPSPEC_GEMM_DECOMPOSITION_STREAM_K = 3
 } warpspec_gemm_decomposition;
 
+/* warpspec::GemmActivation: applied last in the epilogue. */
+typedef enum warpspec_gemm_activation {
+  WARPSPEC_GEMM_ACTIVATION_NONE = 0,
+  WARPSPEC_GEMM_ACTIVATION_RELU = 1,
+  WARPSPEC_GEMM_ACTIVATION_GELU_TANH = 2,
+  WARPSPEC_GEMM_ACTIVATION_GELU_ERF = 3,
+  WARPSPEC_GEMM_ACTIVATION_SILU = 4
+} warpspec_gemm_activation;
+
 /* D = alpha * A·B + beta * C, batched; the rules are warpspec::GemmArgs's
  * (gemm_api.hpp): A (M, K) or (L, M, K); B (K, N) or (L, K, N); C, D (M, N) or
  * (L, M, N); each matrix row- or column-major with 16-byte-aligned data and leading
  * dimension; an operand of batch 1 or batch stride 0 broadcasts; A, B bf16 or fp16;
  * D A's dtype or fp32; C D's dtype and layout, read only when beta != 0.
  * Version 1 is 352 bytes with no padding; version 2 appends the K decomposition and
- * the workspace (376 bytes). A version-1 caller gets the defaults for them. */
+ * the workspace (376 bytes); version 3 the epilogue (632 bytes): scales, bias and
+ * activation, D = act(alpha * s_a * s_b * A·B + bias + beta * C), and FP8 inputs (A, B
+ * both e4m3, A row-major and B column-major; D bf16, fp16 or fp32; e5m2 is refused).
+ * On bf16/fp16 inputs, scales, bias and activation need A row-major, B column-major and
+ * D of the input dtype (the fused kernels built). An older caller gets the defaults for
+ * the fields it does not know. */
 typedef struct warpspec_gemm_args {
   uint64_t struct_size; /* sizeof(warpspec_gemm_args) as the caller compiled it */
   warpspec_tensor a, b, c, d;
@@ -160,6 +181,14 @@ typedef struct warpspec_gemm_args {
   int32_t splits;           /* split-K ranges per tile, 1..256; 0 picks; 0 unless SPLIT_K */
   void* workspace;          /* fixup workspace (see warpspec_gemm_workspace_size) or NULL */
   uint64_t workspace_bytes; /* its size; 0 with NULL */
+  /* version 3 (warpspec::GemmArgs has the rules) */
+  warpspec_tensor scale_a;  /* fp32: one element, or (M, 1) / (M,) row-wise; data NULL: 1 */
+  warpspec_tensor scale_b;  /* fp32: one element, or (1, N) / (N,) row-wise; data NULL: 1 */
+  warpspec_tensor bias;     /* 1-D, D's dtype or fp32, N elements (M with bias_per_row); NULL: none */
+  int32_t activation;       /* warpspec_gemm_activation */
+  int32_t bias_per_row;     /* 0 or 1 */
+  int32_t use_fast_accum;   /* 0 or 1; FP8 only: promote the accumulator once per K range */
+  uint32_t reserved3;       /* must be 0 */
 } warpspec_gemm_args;
 
 /* struct_size set, alpha = 1, everything else zero (beta 0, heuristics). */

@@ -25,6 +25,7 @@ __all__ = [
     "gemm",
     "library_path",
     "library_version",
+    "scaled_mm",
 ]
 
 
@@ -63,6 +64,9 @@ except ImportError:  # the library layer still works; the ops need PyTorch
     def flash_attn_combine(*args, **kwargs):
         raise ImportError("warpspec.flash_attn_combine needs PyTorch (import torch failed)")
 
+    def scaled_mm(*args, **kwargs):
+        raise ImportError("warpspec.scaled_mm needs PyTorch (import torch failed)")
+
     def describe_gemm(*args, **kwargs):
         raise ImportError("warpspec.describe_gemm needs PyTorch (import torch failed)")
 
@@ -71,4 +75,4 @@ except ImportError:  # the library layer still works; the ops need PyTorch
 
 else:
     from .ops import (describe_attention, describe_gemm, flash_attn_combine, flash_attn_func, flash_attn_varlen_func,
-                      flash_attn_with_kvcache, gemm)
+                      flash_attn_with_kvcache, gemm, scaled_mm)

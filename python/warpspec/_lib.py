@@ -33,6 +33,16 @@ DTYPE_I32 = 5
 FLAG_PDL = 1
 FLAG_WINDOW = 2
 FLAG_NUM_SPLITS = 4
+# Pack-GQA (attention): on, off; neither lets the library decide (FlashAttention-3's rule).
+FLAG_PACK_GQA = 8
+FLAG_NO_PACK_GQA = 16
+
+# warpspec_gemm_activation
+ACTIVATION_NONE = 0
+ACTIVATION_RELU = 1
+ACTIVATION_GELU_TANH = 2
+ACTIVATION_GELU_ERF = 3
+ACTIVATION_SILU = 4
 
 # warpspec_gemm_raster
 RASTER_HEURISTIC = 0
@@ -53,7 +63,7 @@ class Tensor(ctypes.Structure):
 
 
 class GemmArgs(ctypes.Structure):
-    """warpspec_gemm_args, version 1. Build it with gemm_args()."""
+    """warpspec_gemm_args, version 3. Build it with gemm_args()."""
 
     _fields_ = [
         ("struct_size", ctypes.c_uint64),
@@ -67,6 +77,19 @@ class GemmArgs(ctypes.Structure):
         ("swizzle", ctypes.c_int32),
         ("tile_n", ctypes.c_int32),
         ("flags", ctypes.c_uint32),
+        # version 2
+        ("decomposition", ctypes.c_int32),
+        ("splits", ctypes.c_int32),
+        ("workspace", ctypes.c_void_p),
+        ("workspace_bytes", ctypes.c_uint64),
+        # version 3
+        ("scale_a", Tensor),
+        ("scale_b", Tensor),
+        ("bias", Tensor),
+        ("activation", ctypes.c_int32),
+        ("bias_per_row", ctypes.c_int32),
+        ("use_fast_accum", ctypes.c_int32),
+        ("reserved3", ctypes.c_uint32),
     ]
 
 
@@ -134,7 +157,8 @@ class KvAppendArgs(ctypes.Structure):
 
 # The C side static_asserts the same numbers.
 assert ctypes.sizeof(Tensor) == 80, "warpspec_tensor layout"
-assert ctypes.sizeof(GemmArgs) == 352 and GemmArgs.flags.offset == 348, "warpspec_gemm_args layout"
+assert ctypes.sizeof(GemmArgs) == 632 and GemmArgs.flags.offset == 348 and GemmArgs.scale_a.offset == 376 and \
+    GemmArgs.activation.offset == 616, "warpspec_gemm_args layout"
 assert ctypes.sizeof(AttentionArgs) == 1208 and AttentionArgs.tile_counter.offset == 856 and \
     AttentionArgs.softmax_scale.offset == 408 and AttentionArgs.sink.offset == 448 and \
     AttentionArgs.max_seqlen_q.offset == 848 and AttentionArgs.num_splits.offset == 944 and \
@@ -150,7 +174,7 @@ assert ctypes.sizeof(KvAppendArgs) == 976 and KvAppendArgs.rotary_interleaved.of
 # fields and their order are the ctypes classes' above; the sizes are checked below.
 # A tensor is: data, dtype, rank, shape[4], stride[4].
 TENSOR_FORMAT = "Qii4q4q"
-GEMM_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 4 + "ffiiiI")
+GEMM_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 4 + "ffiiiI" + "iiQQ" + TENSOR_FORMAT * 3 + "iiiI")
 ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII" + "qqfI" + TENSOR_FORMAT * 5 + "q" + TENSOR_FORMAT + "q"
                                  + "iIQQ" + TENSOR_FORMAT * 3)
 COMBINE_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT + "qq" + TENSOR_FORMAT + "q" + TENSOR_FORMAT * 2)

@@ -264,9 +264,32 @@ def _aligned(t: torch.Tensor) -> torch.Tensor:
     return out
 
 
-def _gemm_run(lib, index, a, b, c, d, alpha, beta):
+# The epilogue of a call: scales, bias, activation code, bias per row, fast accumulation.
+_NO_EPILOGUE = (None, None, None, 0, False, False)
+
+_ACTIVATIONS = {None: _lib.ACTIVATION_NONE, "none": _lib.ACTIVATION_NONE, "relu": _lib.ACTIVATION_RELU,
+                "gelu": _lib.ACTIVATION_GELU_ERF, "gelu_tanh": _lib.ACTIVATION_GELU_TANH, "silu": _lib.ACTIVATION_SILU}
+
+
+def _activation_code(activation) -> int:
+    code = _ACTIVATIONS.get(activation)
+    if code is None:
+        raise ValueError(f"activation: must be None, 'relu', 'gelu' (erf), 'gelu_tanh' or 'silu', got {activation!r}")
+    return code
+
+
+# The GEMM tile width to ask for (GemmArgs::tile_n; 0: the library picks). Not API: for
+# bench/scaled_mm_vs_torch.py --tile-n, which compares tiles in one process.
+_BENCH_TILE_N = 0
+
+
+def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE):
     fc = _fields(c, "c") if c is not None else _lib.NULL_TENSOR
-    packed = _GEMM_PACK(_GEMM_SIZE, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha, beta, 0, 0, 0, 0)
+    scale_a, scale_b, bias, activation, bias_per_row, fast = epilogue
+    opt = [_fields(t, n) if t is not None else _lib.NULL_TENSOR
+           for t, n in ((scale_a, "scale_a"), (scale_b, "scale_b"), (bias, "bias"))]
+    packed = _GEMM_PACK(_GEMM_SIZE, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha, beta, 0, 0,
+                        _BENCH_TILE_N, 0, 0, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast), 0)
     return _call(lib._gemm_packed, packed, index)
 
 
@@ -284,7 +307,8 @@ def _check_out(out: torch.Tensor, shape, dtype: torch.dtype, like: torch.Tensor)
 
 
 def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alpha: float, beta: float,
-               out_dtype: Optional[torch.dtype], out: Optional[torch.Tensor] = None) -> torch.Tensor:
+               out_dtype: Optional[torch.dtype], out: Optional[torch.Tensor] = None,
+               epilogue=_NO_EPILOGUE) -> torch.Tensor:
     a, b, c = _tensor(a, "a"), _tensor(b, "b"), _tensor(c, "c", optional=True)
     alpha, beta = _f32(alpha, "alpha"), _f32(beta, "beta")
     index = _device_of(_GEMM_NAMES, a, b) if c is None else _device_of(_GEMM_NAMES, a, b, c)
@@ -301,7 +325,7 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     # An empty D (M, N or L = 0) still goes to the library: it checks every rule and
     # launches nothing; K = 0 gives beta * C (zeros when beta == 0), as torch.addmm.
     d = torch.empty(shape, dtype=out_dtype, device=a.device) if out is None else out
-    status = _gemm_run(lib, index, a, b, c, d, alpha, beta)
+    status = _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue)
     if status == _lib.OK:
         return d
     e = lib.error(status)
@@ -311,7 +335,7 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     # or b, say) stand.
     if out is not None and ": d." in str(e) and (e.code == _lib.MISALIGNED or "stride" in str(e)):
         d2 = _aligned_empty(out)
-        status = _gemm_run(lib, index, a, b, c, d2, alpha, beta)
+        status = _gemm_run(lib, index, a, b, c, d2, alpha, beta, epilogue)
         if status == _lib.OK:
             out.copy_(d2)
             return out
@@ -326,7 +350,7 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
         b2 = _aligned(b)
         c2 = _aligned(c) if c is not None and beta != 0.0 else None
         d2 = _aligned_empty(d)
-        status = _gemm_run(lib, index, a2, b2, c2, d2, alpha, beta)
+        status = _gemm_run(lib, index, a2, b2, c2, d2, alpha, beta, epilogue)
         if status == _lib.OK:
             if d2.data_ptr() != d.data_ptr():
                 d.copy_(d2)
@@ -335,30 +359,35 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     raise e
 
 
-def _gemm_fake(a, b, c, alpha, beta, out_dtype):
+def _gemm_op_impl(a, b, c, alpha: float, beta: float, out_dtype, bias=None, activation: int = 0):
+    return _gemm_impl(a, b, c, alpha, beta, out_dtype, None, (None, None, bias, activation, False, False))
+
+
+def _gemm_fake(a, b, c, alpha, beta, out_dtype, bias=None, activation=0):
     return a.new_empty(_gemm_shape(a, b), dtype=a.dtype if out_dtype is None else out_dtype)
 
 
-_gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, ScalarType? out_dtype) -> Tensor",
-                  _gemm_impl, _gemm_fake)
+_gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, ScalarType? out_dtype, "
+                  "Tensor? bias=None, int activation=0) -> Tensor", _gemm_op_impl, _gemm_fake)
 
 
-def _gemm_out_impl(a, b, c, alpha: float, beta: float, out: torch.Tensor) -> None:
-    _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
+def _gemm_out_impl(a, b, c, alpha: float, beta: float, bias, activation: int, out: torch.Tensor) -> None:
+    _gemm_impl(a, b, c, alpha, beta, out.dtype, out, (None, None, bias, activation, False, False))
 
 
-def _gemm_out_fake(a, b, c, alpha, beta, out):
+def _gemm_out_fake(a, b, c, alpha, beta, bias, activation, out):
     return None
 
 
-_gemm_out = _register("gemm_out", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, Tensor(a!) out) -> ()",
-                      _gemm_out_impl, _gemm_out_fake, mutates=("out",))
+_gemm_out = _register("gemm_out", "(Tensor a, Tensor b, Tensor? c, float alpha, float beta, Tensor? bias, "
+                      "int activation, Tensor(a!) out) -> ()", _gemm_out_impl, _gemm_out_fake, mutates=("out",))
 
 
 def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alpha: float = 1.0,
          beta: float = 0.0, out_dtype: Optional[torch.dtype] = None, *,
-         out: Optional[torch.Tensor] = None) -> torch.Tensor:
-    """D = alpha * (a @ b) + beta * c, on torch.cuda.current_stream().
+         out: Optional[torch.Tensor] = None, bias: Optional[torch.Tensor] = None,
+         activation: Optional[str] = None) -> torch.Tensor:
+    """D = act(alpha * (a @ b) + bias + beta * c), on torch.cuda.current_stream().
 
     a: (M, K) or (L, M, K); b: (K, N) or (L, K, N); bfloat16 or float16, the same.
     Any view with a unit stride in one of its last two dims works without a copy
@@ -382,9 +411,26 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     operands' GPU; any strides): written in place and returned, for CUDA graphs and
     serving loops that reuse buffers. It must not overlap a or b (c may be out itself:
     in place). Like torch's out= functions it records no gradient.
+    bias (keyword): a contiguous (N,) tensor of out_dtype or float32, added to every row
+    (shared by every batch entry). activation (keyword): None, "relu", "gelu" (erf, as
+    torch.nn.functional.gelu), "gelu_tanh" (approximate="tanh") or "silu", applied last.
+    With bias or activation the kernel is built for a linear layer's layout only: a
+    row-major, b column-major (b = w.t() for a row-major (N, K) w), out of a's dtype and
+    the widest tile; other layouts raise ValueError naming the rule.
     """
-    _require_tensors(("a", a), ("b", b), ("c", c, True), ("out", out, True))
+    _require_tensors(("a", a), ("b", b), ("c", c, True), ("out", out, True), ("bias", bias, True))
     alpha, beta = float(alpha), float(beta)  # checked against float32 in _gemm_impl
+    act = _activation_code(activation)
+    if bias is not None or act != _lib.ACTIVATION_NONE:
+        epilogue = (None, None, bias, act, False, False)
+        if out is not None:
+            _gemm_out(a, b, c, alpha, beta, bias, act, out)
+            return out
+        if _needs_grad(a, b, c, bias):
+            raise RuntimeError("warpspec.gemm: bias/activation are forward only; call it under torch.no_grad()")
+        if _plain_eager(a, b, c, bias):
+            return _gemm_impl(a, b, c, alpha, beta, out_dtype, None, epilogue)
+        return _gemm(a, b, c, alpha, beta, out_dtype, bias, act)
     if out is not None:
         if _needs_grad(a, b, c):
             raise RuntimeError("warpspec.gemm: out= does not record gradients (as torch's out= functions); "
@@ -395,13 +441,58 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
                              "for a float32 result)")
         if _plain_eager(a, b, c, out):
             return _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
-        _gemm_out(a, b, c, alpha, beta, out)
+        _gemm_out(a, b, c, alpha, beta, None, 0, out)
         return out
     if _plain_eager(a, b, c):
         return _gemm_impl(a, b, c, alpha, beta, out_dtype)
     if _needs_grad(a, b, c):
-        return _ForwardOnly.apply("gemm", _gemm, a, b, c, alpha, beta, out_dtype)
-    return _gemm(a, b, c, alpha, beta, out_dtype)
+        return _ForwardOnly.apply("gemm", _gemm, a, b, c, alpha, beta, out_dtype, None, 0)
+    return _gemm(a, b, c, alpha, beta, out_dtype, None, 0)
+
+
+# ------------------------------------------------------------------ scaled_mm (FP8)
+
+
+def _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum: bool):
+    out_dtype = a.dtype if out_dtype is None else out_dtype
+    if out_dtype not in (torch.bfloat16, torch.float16, torch.float32):
+        raise ValueError(f"out_dtype: warpspec.scaled_mm writes bfloat16, float16 or float32, got {out_dtype} "
+                         "(FP8 output with scale_result and amax is not built yet)")
+    for name, t in (("scale_a", scale_a), ("scale_b", scale_b)):
+        if t.dtype != torch.float32:
+            raise ValueError(f"{name}: must be float32, got {t.dtype}")
+    # scale_result applies only to an FP8 output (torch._scaled_mm ignores it otherwise).
+    return _gemm_impl(a, b, None, 1.0, 0.0, out_dtype, None,
+                      (scale_a, scale_b, bias, _lib.ACTIVATION_NONE, False, bool(use_fast_accum)))
+
+
+def _scaled_mm_fake(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum):
+    return a.new_empty((a.shape[0], b.shape[1]), dtype=a.dtype if out_dtype is None else out_dtype)
+
+
+_scaled_mm = _register("scaled_mm", "(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, Tensor? bias, "
+                       "Tensor? scale_result, ScalarType? out_dtype, bool use_fast_accum) -> Tensor",
+                       _scaled_mm_impl, _scaled_mm_fake)
+
+
+def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
+              bias: Optional[torch.Tensor] = None, scale_result: Optional[torch.Tensor] = None,
+              out_dtype: Optional[torch.dtype] = None, use_fast_accum: bool = False) -> torch.Tensor:
+    """torch._scaled_mm's arguments and meaning: (a * scale_a) @ (b * scale_b) + bias.
+
+    a: (M, K) float8_e4m3fn, row-major (float8_e5m2 is not built); b: (K, N) of a's dtype,
+    column-major (b = w.t() for a row-major (N, K) w), as torch requires (other layouts
+    raise ValueError with the rule). scale_a, scale_b: float32, one element each
+    (tensor-wise) or (M, 1) and (1, N) (row-wise), read on the GPU (CUDA-graph safe).
+    bias: (N,) of out_dtype or float32. out_dtype: bfloat16, float16 or float32 (FP8
+    output is not built yet; torch's default, a's dtype, is refused). use_fast_accum:
+    skip the promotion of the FP8 accumulator every 128 K. Forward only.
+    """
+    _require_tensors(("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b), ("bias", bias, True),
+                     ("scale_result", scale_result, True))
+    if _plain_eager(a, b, scale_a, scale_b, bias):
+        return _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum)
+    return _scaled_mm(a, b, scale_a, scale_b, bias, scale_result, out_dtype, bool(use_fast_accum))
 
 
 # ------------------------------------------------------------------ attention
@@ -453,10 +544,11 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                     attention_chunk: int = 0,
                     out_buffer: Optional[torch.Tensor] = None, num_splits: int = 1,
                     cache_batch_idx: Optional[torch.Tensor] = None, cache_leftpad: Optional[torch.Tensor] = None,
-                    page_table: Optional[torch.Tensor] = None, before=None) -> Tuple[torch.Tensor, torch.Tensor]:
-    """before: run (on the stream) after every argument is checked and before the launch
-    (flash_attn_with_kvcache's append: a refused attention must not leave the cache
-    written)."""
+                    page_table: Optional[torch.Tensor] = None, pack_gqa: int = -1,
+                    before=None) -> Tuple[torch.Tensor, torch.Tensor]:
+    """pack_gqa: 1 on, 0 off, -1 the library's rule (_pack_gqa_arg). before: run (on the
+    stream) after every argument is checked and before the launch (flash_attn_with_kvcache's
+    append: a refused attention must not leave the cache written)."""
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     side = [(_tensor(t, name, optional=True), name) for t, name in
             ((sink, "learnable_sink"), (cu_seqlens_q, "cu_seqlens_q"), (cu_seqlens_k, "cu_seqlens_k"),
@@ -489,8 +581,9 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         _check_out(out_buffer, out_shape, q.dtype, q)
     out = torch.empty(out_shape, dtype=q.dtype, device=q.device) if out_buffer is None else out_buffer
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
-    # The window fields are always given (-1, -1: none), and so is num_splits (1: none).
-    flags = _lib.FLAG_WINDOW | _lib.FLAG_NUM_SPLITS
+    # The window fields are always given (-1, -1: none), and so is num_splits (1: none);
+    # pack-GQA is a flag either way, or neither for the library's rule.
+    flags = _lib.FLAG_WINDOW | _lib.FLAG_NUM_SPLITS | _pack_gqa_flags(pack_gqa)
     tail = [window_left, window_right, cap, 0]  # version 2's fields, in the struct's order
     for t, name in side:
         tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
@@ -562,37 +655,39 @@ def _tma_strides(t: torch.Tensor) -> bool:
 
 def _attention_op_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                        cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, num_splits=1,
-                       cache_batch_idx=None, cache_leftpad=None, page_table=None):
+                       cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
     return _attention_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                            cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table)
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa)
 
 
 def _attention_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                     cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, num_splits=1,
-                    cache_batch_idx=None, cache_leftpad=None, page_table=None):
+                    cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
     out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
 
 
 def _attention_out_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                         cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits=1,
-                        cache_batch_idx=None, cache_leftpad=None, page_table=None):
+                        cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
     return _attention_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                            cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table)[1]
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa)[1]
 
 
 def _attention_out_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                         cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits=1,
-                        cache_batch_idx=None, cache_leftpad=None, page_table=None):
+                        cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
     _, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(lse_shape, dtype=torch.float32)
 
 
 # The serving arguments come last, with defaults, so calls written for the earlier
-# schema (positional, up to attention_chunk / out) still bind.
-_SERVING_SCHEMA = "int num_splits=1, Tensor? cache_batch_idx=None, Tensor? cache_leftpad=None, Tensor? page_table=None"
+# schema (positional, up to attention_chunk / out) still bind. pack_gqa: 1 on, 0 off, -1
+# the library's rule (an int: a schema has no optional bool default that traces as None).
+_SERVING_SCHEMA = ("int num_splits=1, Tensor? cache_batch_idx=None, Tensor? cache_leftpad=None, "
+                   "Tensor? page_table=None, int pack_gqa=-1")
 _attention = _register("flash_attn_forward",
                        "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal, int window_left, "
                        "int window_right, float softcap, Tensor? sink, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
@@ -607,21 +702,43 @@ _attention_out = _register("flash_attn_forward_out",
                            _attention_out_impl, _attention_out_fake, mutates=("out",))
 
 
-def _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin):
+def _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin, **more):
     """FlashAttention-3's arguments that warpspec does not implement yet: their
-    defaults are accepted, any other value raises NotImplementedError naming it."""
-    for name, value in (("qv", qv), ("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale)):
+    defaults are accepted, any other value raises NotImplementedError naming it.
+    more: further name=value arguments whose default is None (flash_attn_with_kvcache's
+    own), checked after qv."""
+    for name, value in (("qv", qv), *more.items(), ("q_descale", q_descale), ("k_descale", k_descale),
+                        ("v_descale", v_descale)):
         if value is not None:
             raise NotImplementedError(f"{name}: not supported by warpspec yet (pass None)")
-    if pack_gqa:
-        raise NotImplementedError(f"pack_gqa={pack_gqa!r}: not supported by warpspec yet (pass None or False)")
     if sm_margin not in (0, None):
         raise NotImplementedError(f"sm_margin={sm_margin!r}: not supported by warpspec yet (pass 0)")
 
 
-def _run_attention(name, q, k, v, args, out=None, serving=(1, None, None, None)):
+def _pack_gqa_arg(pack_gqa) -> int:
+    """FlashAttention-3's pack_gqa as the ops' int: None (the library's rule: pack when
+    that fills the query tiles better) -1, False 0, True 1. True where the library cannot
+    pack (heads / heads_k not a power of two up to 16, head dim 256) raises ValueError
+    with its message; with heads == heads_k there is nothing to pack and it runs as False."""
+    if pack_gqa is None:
+        return -1
+    if isinstance(pack_gqa, bool):
+        return int(pack_gqa)
+    if isinstance(pack_gqa, int) and pack_gqa in (0, 1):  # an int from a traced or scripted caller
+        return pack_gqa
+    raise TypeError(f"pack_gqa: must be None, True or False, got {pack_gqa!r}")
+
+
+def _pack_gqa_flags(pack_gqa: int) -> int:
+    """The C ABI's flag for _pack_gqa_arg's int: one of the two, or neither (the rule)."""
+    if pack_gqa < 0:
+        return 0
+    return _lib.FLAG_PACK_GQA if pack_gqa else _lib.FLAG_NO_PACK_GQA
+
+
+def _run_attention(name, q, k, v, args, out=None, serving=(1, None, None, None, -1)):
     """args: the op's arguments after v up to attention_chunk; serving: (num_splits,
-    cache_batch_idx, cache_leftpad, page_table)."""
+    cache_batch_idx, cache_leftpad, page_table, pack_gqa)."""
     tensors = (q, k, v) + tuple(t for t in args + serving if isinstance(t, torch.Tensor))
     if out is not None:
         if _needs_grad(*tensors):
@@ -680,7 +797,13 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     keys to n CTAs whose fp32 partials a combine kernel merges (deterministic for a
     fixed n; the workspace is the library's cached one per device and stream; head
     dim 256 does not split).
-    qv, q/k/v_descale, pack_gqa=True and sm_margin are not supported yet: a value other than the default raises NotImplementedError.
+    pack_gqa: pack the nheads // nheads_k query heads of one kv head into one query tile
+    (each K/V block read once per kv head; decode fills the tile): None (the default)
+    packs when that fills the query tiles better (FlashAttention-3's rule), True always
+    (nheads // nheads_k a power of two up to 16 and headdim up to 192, else ValueError;
+    nheads == nheads_k runs unpacked), False never. The results match unpacked up to the
+    split-KV merge order.
+    qv, q/k/v_descale and sm_margin are not supported yet: a value other than the default raises NotImplementedError.
 
     Returns out, (batch, seqlen_q, nheads, headdim) contiguous, or with
     return_attn_probs=True (out, softmax_lse) as FlashAttention-3 does, softmax_lse
@@ -690,11 +813,12 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     RuntimeError. Forward only.
     """
     _require_tensors(("q", q), ("k", k), ("v", v), ("learnable_sink", learnable_sink, True), ("out", out, True))
-    _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin)
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin)
     left, right = _window(window_size)
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0,
             _int_arg(attention_chunk or 0, "attention_chunk"))
-    result, lse = _run_attention("flash_attn_func", q, k, v, args, out, (_splits_arg(num_splits), None, None, None))
+    result, lse = _run_attention("flash_attn_func", q, k, v, args, out,
+                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)))
     return (result, lse) if return_attn_probs else result
 
 
@@ -727,7 +851,7 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     _require_tensors(("q", q), ("k", k), ("v", v), ("cu_seqlens_q", cu_seqlens_q, True),
                      ("cu_seqlens_k", cu_seqlens_k, True), ("seqused_q", seqused_q, True),
                      ("seqused_k", seqused_k, True), ("learnable_sink", learnable_sink, True), ("out", out, True))
-    _refuse_unsupported(qv, q_descale, k_descale, v_descale, num_splits, pack_gqa, sm_margin)
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin)
     left, right = _window(window_size)
     if cu_seqlens_q is not None:
         if max_seqlen_q is None:
@@ -740,7 +864,7 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
             seqused_q, seqused_k, max_q, _int_arg(attention_chunk or 0, "attention_chunk"))
     result, lse = _run_attention("flash_attn_varlen_func", q, k, v, args, out,
-                                 (_splits_arg(num_splits), None, None, None))
+                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)))
     return (result, lse) if return_attn_probs else result
 
 
@@ -772,7 +896,7 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
                   cache_leftpad: Optional[torch.Tensor], page_table: Optional[torch.Tensor],
                   cu_seqlens_q: Optional[torch.Tensor], max_seqlen_q: int, softmax_scale: Optional[float],
                   causal: bool, window_left: int, window_right: int, attention_chunk: int, softcap: float,
-                  rotary_interleaved: bool, num_splits: int) -> Tuple[torch.Tensor, torch.Tensor]:
+                  rotary_interleaved: bool, num_splits: int, pack_gqa: int = -1) -> Tuple[torch.Tensor, torch.Tensor]:
     q = _tensor(q, "q")
     k_cache, v_cache = _tensor(k_cache, "k_cache"), _tensor(v_cache, "v_cache")
     if (k is None) != (v is None) or (rotary_cos is not None and k is None):
@@ -828,12 +952,12 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
     seqused_k = _kvcache_seqused(k, cache_seqlens, page_table, k_cache, batch)
     return _attention_impl(q, k_cache, v_cache, softmax_scale, causal, window_left, window_right, softcap, None,
                            cu_seqlens_q, None, None, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table, before)
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa, before)
 
 
 def _kvcache_fake(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
                   page_table, cu_seqlens_q, max_seqlen_q, softmax_scale, causal, window_left, window_right,
-                  attention_chunk, softcap, rotary_interleaved, num_splits):
+                  attention_chunk, softcap, rotary_interleaved, num_splits, pack_gqa=-1):
     out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
 
@@ -845,7 +969,7 @@ _kvcache = _register("flash_attn_with_kvcache",
                      "Tensor? rotary_sin, Tensor? cache_seqlens, Tensor? cache_batch_idx, Tensor? cache_leftpad, "
                      "Tensor? page_table, Tensor? cu_seqlens_q, int max_seqlen_q, float? softmax_scale, bool causal, "
                      "int window_left, int window_right, int attention_chunk, float softcap, bool rotary_interleaved, "
-                     "int num_splits) -> (Tensor, Tensor)",
+                     "int num_splits, int pack_gqa=-1) -> (Tensor, Tensor)",
                      _kvcache_impl, _kvcache_fake, mutates=("k_cache", "v_cache"))
 
 
@@ -881,9 +1005,10 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
     call once before capturing). Everything per step (lengths, indices, pages) is read on
     the GPU: no host synchronisation.
 
+    pack_gqa: None (the default) the library's rule, True or False; flash_attn_func's.
+
     Not supported (NotImplementedError naming them): qv, cu_seqlens_k_new, rotary_seqlens,
-    q/k/v_descale, scheduler_metadata, pack_gqa=True, sm_margin != 0, and rotary with
-    cu_seqlens_q.
+    q/k/v_descale, scheduler_metadata, sm_margin != 0, and rotary with cu_seqlens_q.
 
     Returns out (like q), or with return_softmax_lse=True (out, softmax_lse), softmax_lse
     (batch, nheads, seqlen_q) float32 ((nheads, total_q) with cu_seqlens_q). Forward only.
@@ -892,15 +1017,9 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
                      ("rotary_cos", rotary_cos, True), ("rotary_sin", rotary_sin, True),
                      ("cache_batch_idx", cache_batch_idx, True), ("cache_leftpad", cache_leftpad, True),
                      ("page_table", page_table, True), ("cu_seqlens_q", cu_seqlens_q, True))
-    for name, value in (("qv", qv), ("cu_seqlens_k_new", cu_seqlens_k_new), ("rotary_seqlens", rotary_seqlens),
-                        ("q_descale", q_descale), ("k_descale", k_descale), ("v_descale", v_descale),
-                        ("scheduler_metadata", scheduler_metadata)):
-        if value is not None:
-            raise NotImplementedError(f"{name}: not supported by warpspec yet (pass None)")
-    if pack_gqa:
-        raise NotImplementedError(f"pack_gqa={pack_gqa!r}: not supported by warpspec yet (pass None or False)")
-    if sm_margin not in (0, None):
-        raise NotImplementedError(f"sm_margin={sm_margin!r}: not supported by warpspec yet (pass 0)")
+    _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin, cu_seqlens_k_new=cu_seqlens_k_new,
+                        rotary_seqlens=rotary_seqlens, scheduler_metadata=scheduler_metadata)
+    pack = _pack_gqa_arg(pack_gqa)
     if (k is None) != (v is None):
         raise ValueError("k, v: give both (the new keys and values to append) or neither")
     if (rotary_cos is None) != (rotary_sin is None):
@@ -927,7 +1046,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
     args = (q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
             page_table, cu_seqlens_q, max_q, softmax_scale, bool(causal), left, right,
             _int_arg(attention_chunk or 0, "attention_chunk"), float(softcap), bool(rotary_interleaved),
-            _splits_arg(num_splits))
+            _splits_arg(num_splits), pack)
     tensors = [t for t in args if isinstance(t, torch.Tensor)]
     if _plain_eager(*tensors):
         out, lse = _kvcache_impl(*args)
@@ -1082,12 +1201,13 @@ def describe_gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = 
 
 
 def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float] = None,
-                       causal: bool = False) -> str:
-    """The configuration flash_attn_func(q, k, v, softmax_scale, causal) picks, without
-    running it: one line of key=value words (the head-dim kernel it runs on, its key
-    block and stages, the tile order, tiles, grid), the line WARPSPEC_LOG_CONFIG=1
-    prints at the launch. Refuses what flash_attn_func refuses. Allocates output-sized
-    buffers; reads no data."""
+                       causal: bool = False, *, pack_gqa=None) -> str:
+    """The configuration flash_attn_func(q, k, v, softmax_scale, causal, pack_gqa=pack_gqa)
+    picks, without running it: one line of key=value words (the head-dim kernel it runs
+    on, its key block and stages, the tile order, tiles, grid; pack_gqa=g when it packs),
+    the line WARPSPEC_LOG_CONFIG=1 prints at the launch. Refuses what flash_attn_func
+    refuses. Allocates output-sized buffers; reads no data."""
+    flags = _pack_gqa_flags(_pack_gqa_arg(pack_gqa))
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     scale = 0.0
     if softmax_scale is not None:  # 0 means "default" in the C ABI: refuse it here, as flash_attn_func does
@@ -1103,7 +1223,8 @@ def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softma
 
     def line(q, k, v):
         packed = _ATTENTION_V1.pack(_ATTENTION_V1.size, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
-                                    *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0, 0, 0)
+                                    *_fields(out, "out"), *_fields(lse, "softmax_lse"), scale, 1 if causal else 0,
+                                    flags, 0)
         with torch.cuda.device(index):
             return _lib.describe("attention", packed)
 

@@ -151,12 +151,43 @@ Status make_map(CUtensorMap* map, const TensorView& v, uint32_t box_rows, const 
   return s;
 }
 
+// Q and O under pack-GQA (pack_gqa.cuh): rank 5 over (head_dim, head in group, seqlen,
+// group, batch) with boxes {64, g, rows / g}: one box is g heads x rows/g positions,
+// position-major, the tile's row order. The head in group steps by the head stride and
+// the group by g head strides (both multiples of 16 bytes: check_bshd). g = 1 is the
+// unpacked map with a unit dimension.
+Status make_qo_map(CUtensorMap* map, const TensorView& v, int64_t g, uint32_t box_rows, const char* name) {
+  const uint64_t dims[5] = {uint64_t(v.shape[3]), uint64_t(g), uint64_t(v.shape[1]), uint64_t(v.shape[2] / g),
+                            uint64_t(v.shape[0])};
+  uint64_t bshd[3];  // seqlen, heads, batch
+  tma_strides(v, bshd);
+  uint64_t strides[4] = {bshd[1], bshd[0], bshd[1] * uint64_t(g), bshd[2]};
+  for (uint64_t& st : strides) st = st >= (uint64_t(1) << 40) ? 16 : st;  // only reachable for unit dims
+  const uint32_t box[5] = {64, uint32_t(g), box_rows / uint32_t(g), 1, 1};
+  Status s = hopper::make_tma_map(map, v.dtype, v.data, dims, strides, box, hopper::TmaSwizzle::k128B);
+  if (!s.ok()) return Status(s.code(), std::string(name) + ": " + s.message());
+  return s;
+}
+
+// Pack-GQA's limits: g a power of two that divides the 128-row tile and leaves whole
+// positions per warpgroup (the host allows 2..16), and a kernel that builds it.
+constexpr int kMaxPackGqa = 16;
+bool pack_gqa_group_ok(int64_t g) { return g >= 1 && g <= kMaxPackGqa && (g & (g - 1)) == 0; }
+
+// FlashAttention-3's rule: pack when unpacked tiles would be less than 90% as full as
+// packed ones (decode: 1 row of 128 against g).
+bool pack_gqa_pays(int64_t rows, int64_t g) {
+  auto fill = [](int64_t r) { return double(r) / double((r + kBlockM - 1) / kBlockM * kBlockM); };
+  return rows > 0 && fill(rows) < 0.9 * fill(rows * g);
+}
+
 struct Plan {
   DType dtype = DType::kBF16;
   bool packed_q = false, packed_k = false;
   TensorView q, k, v, o, lse;  // rank 4 (3 for lse) whatever the caller's layout
   int64_t batch = 0, seqlen_q = 0, seqlen_k = 0, heads_q = 0, heads_kv = 0, head_dim = 0;
-  int64_t tile_rows = 0;  // query rows the grid covers per sequence (max_seqlen_q when packed)
+  int64_t tile_rows = 0;  // query positions the grid covers per sequence (max_seqlen_q when packed)
+  int pack_shift = 0;     // pack-GQA: log2 of the query heads per tile (pack_gqa.cuh); 0 off
   int kernel_d = 0;
   float scale = 0;
   int32_t window_left = attention_impl::kUnboundedWindow, window_right = attention_impl::kUnboundedWindow;
@@ -380,6 +411,27 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     return unsupported(fmt("num_splits: split-KV is not supported with head_dim > 192 yet (the head dim 256 kernel has "
                            "no registers left for the partial epilogue), got num_splits %d at head_dim %" PRId64,
                            a.num_splits, p.head_dim));
+  {  // pack-GQA: the caller's choice (refused where it cannot run) or the fill rule
+    const int64_t g = p.heads_q / p.heads_kv;
+    const bool fits = p.seqlen_q * g < kMaxExtent && p.tile_rows * g < kMaxExtent;
+    if (a.pack_gqa.value_or(false) && g > 1) {
+      if (!pack_gqa_group_ok(g))
+        return unsupported(fmt("pack_gqa: needs heads_q / heads_kv a power of two up to %d, got %" PRId64 " / %" PRId64
+                               " = %" PRId64, kMaxPackGqa, p.heads_q, p.heads_kv, g));
+      if (!attention_impl::kPackGqaHeadDim(p.kernel_d))
+        return unsupported(fmt("pack_gqa: not supported with head_dim > 192 yet (the head dim 256 kernel has no "
+                               "registers left for the packed row mapping), got head_dim %" PRId64, p.head_dim));
+      if (!fits)
+        return invalid_argument(fmt("pack_gqa: seqlen_q * (heads_q / heads_kv) must be < 2^30, got %" PRId64
+                                    " * %" PRId64, p.seqlen_q, g));
+    }
+    const bool on = a.pack_gqa.has_value()
+                        ? *a.pack_gqa && g > 1
+                        : g > 1 && pack_gqa_group_ok(g) && attention_impl::kPackGqaHeadDim(p.kernel_d) && fits &&
+                              pack_gqa_pays(p.tile_rows, g);
+    p.pack_shift = 0;
+    while (on && (int64_t(1) << p.pack_shift) < g) ++p.pack_shift;
+  }
   if (a.workspace == nullptr && a.workspace_bytes != 0)
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
   if (a.workspace != nullptr && reinterpret_cast<uintptr_t>(a.workspace) % 16 != 0)
@@ -448,8 +500,9 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   const Plan& p = *plan;
   const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d);
   AttentionParams& q = *params;
-  WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_q, p.q, uint32_t(kBlockM), "q"));
-  WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_o, p.o, 64, "o"));
+  const int64_t pack = int64_t(1) << p.pack_shift;  // query heads per tile row group
+  WARPSPEC_RETURN_IF_ERROR(make_qo_map(&q.map_q, p.q, pack, uint32_t(kBlockM), "q"));
+  WARPSPEC_RETURN_IF_ERROR(make_qo_map(&q.map_o, p.o, pack, 64, "o"));
   // Paged: boxes of gcd(page_size, block_n) rows, each inside one page (kv_source.cuh).
   const uint32_t kv_box_rows = p.paged ? uint32_t(std::gcd(p.page_size, int64_t(cfg.block_n))) : uint32_t(cfg.block_n);
   if (p.seqlen_k > 0 && p.k.shape[0] > 0) {
@@ -460,11 +513,13 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   }
 
   schedule::AttentionSchedulerArguments sa;
-  const int64_t tiles_m = (p.tile_rows + kBlockM - 1) / kBlockM;
-  if (tiles_m * p.heads_q * p.batch >= (int64_t(1) << 30))
-    return invalid_argument(fmt("shape: %" PRId64 " query tiles is too many for one launch", tiles_m * p.heads_q * p.batch));
+  // Pack-GQA: a tile row per (position, head of the group), a work head per KV head.
+  const int64_t tiles_m = (p.tile_rows * pack + kBlockM - 1) / kBlockM;
+  const int64_t work_heads = p.heads_q / pack;
+  if (tiles_m * work_heads * p.batch >= (int64_t(1) << 30))
+    return invalid_argument(fmt("shape: %" PRId64 " query tiles is too many for one launch", tiles_m * work_heads * p.batch));
   sa.tiles_m = int(tiles_m);
-  sa.heads = int(p.heads_q);
+  sa.heads = int(work_heads);
   sa.batch = int(p.batch);
   // Tiles of unequal cost (causal: by m_block; packed: by the unknown lengths, longer
   // sequences owning the high m_blocks) go longest first.
@@ -472,7 +527,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   sa.order = unequal ? schedule::AttentionOrder::kLongestFirst : schedule::AttentionOrder::kMFastest;
   // Split-KV: the caller's count, or the heuristic's from the grid and the longest
   // sequence's key blocks (the cache length: per-step lengths are on the device).
-  out->plan.splits = a.num_splits == 0 ? schedule::split_heuristic(tiles_m * p.heads_q * p.batch, device.sm_count,
+  out->plan.splits = a.num_splits == 0 ? schedule::split_heuristic(tiles_m * work_heads * p.batch, device.sm_count,
                                                                    int((p.seqlen_k + cfg.block_n - 1) / cfg.block_n))
                                        : a.num_splits;
   out->plan.heuristic_splits = a.num_splits == 0;
@@ -523,7 +578,8 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   q.seqlen_q = int32_t(p.seqlen_q);
   q.seqlen_k = int32_t(p.seqlen_k);
   q.head_dim = int32_t(p.head_dim);
-  q.group = int32_t(p.heads_q / p.heads_kv);
+  q.group = int32_t(p.heads_q / p.heads_kv / pack);  // work heads per KV head
+  q.pack_shift = p.pack_shift;
   q.window_left = p.window_left;
   q.window_right = p.window_right;
   q.chunk = p.chunk;
@@ -568,6 +624,7 @@ std::string describe_plan(const Prepared& p) {
   c.varlen = l.packed_q || l.packed_k || p.params.seqused_q != nullptr || p.params.seqused_k != nullptr;
   c.dynamic = p.params.tile_counter != nullptr;
   c.page_size = int(l.page_size);
+  c.pack_gqa = 1 << l.pack_shift;
   c.kernel = attention_impl::config_for(l.kernel_d);
   c.sched = p.params.sched;
   c.shape = p.shape;

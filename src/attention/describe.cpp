@@ -21,6 +21,7 @@ std::string describe(const AttentionChoice& c) {
   if (c.varlen) line += " varlen=1";
   if (c.sched.splits() > 1) line += fmt(" splits=%d", c.sched.splits());
   if (c.page_size > 0) line += fmt(" page_size=%d", c.page_size);
+  if (c.pack_gqa > 1) line += fmt(" pack_gqa=%d", c.pack_gqa);
   line += fmt(" kernel_head_dim=%d block_m=%d block_n=%d stages=%d", c.kernel.head_dim, kBlockM, c.kernel.block_n,
               c.kernel.stages);
   line += fmt(" order=%s schedule=%s tiles=%d grid=%d pdl=%d",

@@ -23,6 +23,7 @@ struct AttentionChoice {
   bool dynamic = false;  // tiles handed out at run time (a tile counter) instead of statically
   HeadDimConfig kernel{};                // the head-dim kernel that runs (head_dim padded up to it)
   int page_size = 0;  // paged KV: the cache's page size; 0: contiguous
+  int pack_gqa = 1;   // query heads per tile row group (pack-GQA); 1: unpacked
   schedule::AttentionScheduler sched;   // tile order, tiles, grid
   LaunchShape shape;                     // grid 0: nothing to launch (an empty output)
 };

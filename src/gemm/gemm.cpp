@@ -15,6 +15,7 @@
 #include "../common/workspace.hpp"
 #include "decomposition.hpp"
 #include "describe.hpp"
+#include "epilogue_args.hpp"
 #include "instances.hpp"
 #include "launch.hpp"
 #include "warpspec/describe.hpp"
@@ -136,6 +137,7 @@ struct Plan {
   Mat a, b, c, d;                       // the kernel's operands: a is M x K, b is K x N
   bool swapped = false;
   float alpha = 1, beta = 0;
+  gemm_impl::EpilogueOpParams epilogue;  // scales, bias, activation (kernel orientation)
   int device = 0;
   size_t workspace_bytes = 0;  // the fixup workspace the launch needs (0: none)
 };
@@ -145,13 +147,32 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   WARPSPEC_RETURN_IF_ERROR(read_matrix(args.d, "d", -1, true, &d));
   const int64_t L = d.batch;
   WARPSPEC_RETURN_IF_ERROR(read_matrix(args.a, "a", L, true, &a));
-  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, true, &b));
-  if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16)
-    return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16 or fp16", dtype_name(a.dtype)));
+  if (a.dtype == DType::kE5M2)
+    return unsupported("a.dtype: e5m2 GEMMs are not built; FP8 GEMMs take e4m3 A and B (convert e5m2 operands to e4m3 or bf16)");
+  const bool fp8 = a.dtype == DType::kE4M3;
+  // Scales, bias or an activation: the fused-epilogue kernels (gemm/epilogue_ops.cuh),
+  // built for K-major A and B only, as are all FP8 kernels.
+  const bool fused = fp8 || gemm_impl::wants_fused_epilogue(args);
+  // K-major B (column-major K x N) where both readings are valid.
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused, &b));
+  if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16 && !fp8)
+    return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16 or e4m3", dtype_name(a.dtype)));
   if (b.dtype != a.dtype)
-    return invalid_argument(fmt("b.dtype: must equal a.dtype (%s), got %s", dtype_name(a.dtype), dtype_name(b.dtype)));
-  if (d.dtype != a.dtype && d.dtype != DType::kFP32)
+    return fp8 && b.dtype == DType::kE5M2
+               ? unsupported(fmt("b.dtype: must equal a.dtype (%s), got %s; mixed e4m3 x e5m2 is not built", dtype_name(a.dtype), dtype_name(b.dtype)))
+               : invalid_argument(fmt("b.dtype: must equal a.dtype (%s), got %s", dtype_name(a.dtype), dtype_name(b.dtype)));
+  if (fp8) {
+    if (d.dtype != DType::kBF16 && d.dtype != DType::kFP16 && d.dtype != DType::kFP32)
+      return unsupported(fmt("d.dtype: with %s inputs D must be bf16, fp16 or fp32, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
+    // wgmma reads 8-bit operands only K-major (no transpose), the rule torch._scaled_mm
+    // states as "mat2 must be column-major": refused rather than transposed behind the caller's back.
+    if (!a.empty() && !a.row_major)
+      return unsupported("a.stride: FP8 A must be row-major (M x K with K contiguous, stride (ld, 1)): wgmma reads 8-bit operands only K-major");
+    if (!b.empty() && b.row_major)
+      return unsupported("b.stride: FP8 B must be column-major (K x N with K contiguous, stride (1, ld)): wgmma reads 8-bit operands only K-major");
+  } else if (d.dtype != a.dtype && d.dtype != DType::kFP32) {
     return unsupported(fmt("d.dtype: must be a.dtype (%s) or fp32, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
+  }
   const int64_t M = a.rows, K = a.cols, N = b.cols;
   if (b.rows != K)
     return invalid_argument(fmt("b.shape: B must be K x N with K = a's columns = %" PRId64 ", got %" PRId64 " rows", K, b.rows));
@@ -194,6 +215,12 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   if (args.workspace != nullptr && reinterpret_cast<uintptr_t>(args.workspace) % 16 != 0)
     return misaligned(fmt("workspace: must be 16-byte aligned (got %p)", args.workspace));
 
+  if (args.use_fast_accum && !fp8)
+    return invalid_argument(fmt("use_fast_accum: applies to FP8 inputs only (a.dtype is %s)", dtype_name(a.dtype)));
+  if (fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFp8TileConfig.block_n &&
+      !(args.tile_n == gemm_impl::kFp8WideTileConfig.block_n && d.dtype == DType::kBF16))
+    return unsupported(fmt("tile_n: FP8 GEMMs are built with tile width %d (or 0), and %d for D bf16; got %d with D %s",
+                           gemm_impl::kFp8TileConfig.block_n, gemm_impl::kFp8WideTileConfig.block_n, args.tile_n, dtype_name(d.dtype)));
   if (args.tile_n != 0) {
     bool known = false;
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
@@ -219,10 +246,24 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   }
   p.m = p.a.rows, p.k = p.a.cols, p.n = p.b.cols, p.l = L;
   p.alpha = args.alpha, p.beta = args.beta;
+  WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_epilogue_args(args, M, N, d.dtype, p.swapped, &p.epilogue));
+  if (fused && !fp8) {  // after the epilogue arguments' own checks: a malformed one is named first
+    // One fused kernel per 16-bit dtype: a linear layer's layout (x @ w.t()). Either
+    // orientation of D works (a column-major D swaps A and B, which stay K-major).
+    if (d.dtype != a.dtype)
+      return unsupported(fmt("d.dtype: scales, bias and activation on %s GEMMs are built for D of the input dtype, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
+    if (!a.empty() && !a.row_major)
+      return unsupported(fmt("a.stride: scales, bias and activation on %s GEMMs are built for row-major A (M x K with K contiguous) only", dtype_name(a.dtype)));
+    if (!b.empty() && b.row_major)
+      return unsupported(fmt("b.stride: scales, bias and activation on %s GEMMs are built for column-major B (K x N with K contiguous, as w.t() of a row-major w) only", dtype_name(a.dtype)));
+    if (args.tile_n != 0 && args.tile_n != gemm_impl::kFusedTileConfig.block_n)
+      return unsupported(fmt("tile_n: scales, bias and activation on 16-bit GEMMs are built with one tile width, %d (or 0), got %d", gemm_impl::kFusedTileConfig.block_n, args.tile_n));
+  }
   p.config.in = a.dtype;
   p.config.out = d.dtype;
   p.config.a_k_major = p.a.row_major;   // A (M x K) row-major: K contiguous
   p.config.b_k_major = !p.b.row_major;  // B (K x N) column-major: K contiguous
+  p.config.epilogue = fused ? gemm_impl::EpilogueKind::kFused : gemm_impl::EpilogueKind::kLinear;
   *plan = p;
   return Status::Ok();
 }
@@ -302,7 +343,7 @@ static Status check_pointers(const GemmArgs& args, int device) {
     WARPSPEC_RETURN_IF_ERROR(view_span(*v, name, &span));
     if (!span.empty()) WARPSPEC_RETURN_IF_ERROR(check_device_memory(v->data, name, device));
   }
-  return Status::Ok();
+  return gemm_impl::check_epilogue_pointers(args, device);
 }
 
 static Status prepare(const GemmArgs& args, Prepared* out) {
@@ -319,10 +360,18 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     return Status::Ok();
   }
 
-  int tile = pick_tile(plan->m, plan->n, plan->l, device.sm_count);
-  for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
-    if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) tile = t;
-  plan->config.tile = gemm_impl::kTileConfigs[tile];
+  if (dtype_size(plan->config.in) == 1) {
+    // tile_n was checked: 256 only for D bf16.
+    plan->config.tile = args.tile_n == gemm_impl::kFp8WideTileConfig.block_n ? gemm_impl::kFp8WideTileConfig
+                                                                               : gemm_impl::kFp8TileConfig;
+  } else if (plan->config.epilogue == gemm_impl::EpilogueKind::kFused) {
+    plan->config.tile = gemm_impl::kFusedTileConfig;  // the one fused 16-bit tile (tile_n was checked)
+  } else {
+    int tile = pick_tile(plan->m, plan->n, plan->l, device.sm_count);
+    for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
+      if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) tile = t;
+    plan->config.tile = gemm_impl::kTileConfigs[tile];
+  }
   const Plan& p = *plan;
   const int bm = p.config.tile.block_m, bn = p.config.tile.block_n, bk = p.config.tile.block_k;
   GemmParams& q = *params;
@@ -383,6 +432,9 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   q.c_l_mul = p.c.batch > 1 ? 1 : 0;
   q.alpha = p.alpha;
   q.beta = p.beta;
+  q.epilogue = p.epilogue;
+  // Promote every k-block (128 K), or, with fast accumulation, once per unit.
+  q.promote_every = args.use_fast_accum ? INT32_MAX : 1;
   q.d_ragged = (uint64_t(p.n) * dtype_size(p.d.dtype)) % 16 != 0;
   q.m = int32_t(p.m);
   q.n = int32_t(p.n);
@@ -436,7 +488,10 @@ static Status launch(const Prepared& p, const GemmArgs& args, cudaStream_t strea
     params.fixup_partials = reinterpret_cast<float*>(static_cast<uint8_t*>(ws) + gemm_impl::fixup_flag_bytes(slots));
   }
   log_config_if_enabled([&] { return describe_plan(p); });
-  const auto slice = p.plan.config.in == DType::kBF16 ? gemm_impl::launch_gemm_bf16 : gemm_impl::launch_gemm_fp16;
+  const DType in = p.plan.config.in;
+  const auto slice = in == DType::kBF16   ? gemm_impl::launch_gemm_bf16
+                     : in == DType::kFP16 ? gemm_impl::launch_gemm_fp16
+                                          : gemm_impl::launch_gemm_e4m3;
   return slice(p.plan.config, params, p.shape, stream);
 }
 

@@ -1,22 +1,40 @@
 #pragma once
-// The GEMM kernels that are built: one explicit list. Every tile of kTileConfigs x
-// input dtype (bf16, fp16) x output (the input's, fp32) x operand majors (A, B each
-// K- or MN-major) = 3 x 2 x 2 x 4 = 48 kernels, no clusters. The host's choices
-// (gemm.cpp) only ever name configurations from this list; tests sweep all of them.
+// The GEMM kernels that are built: one explicit list.
+//   plain 16-bit: every tile of kTileConfigs x input dtype (bf16, fp16) x output (the
+//     input's, fp32) x operand majors (A, B each K- or MN-major) = 3 x 2 x 2 x 4 = 48
+//     kernels with the linear epilogue (alpha, beta·C);
+//   fused 16-bit: kFusedTileConfig x input (bf16, fp16), output the input's, A and B
+//     K-major = 2 kernels with the fused epilogue (scales, bias, activation);
+//   FP8: kFp8TileConfig x e4m3 x output (bf16, fp16, fp32), A and B K-major (wgmma's
+//     rule), fused epilogue (FP8 always has scales) = 3 kernels, and kFp8WideTileConfig
+//     for D bf16 (tile_n = 256) = 1 kernel. e5m2 is not built: it
+//     would double the FP8 kernels for a format that inference GEMMs rarely take as both
+//     operands; it is refused by name.
+// No clusters. The host's choices (gemm.cpp) only ever name configurations from this
+// list; tests sweep all of them. The plain kernels come first, so their indices (and
+// kernel names) are those they had before the fused ones existed.
 #include <array>
 
 #include "warpspec/gemm/config.hpp"
 
 namespace warpspec::gemm_impl {
 
+inline constexpr int kNumPlainInstances = kNumTileConfigs * 2 * 2 * 4;
+inline constexpr int kNumFusedInstances = 2 + 3 + 1;
+
 constexpr auto make_gemm_instances() {
-  std::array<GemmConfig, kNumTileConfigs * 2 * 2 * 4> list{};
+  std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances> list{};
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
     for (DType in : {DType::kBF16, DType::kFP16})
       for (DType out : {in, DType::kFP32})
         for (bool a_k_major : {true, false})
           for (bool b_k_major : {true, false}) list[i++] = GemmConfig{tile, in, out, a_k_major, b_k_major, {}};
+  for (DType in : {DType::kBF16, DType::kFP16})
+    list[i++] = GemmConfig{kFusedTileConfig, in, in, true, true, {}, EpilogueKind::kFused};
+  for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
+    list[i++] = GemmConfig{kFp8TileConfig, DType::kE4M3, out, true, true, {}, EpilogueKind::kFused};
+  list[i++] = GemmConfig{kFp8WideTileConfig, DType::kE4M3, DType::kBF16, true, true, {}, EpilogueKind::kFused};
   return list;
 }
 

@@ -13,5 +13,6 @@ namespace warpspec::gemm_impl {
 // One per input dtype, each instantiating the kernels of kGemmInstances with that input.
 Status launch_gemm_bf16(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream);
 Status launch_gemm_fp16(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream);
+Status launch_gemm_e4m3(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream);
 
 }  // namespace warpspec::gemm_impl

@@ -270,4 +270,67 @@ TEST(SplitKv, SchedulerVisitsEveryTileAndSplitOnce) {
   }
 }
 
+// Pack-GQA: refused where it cannot run (g not a power of two up to 16, head dim 256,
+// seqlen_q * g past 2^30), accepted with every serving option otherwise; false and
+// unset never refuse.
+TEST(KvCacheValidation, PackGqaRefusals) {
+  for (bool paged_kv : {false, true}) {
+    AttentionArgs a = paged_kv ? paged() : decode();  // 8 q heads / 2 kv heads: g 4
+    for (int splits : {0, 1, 3}) {
+      a.num_splits = splits;
+      a.pack_gqa = true;
+      EXPECT_TRUE(accepted(warpspec::check(a))) << splits;
+      a.pack_gqa = false;
+      EXPECT_TRUE(accepted(warpspec::check(a))) << splits;
+      a.pack_gqa.reset();
+      EXPECT_TRUE(accepted(warpspec::check(a))) << splits;
+    }
+  }
+  {  // g 1: packing is the identity, accepted
+    AttentionArgs a = decode();
+    a.k = bshd(2, 4096, 8, 128, DType::kBF16, fake(0x1000000));
+    a.v = bshd(2, 4096, 8, 128, DType::kBF16, fake(0x2800000));
+    a.pack_gqa = true;
+    EXPECT_TRUE(accepted(warpspec::check(a)));
+  }
+  {  // g 3: not a power of two
+    AttentionArgs a = decode();
+    a.q = bshd(2, 1, 6, 128, DType::kBF16, fake());
+    a.o = bshd(2, 1, 6, 128, DType::kBF16, fake(0x5000000));
+    a.pack_gqa = true;
+    expect_refused(a, StatusCode::kUnsupported, "pack_gqa: needs heads_q / heads_kv a power of two up to 16");
+    a.pack_gqa.reset();  // the rule just does not pack
+    EXPECT_TRUE(accepted(warpspec::check(a)));
+  }
+  {  // g 32: past 16
+    AttentionArgs a = decode();
+    a.q = bshd(2, 1, 64, 128, DType::kBF16, fake());
+    a.o = bshd(2, 1, 64, 128, DType::kBF16, fake(0x5000000));
+    a.pack_gqa = true;
+    expect_refused(a, StatusCode::kUnsupported, "= 32");
+    a.pack_gqa.reset();
+    EXPECT_TRUE(accepted(warpspec::check(a)));
+  }
+  {  // head dim 256
+    AttentionArgs a = decode(256);
+    a.pack_gqa = true;
+    expect_refused(a, StatusCode::kUnsupported, "pack_gqa: not supported with head_dim > 192");
+    a.pack_gqa.reset();
+    EXPECT_TRUE(accepted(warpspec::check(a)));
+    AttentionArgs b = decode(192);
+    b.pack_gqa = true;
+    EXPECT_TRUE(accepted(warpspec::check(b)));
+  }
+  {  // seqlen_q * g >= 2^30
+    AttentionArgs a = decode();
+    a.q = bshd(1, int64_t(1) << 28, 8, 128, DType::kBF16, fake());
+    a.o = bshd(1, int64_t(1) << 28, 8, 128, DType::kBF16, fake(uintptr_t(1) << 40));
+    a.k = bshd(1, 4096, 2, 128, DType::kBF16, fake(0x1000000));
+    a.v = bshd(1, 4096, 2, 128, DType::kBF16, fake(0x2800000));
+    a.seqused_k = TensorView{};
+    a.pack_gqa = true;
+    expect_refused(a, StatusCode::kInvalidArgument, "pack_gqa: seqlen_q * (heads_q / heads_kv) must be < 2^30");
+  }
+}
+
 }  // namespace attention_kvcache_validation_test

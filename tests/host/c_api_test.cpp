@@ -190,8 +190,8 @@ TEST(CApi, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[1] = 1;
   EXPECT_EQ(warpspec_gemm_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 376"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 384"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 632"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 640"), std::string::npos) << last_error();
 }
 
 TEST(CApi, AVersionOneStructGetsTheDefaultDecomposition) {
@@ -209,6 +209,46 @@ TEST(CApi, AVersionOneStructGetsTheDefaultDecomposition) {
   EXPECT_TRUE(s == WARPSPEC_OK || s == WARPSPEC_NO_DEVICE) << last_error();
   v1.args.struct_size = sizeof(warpspec_gemm_args);  // version 2 reads them
   EXPECT_EQ(warpspec_gemm_check(&v1.args), WARPSPEC_INVALID_ARGUMENT) << last_error();
+}
+
+TEST(CApi, AVersionTwoStructGetsNoEpilogue) {
+  // A caller compiled against version 2 (376 bytes) passes no scales, bias or
+  // activation: whatever follows in its memory is never read.
+  struct V2 {
+    warpspec_gemm_args args;
+  } v2{};
+  v2.args = valid_args();
+  v2.args.struct_size = 376;
+  v2.args.activation = 99;  // past byte 376: ignored
+  v2.args.reserved3 = 5;
+  const warpspec_status s = warpspec_gemm_check(&v2.args);
+  EXPECT_TRUE(s == WARPSPEC_OK || s == WARPSPEC_NO_DEVICE) << last_error();
+  v2.args.struct_size = sizeof(warpspec_gemm_args);  // version 3 reads them
+  EXPECT_EQ(warpspec_gemm_check(&v2.args), WARPSPEC_UNSUPPORTED) << last_error();
+  EXPECT_NE(last_error().find("reserved3: must be 0"), std::string::npos) << last_error();
+  v2.args.reserved3 = 0;
+  EXPECT_EQ(warpspec_gemm_check(&v2.args), WARPSPEC_INVALID_ARGUMENT) << last_error();
+  EXPECT_NE(last_error().find("activation: unknown value 99"), std::string::npos) << last_error();
+}
+
+TEST(CApi, EpilogueFieldsReachTheApi) {
+  warpspec_gemm_args args = valid_args();
+  args.bias_per_row = 2;
+  EXPECT_EQ(warpspec_gemm_check(&args), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("bias_per_row: must be 0 or 1"), std::string::npos) << last_error();
+  args = valid_args();
+  args.use_fast_accum = 1;  // bf16 inputs: refused by the API, so the field was read
+  EXPECT_EQ(warpspec_gemm_check(&args), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("use_fast_accum: applies to FP8 inputs only"), std::string::npos) << last_error();
+  args = valid_args();
+  args.bias = args.d;  // a 2-D bias
+  EXPECT_EQ(warpspec_gemm_check(&args), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("bias.rank: must be 1"), std::string::npos) << last_error();
+  args = valid_args();
+  args.scale_a = args.d;
+  args.scale_a.dtype = WARPSPEC_DTYPE_FP32;
+  EXPECT_EQ(warpspec_gemm_check(&args), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("scale_a.shape"), std::string::npos) << last_error();
 }
 
 TEST(CApi, WorkspaceSizeRefusesWhatCheckRefuses) {
@@ -266,7 +306,7 @@ TEST(CApi, HeaderCompilesAsC99AndWorksFromC) {
   EXPECT_EQ(warpspec_test_refusal_from_c(message, sizeof message), WARPSPEC_INVALID_ARGUMENT);
   EXPECT_NE(std::string(message).find("d.data: must not be null"), std::string::npos) << message;
   EXPECT_EQ(warpspec_test_gemm_args_size_from_c(), sizeof(warpspec_gemm_args));
-  EXPECT_EQ(sizeof(warpspec_gemm_args), 376u);
+  EXPECT_EQ(sizeof(warpspec_gemm_args), 632u);
   EXPECT_EQ(sizeof(warpspec_tensor), 80u);
 }
 
@@ -500,7 +540,8 @@ const AttentionRefusal kAttentionRefusals[] = {
     {"negative scale", [](warpspec_attention_args& a) { a.softmax_scale = -1.0f; }, WARPSPEC_INVALID_ARGUMENT, "softmax_scale: must be positive and finite"},
     {"NaN scale", [](warpspec_attention_args& a) { a.softmax_scale = std::numeric_limits<float>::quiet_NaN(); }, WARPSPEC_INVALID_ARGUMENT, "softmax_scale"},
     {"causal 2", [](warpspec_attention_args& a) { a.causal = 2; }, WARPSPEC_INVALID_ARGUMENT, "causal: must be 0 or 1, got 2"},
-    {"flags", [](warpspec_attention_args& a) { a.flags = 8; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x8"},
+    {"flags", [](warpspec_attention_args& a) { a.flags = 32; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x20"},
+    {"pack_gqa both", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_PACK_GQA | WARPSPEC_FLAG_NO_PACK_GQA; }, WARPSPEC_INVALID_ARGUMENT, "WARPSPEC_FLAG_NO_PACK_GQA (16) together"},
     {"reserved", [](warpspec_attention_args& a) { a.reserved = 1; }, WARPSPEC_UNSUPPORTED, "reserved: must be 0"},
     {"old struct", [](warpspec_attention_args& a) { a.struct_size = 352; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 352 is smaller than the first version's 424 bytes"},
     {"window without its flag", [](warpspec_attention_args& a) { a.window_left = 5; }, WARPSPEC_INVALID_ARGUMENT, "set WARPSPEC_FLAG_WINDOW"},
@@ -597,7 +638,7 @@ TEST(CApiAttention, RefusalsAreTheCppApis) {
     const std::string what = r.what;
     if (what == "causal 2" || what == "flags" || what == "reserved" || what == "old struct" ||
         what == "window without its flag" || what == "reserved2" || what == "num_splits without its flag" ||
-        what == "reserved3")
+        what == "reserved3" || what == "pack_gqa both")
       continue;
     SCOPED_TRACE(r.what);
     warpspec_attention_args args = valid_attention();

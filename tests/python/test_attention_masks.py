@@ -39,8 +39,7 @@ def test_signatures_are_fa3s():
 
 @needs_hopper
 @pytest.mark.parametrize("arg,value", [("qv", "tensor"), ("q_descale", "tensor"), ("k_descale", "tensor"),
-                                       ("v_descale", "tensor"),
-                                       ("pack_gqa", True), ("sm_margin", 8)])
+                                       ("v_descale", "tensor"), ("sm_margin", 8)])
 def test_unsupported_arguments_raise_not_implemented_by_name(arg, value):
     q = bshd(1, 64, 2, 64, torch.bfloat16)
     if value == "tensor":

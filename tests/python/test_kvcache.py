@@ -348,7 +348,7 @@ def test_combine_nan_propagates_and_is_deterministic(seed):
 @pytest.mark.parametrize("arg,value", [("qv", "tensor"), ("cu_seqlens_k_new", "tensor"),
                                        ("rotary_seqlens", "tensor"), ("q_descale", "tensor"),
                                        ("k_descale", "tensor"), ("v_descale", "tensor"),
-                                       ("scheduler_metadata", "tensor"), ("pack_gqa", True), ("sm_margin", 4)])
+                                       ("scheduler_metadata", "tensor"), ("sm_margin", 4)])
 def test_unsupported_arguments_raise_not_implemented_by_name(arg, value):
     case = Case(batch=1, cache_len=64)
     if value == "tensor":

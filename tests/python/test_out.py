@@ -144,7 +144,10 @@ def test_out_ops_opcheck():
         pytest.skip("torch.library.opcheck needs torch >= 2.4")
     a, b = rand(64, 128), rand(128, 96)
     out = torch.empty(64, 96, device="cuda", dtype=torch.bfloat16)
-    torch.library.opcheck(torch.ops.warpspec.gemm_out.default, (a, b, None, 1.0, 0.0, out),
+    torch.library.opcheck(torch.ops.warpspec.gemm_out.default, (a, b, None, 1.0, 0.0, None, 0, out),
+                          test_utils=("test_schema", "test_faketensor"))
+    bias = rand(96)
+    torch.library.opcheck(torch.ops.warpspec.gemm_out.default, (a, b.t().contiguous().t(), None, 1.0, 0.0, bias, 2, out),
                           test_utils=("test_schema", "test_faketensor"))
     q, k = rand(1, 100, 2, 64), rand(1, 140, 2, 64)
     o = torch.empty_like(q)

@@ -62,6 +62,11 @@ constexpr bool kChunkHeadDim(int kernel_d) { return kernel_d <= 192; }
 // that kernel leaves it out and the host refuses num_splits > 1 there.
 constexpr bool kSplitHeadDim(int kernel_d) { return kernel_d <= 192; }
 
+// Kernels that run pack-GQA (pack_gqa.cuh): the head dim 256 consumer has no registers
+// for the packed row → position shift in its mask (8 bytes of spills), so its masks
+// keep the unpacked rows (mask.cuh: kPackGqaMask) and the host never packs there.
+constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
+
 constexpr HeadDimConfig config_for(int kernel_d) {
   for (const auto& c : kHeadDimConfigs)
     if (c.head_dim == kernel_d) return c;

@@ -5,12 +5,14 @@
 //
 // O is staged in Q's buffer: each consumer warpgroup writes its 64 rows over its own
 // 64 rows of Q, which only its own (finished) wgmmas read, in the same SW128 layout,
-// so the O box of a warpgroup is one {64 columns, 64 rows} TMA box per column. The
+// so the O box of a warpgroup is one {64 columns, 64 rows} TMA box per column ({64, g,
+// 64/g} under pack-GQA: g heads x 64/g positions, pack_gqa.cuh). The
 // buffer goes back to the producer (q_empty, one arrival per warpgroup) only once the
 // store has read it (bulk wait_group.read), so the next tile's Q cannot overwrite O
 // in flight.
 #include "warpspec/attention/epilogue_partial.cuh"
 #include "warpspec/attention/mainloop.cuh"
+#include "warpspec/attention/pack_gqa.cuh"
 #include "warpspec/attention/seqlen.cuh"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/fragment.cuh"
@@ -23,25 +25,30 @@ struct Epilogue {
   using ML = Mainloop<kCfg>;
   using T = typename ML::T;
   static constexpr int kHeadDim = ML::kHeadDim;
+  static constexpr bool kPack = kPackGqaHeadDim(kHeadDim);  // else the unpacked identity (config.hpp)
   static constexpr int kBoxCols = ML::kBoxCols;
   static constexpr int kCols = ML::kCols;
 
-  // The tile's sink logit in log2 units (−inf: none).
-  __device__ __forceinline__ static float sink_log2(const AttentionParams& p, int head) {
-    return p.sink == nullptr ? -INFINITY : __ldg(p.sink + head) * 1.4426950408889634f;
+  // The sink logit of tile row `row`'s head in log2 units (−inf: none).
+  __device__ __forceinline__ static float sink_log2(const AttentionParams& p, const schedule::AttentionWork& w,
+                                                    int row) {
+    return p.sink == nullptr ? -INFINITY : __ldg(p.sink + PackGqa::head<kPack>(p, w.head, row)) * 1.4426950408889634f;
   }
 
-  // Element (row, col) of this head's O, row within the sequence.
+  // The start of tile row `row`'s O (its position and head: pack_gqa.cuh), row counted
+  // from the sequence's first tile.
   __device__ __forceinline__ static T* o_at(const AttentionParams& p, const schedule::AttentionWork& w,
                                            const SeqInfo& sq, int row) {
-    return static_cast<T*>(p.o) + sq.q_batch * p.o_stride_b + w.head * p.o_stride_h +
-           int64_t(sq.q_offset + row) * p.o_stride_s;
+    return static_cast<T*>(p.o) + sq.q_batch * p.o_stride_b + PackGqa::head<kPack>(p, w.head, row) * p.o_stride_h +
+           int64_t(sq.q_offset + PackGqa::position<kPack>(p, row)) * p.o_stride_s;
   }
 
   __device__ __forceinline__ static void store_lse(const AttentionParams& p, const schedule::AttentionWork& w,
                                                    const SeqInfo& sq, int row, float value) {
-    if (p.lse != nullptr && row < sq.seqlen_q)
-      p.lse[sq.q_batch * p.lse_stride_b + w.head * p.lse_stride_h + int64_t(sq.q_offset + row) * p.lse_stride_s] = value;
+    const int pos = PackGqa::position<kPack>(p, row);
+    if (p.lse != nullptr && pos < sq.seqlen_q)
+      p.lse[sq.q_batch * p.lse_stride_b + PackGqa::head<kPack>(p, w.head, row) * p.lse_stride_h +
+            int64_t(sq.q_offset + pos) * p.lse_stride_s] = value;
   }
 
   template <class Ctx>
@@ -59,7 +66,15 @@ struct Epilogue {
     const uint32_t barrier = kEpilogue0 + wg;
     const int m0 = w.m_block * kBlockM;
     float inv[2], lse[2];
-    sm.finalize(inv, lse, sink_log2(p, w.head));
+    {
+      const int row0 = m0 + 64 * wg + 16 * warp + g;  // this thread's rows: row0, row0 + 8
+      if constexpr (kPack) {
+        const float sinks[2] = {sink_log2(p, w, row0), sink_log2(p, w, row0 + 8)};
+        sm.finalize(inv, lse, sinks);
+      } else {
+        sm.finalize(inv, lse, sink_log2(p, w, row0));
+      }
+    }
     // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on.
     hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
     // This warpgroup's rows of every column box: box b at b * kBlockM * 128 bytes.
@@ -69,14 +84,14 @@ struct Epilogue {
       const float s = inv[(i >> 1) & 1];
       hopper::st_shared_b32(base_addr + off, hopper::pack2<T>(o[i] * s, o[i + 1] * s));
     });
-    if (!sq.tile_spills(p, m0)) {
+    if (!sq.template tile_spills<kPack>(p, m0)) {
       hopper::fence_proxy_async_smem();
       hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
       if (t == 0) {
 #pragma unroll
         for (int col = 0; col < kCols; ++col)
-          hopper::tma_store(&p.map_o, base + col * (kBlockM * 128), col * kBoxCols, sq.q_offset + m0 + 64 * wg, w.head,
-                            sq.q_batch);
+          hopper::tma_store(&p.map_o, base + col * (kBlockM * 128), col * kBoxCols, 0,
+                            sq.q_offset + PackGqa::position<kPack>(p, m0 + 64 * wg), w.head, sq.q_batch);
         hopper::tma_store_commit();
         hopper::tma_store_wait_read<0>();
         hopper::mbarrier_arrive(&c.s.q_empty);
@@ -87,7 +102,7 @@ struct Epilogue {
       // staging (chunk k of row r at chunk k ^ (r % 8) of its 128-byte row).
       hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
       const int chunks = p.head_dim / 8;
-      const int rows = min(64, sq.seqlen_q - (m0 + 64 * wg));
+      const int rows = min(64, PackGqa::rows<kPack>(p, sq.seqlen_q) - (m0 + 64 * wg));
 #pragma unroll 1
       for (int idx = t; idx < rows * chunks; idx += hopper::kWarpgroupSize) {
         const int r = idx / chunks, k = idx % chunks;
@@ -117,13 +132,13 @@ struct Epilogue {
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int chunks = p.head_dim / 8;
     const int row_base = w.m_block * kBlockM + 64 * wg;
-    const int rows = min(64, sq.seqlen_q - row_base);
+    const int rows = min(64, PackGqa::rows<kPack>(p, sq.seqlen_q) - row_base);
     if (rows <= 0) return;
 #pragma unroll 1
     for (int idx = t; idx < rows * chunks; idx += hopper::kWarpgroupSize)
       *reinterpret_cast<uint4*>(o_at(p, w, sq, row_base + idx / chunks) + (idx % chunks) * 8) = make_uint4(0, 0, 0, 0);
     if (t < rows) {
-      const float sink = sink_log2(p, w.head);
+      const float sink = sink_log2(p, w, row_base + t);
       store_lse(p, w, sq, row_base + t, sink == -INFINITY ? -INFINITY : sink * 0.6931471805599453f);
     }
   }

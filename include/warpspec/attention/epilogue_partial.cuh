@@ -10,6 +10,7 @@
 // soon as every warp of the warpgroup is past its wgmmas. Partials are small next to
 // the K/V they summarise (split-KV runs when seqlen_q is short and the cache long).
 #include "warpspec/attention/mainloop.cuh"
+#include "warpspec/attention/pack_gqa.cuh"
 #include "warpspec/attention/seqlen.cuh"
 #include "warpspec/attention/softmax.cuh"
 #include "warpspec/hopper/mbarrier.cuh"
@@ -21,18 +22,21 @@ template <AttentionConfig kCfg>
 struct PartialEpilogue {
   using ML = Mainloop<kCfg>;
   static constexpr int kHeadDim = ML::kHeadDim;
+  static constexpr bool kPack = kPackGqaHeadDim(kHeadDim);  // else the unpacked identity (config.hpp)
 
-  // Row `row` (within the sequence) of this head's partial O, split w.split.
+  // Tile row `row`'s partial O (its position and query head: pack_gqa.cuh; the
+  // workspace is laid out by query head, so the combine never knows), split w.split.
   __device__ __forceinline__ static float* o_row(const AttentionParams& p, const schedule::AttentionWork& w,
                                                 const SeqInfo& sq, int row) {
-    return p.o_partial + w.split * p.op_stride_split + sq.q_batch * p.op_stride_b + w.head * p.op_stride_h +
-           int64_t(sq.q_offset + row) * p.op_stride_s;
+    return p.o_partial + w.split * p.op_stride_split + sq.q_batch * p.op_stride_b +
+           PackGqa::head<kPack>(p, w.head, row) * p.op_stride_h + int64_t(sq.q_offset + PackGqa::position<kPack>(p, row)) * p.op_stride_s;
   }
   __device__ __forceinline__ static void store_lse(const AttentionParams& p, const schedule::AttentionWork& w,
                                                    const SeqInfo& sq, int row, float value) {
-    if (row < sq.seqlen_q)
-      p.lse_partial[w.split * p.lp_stride_split + sq.q_batch * p.lp_stride_b + w.head * p.lp_stride_h +
-                    int64_t(sq.q_offset + row) * p.lp_stride_s] = value;
+    const int pos = PackGqa::position<kPack>(p, row);
+    if (pos < sq.seqlen_q)
+      p.lse_partial[w.split * p.lp_stride_split + sq.q_batch * p.lp_stride_b +
+                    PackGqa::head<kPack>(p, w.head, row) * p.lp_stride_h + int64_t(sq.q_offset + pos) * p.lp_stride_s] = value;
   }
 
   template <class Ctx>
@@ -42,7 +46,8 @@ struct PartialEpilogue {
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
     float inv[2], lse[2];
-    sm.finalize(inv, lse, -INFINITY);
+    const float no_sink[2] = {-INFINITY, -INFINITY};
+    sm.finalize(inv, lse, no_sink);
     // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on: Q's
     // buffer goes back to the producer (one arrival per warpgroup, as the TMA path).
     hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
@@ -51,7 +56,7 @@ struct PartialEpilogue {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int row = row_base + 8 * h;
-      if (row < sq.seqlen_q) {
+      if (PackGqa::position<kPack>(p, row) < sq.seqlen_q) {
         float* dst = o_row(p, w, sq, row);
 #pragma unroll
         for (int j = 0; j < kHeadDim / 8; ++j) {
@@ -71,7 +76,7 @@ struct PartialEpilogue {
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int chunks = p.head_dim / 4;  // float4s per row
     const int row_base = w.m_block * kBlockM + 64 * wg;
-    const int rows = min(64, sq.seqlen_q - row_base);
+    const int rows = min(64, PackGqa::rows<kPack>(p, sq.seqlen_q) - row_base);
     if (rows <= 0) return;
 #pragma unroll 1
     for (int idx = t; idx < rows * chunks; idx += hopper::kWarpgroupSize)

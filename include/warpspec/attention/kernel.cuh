@@ -71,7 +71,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
     for (auto w = TileStream::producer_first(c.p, c.s.tiles_ring, passed); w.valid;
          w = TileStream::producer_next(c.p, c.s.tiles_ring, passed, w)) {
       const SeqInfo sq = SeqInfo::get(c.p, w.batch);
-      const KeyBlocks kb = split_share(key_blocks<kBlockN>(c.p, sq, w.m_block), c.p, w);
+      const KeyBlocks kb = split_share(key_blocks<kBlockN, kHeadDim>(c.p, sq, w.m_block), c.p, w);
       if (kb.count() > 0) MainloopT::load(c, cur, w, sq, kb);
     }
     allow_dependents();  // every load of this CTA is issued
@@ -85,7 +85,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
     float o[kHeadDim / 2];
     for (auto w = TileStream::consumer_first(c.p, c.s.tiles_ring, passed); w.valid;) {  // (advanced at the end: fewer live registers)
       const SeqInfo sq = SeqInfo::get(c.p, w.batch);
-      const KeyBlocks kb = split_share(key_blocks<kBlockN>(c.p, sq, w.m_block), c.p, w);
+      const KeyBlocks kb = split_share(key_blocks<kBlockN, kHeadDim>(c.p, sq, w.m_block), c.p, w);
       OnlineSoftmax<kBlockN> sm(c.p.scale_log2);
       if (kb.count() > 0) {
         MainloopT::mma(c, cur, consumer, w, sq, kb, o, sm);

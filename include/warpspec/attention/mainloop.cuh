@@ -3,7 +3,8 @@
 // through their own pipelines, and the consumer warpgroups' wgmma + online softmax.
 //
 // Shared-memory tiles are SW128 with 64-column (128-byte) columns, one TMA box each:
-//   Q: kBlockM x d, K-major A of S = Q·Kᵀ        (box {64, 128})
+//   Q: kBlockM x d, K-major A of S = Q·Kᵀ        (box {64, g, 128/g}: 128 rows of
+//      g heads x 128/g positions, pack_gqa.cuh; g = 1 without pack-GQA)
 //   K: block_n x d, K-major B of S               (box {64, block_n})
 //   V: block_n x d, N-major B of O += P·V        (the same box as K: V's rows are the
 //      P·V reduction dim, its columns O's N, so K and V tiles are byte-identical)
@@ -22,6 +23,7 @@
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/kv_source.cuh"
 #include "warpspec/attention/mask.cuh"
+#include "warpspec/attention/pack_gqa.cuh"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/attention/seqlen.cuh"
 #include "warpspec/attention/softcap.cuh"
@@ -104,15 +106,15 @@ struct Mainloop {
                                               KeyBlocks kb) {
     const AttentionParams& p = c.p;
     Storage& s = c.s.tiles;
-    const int head_kv = w.head / p.group;
+    const int head_kv = w.head / p.group;  // the work head is the KV head with pack-GQA (group 1)
     int n = kb.hi - 1;
     load_kv(p, &p.map_k, c.kpipe, cur.k, &s.k[0][0], sq, n, head_kv, w.batch);
     if (cur.q_iter > 0) hopper::mbarrier_wait(&c.s.q_empty, (cur.q_iter - 1) & 1u);
     hopper::mbarrier_arrive_expect_tx(&c.s.q_full, kQBytes);
 #pragma unroll
     for (int col = 0; col < kCols; ++col)
-      hopper::tma_load(s.q + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full, col * kBoxCols,
-                       sq.q_offset + w.m_block * kBlockM, w.head, sq.q_batch);
+      hopper::tma_load(s.q + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full, col * kBoxCols, 0,
+                       sq.q_offset + PackGqa::position<kPackGqaHeadDim(kHeadDim)>(p, w.m_block * kBlockM), w.head, sq.q_batch);
     load_kv(p, &p.map_v, c.vpipe, cur.v, &s.v[0][0], sq, n, head_kv, w.batch);
 #pragma unroll 1
     for (n = kb.hi - 2; n >= kb.lo; --n) {

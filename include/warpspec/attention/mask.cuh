@@ -13,7 +13,11 @@
 //
 // int32 is enough: lengths < 2^30 and 0 <= window <= 2^30 keep every sum inside it
 // (written so that no intermediate passes seqlen_k + window).
+//
+// Rows are tile rows; with pack-GQA several rows share a query position (pack_gqa.cuh),
+// so every comparison with keys goes through PackGqa::position first.
 #include "warpspec/attention/config.hpp"
+#include "warpspec/attention/pack_gqa.cuh"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/attention/seqlen.cuh"
 #include "warpspec/schedule/split_kv.hpp"
@@ -40,11 +44,20 @@ WARPSPEC_DEVICE KeyBlocks split_share(KeyBlocks kb, const AttentionParams& p, co
   return {r.lo, r.hi};
 }
 
-template <int kBlockN>
+// Pack-GQA's row → position mapping, left out where the registers are not there
+// (config.hpp: the host never packs there).
+template <int kHeadDim>
+inline constexpr bool kPackGqaMask = kPackGqaHeadDim(kHeadDim);
+
+template <int kBlockN, int kHeadDim>
 WARPSPEC_DEVICE KeyBlocks key_blocks(const AttentionParams& p, const SeqInfo& s, int m_block) {
-  const int m0 = m_block * kBlockM;
-  if (m0 >= s.seqlen_q) return {};
-  const int m_last = min(m0 + kBlockM, s.seqlen_q) - 1;
+  constexpr bool kPack = kPackGqaMask<kHeadDim>;
+  const int r0 = m_block * kBlockM;
+  const int rows = PackGqa::rows<kPack>(p, s.seqlen_q);
+  if (r0 >= rows) return {};
+  // The first and last query positions of the tile's rows inside the sequence.
+  const int m0 = PackGqa::position<kPack>(p, r0);
+  const int m_last = PackGqa::position<kPack>(p, min(r0 + kBlockM, rows) - 1);
   const int diag = s.seqlen_k - s.seqlen_q;
   // min(seqlen_k, m_last + diag + right + 1) without the sum overflowing: seqlen_k is
   // m_last + diag + (seqlen_q - m_last).
@@ -64,22 +77,26 @@ WARPSPEC_DEVICE KeyBlocks key_blocks(const AttentionParams& p, const SeqInfo& s,
 template <int kHeadDim>
 inline constexpr bool kChunkMask = kChunkHeadDim(kHeadDim);
 
-// Does key block n hide any key from any row of the tile starting at row m0?
+// Does key block n hide any key from any row of the tile starting at tile row r0?
 template <int kBlockN, int kHeadDim>
-WARPSPEC_DEVICE bool block_needs_mask(const AttentionParams& p, const SeqInfo& s, int m0, int n) {
+WARPSPEC_DEVICE bool block_needs_mask(const AttentionParams& p, const SeqInfo& s, int r0, int n) {
   const int first = n * kBlockN, last = first + kBlockN - 1;
   const int diag = s.seqlen_k - s.seqlen_q;
-  if (last >= s.seqlen_k || last > m0 + diag + p.window_right || first < m0 + kBlockM - 1 + diag - p.window_left)
+  // The tile's first and last positions (rows past the sequence only ever widen the
+  // test: they are never stored).
+  constexpr bool kPack = kPackGqaMask<kHeadDim>;
+  const int m0 = PackGqa::position<kPack>(p, r0), m_end = PackGqa::position<kPack>(p, r0 + kBlockM - 1);
+  if (last >= s.seqlen_k || last > m0 + diag + p.window_right || first < m_end + diag - p.window_left)
     return true;
   // A chunk edge inside the block for some row: the last row's chunk starts after the
   // block's first key, or the first row's chunk ends before its last key.
-  return kChunkMask<kHeadDim> && p.chunk > 0 && (m0 + diag < 0 || first < chunk_start(p, m0 + kBlockM - 1 + diag) ||
+  return kChunkMask<kHeadDim> && p.chunk > 0 && (m0 + diag < 0 || first < chunk_start(p, m_end + diag) ||
                          last >= chunk_start(p, m0 + diag) + p.chunk);
 }
 
 // Set the hidden scores of key block n to -inf. `s` is one warpgroup's m64 x kBlockN
-// accumulator: this thread holds rows row0 and row0 + 8 (query indices within the
-// sequence) and, for register i, column 8(i>>2) + 2(lane%4) + (i&1) of the block
+// accumulator: this thread holds tile rows row0 and row0 + 8 (counted from the
+// sequence's first tile; their query positions through PackGqa) and, for register i, column 8(i>>2) + 2(lane%4) + (i&1) of the block
 // (HOPPER-FACTS §4).
 template <int kBlockN, int kHeadDim>
 WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, float (&s)[kBlockN / 2], int n, int row0) {
@@ -87,7 +104,7 @@ WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, flo
   const int diag = sq.seqlen_k - sq.seqlen_q;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    const int row = row0 + 8 * h;
+    const int row = PackGqa::position<kPackGqaMask<kHeadDim>>(p, row0 + 8 * h);
     // Visible local columns [begin, end) in the thread's numbering 8j + e.
     const int end = row + diag + min(sq.seqlen_q - row, p.window_right + 1) - col0;  // as in key_blocks
     const int begin = row + diag - p.window_left - col0;
@@ -109,7 +126,7 @@ WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, flo
       // Opaque to the optimiser: the row's chunk is the same for every block of the tile,
       // and hoisting it out of the consumer's loop would hold it in registers.
       asm volatile("" : "+r"(row));
-      const int a = row + diag;
+      const int a = PackGqa::position<kPackGqaMask<kHeadDim>>(p, row) + diag;
       const int begin = chunk_start(p, a) - col0;
       const int end = a < 0 ? begin : begin + p.chunk;
 #pragma unroll

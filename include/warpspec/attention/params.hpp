@@ -15,15 +15,18 @@ namespace warpspec::attention_impl {
 inline constexpr int32_t kUnboundedWindow = int32_t(1) << 30;
 
 struct AttentionParams {
-  // Rank-4 maps over (head_dim, seqlen, heads, batch), innermost first, SW128, boxes
-  // of 64 columns (128 bytes) x rows: Q {64, 128}, K and V {64, block_n}, O {64, 64}
-  // (one consumer warpgroup's rows). A packed (varlen) tensor is one batch of
-  // total_q (total_k) rows: its sequences start at cu_seqlens rows.
+  // K and V: rank-4 maps over (head_dim, seqlen, heads, batch), innermost first, SW128,
+  // boxes of 64 columns (128 bytes) x {block_n} rows. Q and O: rank-5 maps over
+  // (head_dim, head in group, seqlen, work head, batch) with boxes {64, g, 128 / g}
+  // (Q) and {64, g, 64 / g} (O: one consumer warpgroup's rows), g = 2^pack_shift: a box
+  // is g heads x 128/g (64/g) positions, rows position-major (pack_gqa.cuh); without
+  // pack-GQA g = 1 and the work head is the query head. A packed (varlen) tensor is one
+  // batch of total_q (total_k) rows: its sequences start at cu_seqlens rows.
   CUtensorMap map_q, map_k, map_v, map_o;
   schedule::AttentionScheduler sched;
   int32_t seqlen_q, seqlen_k;  // dense: every sequence's; packed: the total rows
   int32_t head_dim;            // the user's (96 for a padded 96)
-  int32_t group;               // heads_q / heads_kv
+  int32_t group;               // work heads per KV head: heads_q / heads_kv, 1 with pack-GQA
   // Key j is visible to query i (both within their sequence) iff j < seqlen_k and
   // i + diag - window_left <= j <= i + diag + window_right, diag = seqlen_k - seqlen_q
   // of that sequence. Causal is window_right = 0; an unbounded edge is
@@ -73,6 +76,10 @@ struct AttentionParams {
   const int32_t* page_table;
   int64_t page_table_stride;
   int32_t page_size, page_box_rows, pages_per_seq, num_pages;
+  // Pack-GQA (pack_gqa.cuh): the 2^pack_shift query heads of one KV head share a tile;
+  // tile row r is query position r >> pack_shift of head (work head << pack_shift) +
+  // (r & (2^pack_shift - 1)). 0: off (a work tile is one query head).
+  int32_t pack_shift;
 };
 
 }  // namespace warpspec::attention_impl

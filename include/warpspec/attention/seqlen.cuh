@@ -10,6 +10,7 @@
 // caller's own rows, never an access outside the views (TMA clips at the tensor, the
 // plain stores check rows against it).
 #include "warpspec/attention/config.hpp"
+#include "warpspec/attention/pack_gqa.cuh"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/hopper/arch.cuh"
 
@@ -53,8 +54,10 @@ struct SeqInfo {
 
   // Packed Q: a tile's rows past its sequence belong to the next one, so its O must
   // not go out as a whole TMA box (dense tensors end at the sequence: TMA clips).
+  // m0: the tile's first row (pack_gqa.cuh: rows, not positions).
+  template <bool kPack>
   WARPSPEC_DEVICE bool tile_spills(const AttentionParams& p, int m0) const {
-    return p.cu_seqlens_q != nullptr && m0 + kBlockM > seqlen_q;
+    return p.cu_seqlens_q != nullptr && m0 + kBlockM > PackGqa::rows<kPack>(p, seqlen_q);
   }
 };
 

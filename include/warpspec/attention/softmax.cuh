@@ -67,7 +67,8 @@ struct OnlineSoftmax {
     }
   }
 
-  // 1/l for O and the natural-log LSE, with an optional sink: a logit (log2 units,
+  // 1/l for O and the natural-log LSE, with an optional sink per row (under pack-GQA
+  // the two rows may be different heads): a logit (log2 units,
   // −inf for none) that joins the denominator but adds no value (gpt-oss's learnable
   // sink): l' = l + 2^(sink − m), with the common max M = max(m, sink) taken out first
   // so neither term overflows. LSE = ln(Σ exp(scores) + exp(sink)), the normaliser the
@@ -75,20 +76,24 @@ struct OnlineSoftmax {
   // sink). A NaN score makes l NaN, and then O and LSE are NaN: never "saw no key",
   // which a later LSE merge (split-KV, ring attention) would read as zero weight.
   WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2], float sink_log2) {
+    const float both[2] = {sink_log2, sink_log2};
+    finalize(inv, lse, both);
+  }
+  WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2], const float (&sink_log2)[2]) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const float l = hopper::quad_sum(row_sum[h]);
       const float m = row_max[h];  // without a sink m − top is exactly 0
       // The running max skips NaN scores (fmaxf), but their 2^NaN made l NaN; with only
       // NaN scores m is still −inf, and 2^(m − top) is then 2^NaN: NaN all the way.
-      const float top = fmaxf(m, sink_log2);
+      const float top = fmaxf(m, sink_log2[h]);
       if (top == -INFINITY && l == 0.0f) {  // no key and no sink (a NaN l goes on: NaN out)
         inv[h] = 0.0f;
         lse[h] = -INFINITY;
         continue;
       }
       const float keys = exp2_approx(m - top);        // 1 without a sink; 0 with no key
-      const float sink = exp2_approx(sink_log2 - top);  // 0 without a sink
+      const float sink = exp2_approx(sink_log2[h] - top);  // 0 without a sink
       const float total = fmaf(l, keys, sink);         // >= 1: the larger term is 1
       inv[h] = keys / total;
       lse[h] = (top + __log2f(total)) * 0.6931471805599453f;

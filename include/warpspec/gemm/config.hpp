@@ -15,7 +15,7 @@ namespace warpspec::gemm_impl {
 struct TileConfig {
   int block_m;     // rows of the CTA tile: 64 per consumer warpgroup
   int block_n;     // columns: the wgmma N, a multiple of 64 (the N-major B box) up to 256
-  int block_k;     // K per stage: 64 16-bit elements = one 128-byte swizzle row
+  int block_k;     // K per stage: one 128-byte swizzle row (64 16-bit or 128 8-bit elements)
   int stages;      // mainloop pipeline depth
   int epi_stages;  // epilogue chunk buffers (see below)
   constexpr bool operator==(const TileConfig&) const = default;
@@ -27,6 +27,12 @@ struct ClusterShape {
   constexpr bool operator==(const ClusterShape&) const = default;
 };
 
+// What the epilogue computes (gemm/epilogue_ops.cuh): kLinear is alpha·acc + beta·C and
+// nothing else (the plain kernels); kFused adds dequantisation scales, a bias and an
+// activation, chosen at run time. A kernel type of its own because the fused op costs
+// registers and instructions that a plain GEMM must not pay.
+enum class EpilogueKind : uint8_t { kLinear = 0, kFused = 1 };
+
 // Everything that changes registers, shared memory or instructions; nothing else.
 struct GemmConfig {
   TileConfig tile;
@@ -35,6 +41,7 @@ struct GemmConfig {
   bool a_k_major = true;     // A (M x K) has K contiguous
   bool b_k_major = true;     // B (K x N) has K contiguous
   ClusterShape cluster{};
+  EpilogueKind epilogue = EpilogueKind::kLinear;
   constexpr bool operator==(const GemmConfig&) const = default;
 };
 
@@ -68,5 +75,22 @@ inline constexpr TileConfig kTileConfigs[] = {
     {128, 64, 64, 8, 2},
 };
 inline constexpr int kNumTileConfigs = int(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
+
+// Fused epilogues (bias, activation, scales) on 16-bit inputs: one tile, the widest (the
+// one large GEMMs pick), for K-major A and B and D of the input dtype: the layout of a
+// linear layer (torch: x @ w.t()). Other requests are refused by name (src/gemm/gemm.cpp).
+inline constexpr TileConfig kFusedTileConfig = kTileConfigs[0];
+
+// FP8 (e4m3) inputs, always with the fused epilogue (FP8 needs its scales). Two-level
+// accumulation (gemm/mma_fp8.cuh) keeps a temporary fp32 fragment beside the main one.
+//   kFp8TileConfig (the default): 128 x 128, acc 64 + tmp 64 registers; a stage is the
+//     same 32 KB as the 16-bit 128 x 128 tile's, so the depth and epilogue buffers are too.
+//   kFp8WideTileConfig (tile_n = 256, D bf16 only; an experiment until the H200 has
+//     measured it): 128 x 256 as two 128-wide wgmma parts sharing one tmp (acc 128 +
+//     tmp 64). Per k-block it reads A once for 2x the MMAs of the 128 x 128 tile, which
+//     is what the narrow tile lacks (its shared-memory reads per MMA cycle are the
+//     highest of any tile). 4 stages of 48 KB + 2 epilogue buffers = 224 KB.
+inline constexpr TileConfig kFp8TileConfig = {128, 128, 128, 6, 2};
+inline constexpr TileConfig kFp8WideTileConfig = {128, 256, 128, 4, 2};
 
 }  // namespace warpspec::gemm_impl

@@ -1,5 +1,7 @@
 #pragma once
-// GEMM epilogue: D = alpha·acc + beta·C through shared memory and TMA stores.
+// GEMM epilogue: D = alpha·acc + beta·C (or, fused, act(alpha·scales·acc + bias + beta·C))
+// through shared memory and TMA stores. What happens to each element before it is rounded
+// is the configuration's epilogue op (gemm/epilogue_ops.cuh); this file only moves data.
 //
 // The tile's columns go out in chunks of 128 bytes per row (kEpiCols columns): one
 // SW128 box. Each consumer warpgroup writes its 64 rows of a chunk into a chunk
@@ -14,6 +16,7 @@
 //   its storing thread releases the buffer once the store has read it. The two
 //   warpgroups' halves are independent, so each has its own named barrier.
 #include "warpspec/gemm/config.hpp"
+#include "warpspec/gemm/epilogue_ops.cuh"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/fragment.cuh"
@@ -37,6 +40,7 @@ struct Epilogue {
   static_assert(kBlockN % kEpiCols == 0, "chunks must tile the block");
   static_assert(sizeof(TOut) == 2 || sizeof(TOut) == 4, "output is 16- or 32-bit");
   static_assert((64 * kEpiRowBytes) % 1024 == 0, "each warpgroup's half of a chunk must stay SW128-aligned");
+  using Op = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, kEpiCols>>;  // the per-element math
 
   struct Storage {
     alignas(1024) uint8_t chunk[kEpiStages][kChunkBytes];
@@ -59,59 +63,30 @@ struct Epilogue {
     }
   }
 
-  // The pair of output elements at shared address `addr`: alpha·acc, plus beta·C read
-  // from the same place when kWithC. Two instantiations, so the per-element code has
-  // no branch on beta.
-  template <bool kWithC>
-  __device__ __forceinline__ static void write_pair(uint32_t addr, float alpha, float beta, float a0, float a1) {
-    float v0 = alpha * a0, v1 = alpha * a1;
-    if constexpr (sizeof(TOut) == 4) {
-      if constexpr (kWithC) {
-        const float2 c = hopper::ld_shared_v2_f32(addr);
-        v0 = fmaf(beta, c.x, v0);
-        v1 = fmaf(beta, c.y, v1);
-      }
-      hopper::st_shared_v2_f32(addr, v0, v1);
-    } else {
-      if constexpr (kWithC) {
-        const float2 c = hopper::unpack2<TOut>(hopper::ld_shared_b32(addr));
-        v0 = fmaf(beta, c.x, v0);
-        v1 = fmaf(beta, c.y, v1);
-      }
-      hopper::st_shared_b32(addr, hopper::pack2<TOut>(v0, v1));
-    }
-  }
-
   // Consumer warpgroup `wg`: write its 64 rows of the tile. `storer` is one thread of
   // the warpgroup, the same every tile (bulk groups are per thread).
   __device__ __forceinline__ static void store(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                                const schedule::KWorkUnit& t, const float (&acc)[kBlockN / 2]) {
     const int tid = threadIdx.x % 128;
     const bool storer = tid == 0;
-    const float alpha = p.alpha, beta = p.beta;  // read once: the shared stores below clobber memory
+    const float beta = p.beta;  // read once (alpha: in the op): the shared stores below clobber memory
     const bool load_c = beta != 0.0f;
     const uint32_t barrier = kEpilogueBarrier0 + wg;
     const int m0 = t.m_block * kBlockM + 64 * wg;
     const int n0 = t.n_block * kBlockN;
+    // The thread's first row: tile row 16·warp + g (hopper/fragment.cuh).
+    const Op op(p, int64_t(m0) + 16 * (tid / 32) + (tid % 32) / 4, int64_t(t.n_block) * kBlockN);
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       uint8_t* buf = s.chunk[st.index] + wg * 64 * kEpiRowBytes;
+      const typename Op::ChunkValues cv = op.chunk_values(j);  // global loads in flight during the wait
       if (load_c) {
         pipe.consumer_wait(st);
       } else {
         if (storer) hopper::tma_store_wait_read<kEpiStages - 1>();
         hopper::named_barrier_sync(barrier, 128);
       }
-      const uint32_t buf_addr = hopper::smem_u32(buf);
-      if (load_c) {
-        hopper::for_each_accum_pair_sw128<int(sizeof(TOut)), kEpiCols>(j * kEpiCols, 0, [&](int i, uint32_t off) {
-          write_pair<true>(buf_addr + off, alpha, beta, acc[i], acc[i + 1]);
-        });
-      } else {
-        hopper::for_each_accum_pair_sw128<int(sizeof(TOut)), kEpiCols>(j * kEpiCols, 0, [&](int i, uint32_t off) {
-          write_pair<false>(buf_addr + off, alpha, 0.0f, acc[i], acc[i + 1]);
-        });
-      }
+      op.write(cv, j, hopper::smem_u32(buf), acc, beta, load_c);
       const int chunk_n0 = n0 + j * kEpiCols;  // may wrap past 2^31 for chunks beyond n: TMA clips those
       // In 64 bits: near n = 2^31 an int32 chunk end wraps and would pass for in bounds.
       if (p.d_ragged && int64_t(t.n_block) * kBlockN + j * kEpiCols + kEpiCols > p.n) {

@@ -6,7 +6,8 @@
 //     warp 0 — mainloop loads: A and B tiles by TMA into the staged ring;
 //     warp 1 — epilogue loads: C chunks by TMA, only when beta != 0, starting after
 //              warp 0 has issued its first tile (the loads the math waits on first).
-//   warpgroups 1, 2 (consumers, 232 registers): wgmma over rows 0-63 and 64-127 of the
+//   warpgroups 1, 2 (consumers, 232 registers): wgmma (MmaConsumer: 16-bit, or FP8 with
+//     two-level accumulation) over rows 0-63 and 64-127 of the
 //     same tile, then the fixup (a unit covering part of K: publish the partial, or sum
 //     the peers' partials) and the epilogue of their rows when the unit is final.
 // All roles walk the same unit sequence (KSplitScheduler: data-parallel, split-K or
@@ -16,6 +17,7 @@
 #include "warpspec/gemm/epilogue.cuh"
 #include "warpspec/gemm/fixup.cuh"
 #include "warpspec/gemm/mainloop.cuh"
+#include "warpspec/gemm/mma_fp8.cuh"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/warp.cuh"
@@ -27,7 +29,8 @@ template <GemmConfig kCfg>
 struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, kCfg.cluster.size()> {
   static_assert(kCfg.cluster.size() == 1, "clusters (TMA multicast) are not built into the GEMM roles yet");
   using Params = GemmParams;
-  using MainloopT = Mainloop<kCfg>;
+  using MainloopT = Mainloop<kCfg>;    // the TMA loads (every dtype)
+  using MmaT = MmaConsumer<kCfg>;       // the wgmma consumer: 16-bit, or FP8 with promotion
   using EpilogueT = Epilogue<kCfg>;
   using FixupT = KSplitFixup<kCfg>;
   static constexpr int kStages = kCfg.tile.stages, kEpiStages = kCfg.tile.epi_stages;
@@ -95,7 +98,7 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     PipelineState<kEpiStages> epi_st;
     float acc[kCfg.tile.block_n / 2];
     for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t)) {
-      MainloopT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t.k_end - t.k_begin, acc);
+      MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t.k_end - t.k_begin, acc);
       if (FixupT::reduce(p, consumer, t, acc) && t.in_bounds)
         EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);
     }

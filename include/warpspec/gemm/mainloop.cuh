@@ -2,9 +2,12 @@
 // GEMM mainloop: the TMA producer that streams A and B tiles into the staged ring, and
 // the wgmma consumer that multiplies them into registers.
 //
-// Shared-memory tiles are SW128, one 128-byte swizzle row per TMA box row:
-//   A K-major:  one box {64 K, 128 M};   A M-major: two boxes {64 M, 64 K}, 8 KB apart.
-//   B K-major:  one box {64 K, BN N};    B N-major: BN/64 boxes {64 N, 64 K}.
+// Shared-memory tiles are SW128, one 128-byte swizzle row per TMA box row (block_k is
+// 64 16-bit or 128 8-bit elements: one row):
+//   A K-major:  one box {BK, 128 M};     A M-major: two boxes {64 M, 64 K}, 8 KB apart.
+//   B K-major:  one box {BK, BN N};      B N-major: BN/64 boxes {64 N, 64 K}.
+// FP8 operands are K-major only (wgmma has no transpose for 8-bit inputs); their
+// consumer is gemm/mma_fp8.cuh, which reuses the loads and layouts here.
 // hopper::WgmmaOperandLayout names the same layouts for the descriptors, so the
 // loads and the wgmma reads agree by construction.
 #include "warpspec/gemm/config.hpp"
@@ -23,22 +26,24 @@ struct Mainloop {
   static constexpr int kBlockM = kCfg.tile.block_m, kBlockN = kCfg.tile.block_n, kBlockK = kCfg.tile.block_k;
   static constexpr int kStages = kCfg.tile.stages;
   static constexpr bool kAKMajor = kCfg.a_k_major, kBKMajor = kCfg.b_k_major;
-  static_assert(sizeof(TIn) == 2, "the GEMM mainloop is written for 16-bit inputs");
-  static_assert(kBlockK * sizeof(TIn) == 128, "one stage's K must be one SW128 row (64 x 16-bit)");
+  static constexpr int kElemBytes = int(sizeof(TIn));
+  static_assert(kElemBytes == 2 || (kElemBytes == 1 && kAKMajor && kBKMajor),
+                "16-bit inputs, or 8-bit ones with both operands K-major (wgmma's rule)");
+  static_assert(kBlockK * kElemBytes == 128, "one stage's K must be one SW128 row (64 x 16-bit, 128 x 8-bit)");
   static_assert(kBlockM == 64 * kConsumerWarpgroups, "each consumer warpgroup owns 64 rows of the tile");
   static_assert(kBlockN % 64 == 0 && kBlockN <= 256, "wgmma N is at most 256; N-major B loads 64-wide boxes");
 
-  static constexpr int kBoxMN = 64;  // 128 bytes of 16-bit elements: the SW128 span
+  static constexpr int kBoxMN = 128 / kElemBytes;  // MN-major boxes: the SW128 span
   // Functions, not static members: a static constexpr object is not addressable from
   // device code, and the layouts' member functions take `this`.
   static constexpr hopper::WgmmaOperandLayout layout_a() {
-    return {kAKMajor ? hopper::Major::kK : hopper::Major::kMN, hopper::WgmmaSwizzle::k128B, 2, kBlockM, kBlockK};
+    return {kAKMajor ? hopper::Major::kK : hopper::Major::kMN, hopper::WgmmaSwizzle::k128B, kElemBytes, kBlockM, kBlockK};
   }
   static constexpr hopper::WgmmaOperandLayout layout_b() {
-    return {kBKMajor ? hopper::Major::kK : hopper::Major::kMN, hopper::WgmmaSwizzle::k128B, 2, kBlockN, kBlockK};
+    return {kBKMajor ? hopper::Major::kK : hopper::Major::kMN, hopper::WgmmaSwizzle::k128B, kElemBytes, kBlockN, kBlockK};
   }
-  static constexpr int kBytesA = kBlockM * kBlockK * 2;
-  static constexpr int kBytesB = kBlockN * kBlockK * 2;
+  static constexpr int kBytesA = kBlockM * kBlockK * kElemBytes;
+  static constexpr int kBytesB = kBlockN * kBlockK * kElemBytes;
   static_assert(layout_a().bytes() == kBytesA && layout_b().bytes() == kBytesB, "operand layouts must be dense");
   static constexpr uint32_t kStageTxBytes = kBytesA + kBytesB;  // full boxes, in bounds or not
   static constexpr int kKSteps = layout_a().k_steps();
@@ -64,7 +69,7 @@ struct Mainloop {
       const int k0 = kt * kBlockK;
       pipe.producer_acquire(st);
       uint64_t* bar = pipe.full_barrier(st);
-      pipe.producer_expect_tx(st, kStageTxBytes - (kBlockM - p.a_rows) * kBlockK * 2);
+      pipe.producer_expect_tx(st, kStageTxBytes - (kBlockM - p.a_rows) * kBlockK * kElemBytes);
       TIn* a = s.a[st.index];
       TIn* b = s.b[st.index];
       if constexpr (kAKMajor) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "warpspec/gemm/epilogue_params.hpp"
 #include "warpspec/schedule/stream_k.hpp"
 
 namespace warpspec::gemm_impl {
@@ -40,6 +41,12 @@ struct GemmParams {
   void* d;             // row-major D: element (l, i, j) at d + l*d_batch_stride + i*ldd + j
   int64_t ldd;
   int64_t d_batch_stride;
+  // Last, so the fields above sit where the plain kernels have always read them.
+  EpilogueOpParams epilogue;  // scales, bias, activation: fused-epilogue kernels only (gemm/epilogue_ops.cuh)
+  // FP8 two-level accumulation (gemm/mma_fp8.cuh): the wgmma accumulator is added into
+  // the fp32 main accumulator every `promote_every` k-blocks; a large value (fast
+  // accumulation) promotes only at the unit's end. Unused by 16-bit kernels.
+  int32_t promote_every;
 };
 
 }  // namespace warpspec::gemm_impl

@@ -3,6 +3,7 @@
 // 32-bit registers that 16-bit outputs and wgmma A fragments are made of.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <type_traits>
 
@@ -25,6 +26,14 @@ struct ElementOf<DType::kFP16> {
 template <>
 struct ElementOf<DType::kFP32> {
   using type = float;
+};
+template <>
+struct ElementOf<DType::kE4M3> {
+  using type = __nv_fp8_e4m3;
+};
+template <>
+struct ElementOf<DType::kE5M2> {
+  using type = __nv_fp8_e5m2;
 };
 template <DType kType>
 using element_t = typename ElementOf<kType>::type;

@@ -1,0 +1,274 @@
+#pragma once
+// Epilogue ops: what the epilogue does to the accumulators of one chunk before they are
+// rounded to the output type. gemm/epilogue.cuh moves data (chunk buffers, barriers, TMA
+// stores) and calls the op of its configuration (GemmConfig::epilogue, a compile-time
+// choice because it changes registers and instructions):
+//
+//   LinearOp  D = alpha · acc + beta · C. The plain kernels: exactly the code they had
+//             before fused epilogues existed, no scale, bias or activation work.
+//   FusedOp   D = act(alpha · s_row[r] · s_col[c] · acc + bias + beta · C), as cuBLASLt
+//             orders its epilogue (bias and beta·C before the activation). s_row and
+//             s_col are the dequantisation scales of A's rows and B's columns
+//             (tensor-wise: one value each, folded into the row factor). Which scales,
+//             bias and activation apply are runtime values (EpilogueOpParams), read on
+//             the device, so a captured graph sees their current values; a NaN or Inf
+//             in a scale reaches the output as in torch._scaled_mm (0·Inf = NaN too).
+//
+// An op is constructed once per tile by each consumer thread, then per chunk j:
+//   cv = op.chunk_values(j)   — what the chunk needs from global memory, loaded before
+//                               the epilogue waits for its buffer, so the loads overlap it;
+//   op.write(cv, j, buf, acc, beta, load_c) — the chunk's pairs into the buffer.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "warpspec/gemm/config.hpp"
+#include "warpspec/gemm/epilogue_params.hpp"
+#include "warpspec/gemm/params.hpp"
+#include "warpspec/hopper/arch.cuh"
+#include "warpspec/hopper/convert.cuh"
+#include "warpspec/hopper/fragment.cuh"
+#include "warpspec/hopper/smem.cuh"
+
+namespace warpspec::gemm_impl {
+
+// The shared-memory side of a chunk (what an op is handed): kCols output columns of TOut
+// per 128-byte row. A thread holds, per chunk, kColPairs column pairs (tile columns
+// 8·c + 2q, +1) of two rows (row0 and row0 + 8: h = 0, 1).
+template <class TOut_, int kCols_>
+struct EpilogueChunkIo {
+  using TOut = TOut_;
+  static constexpr int kCols = kCols_;
+  static constexpr int kColPairs = kCols / 8;
+  static constexpr int kPairs = 2 * kColPairs;  // accumulator pairs per thread per chunk
+
+  // visit(i, addr): pair i of the accumulators (registers i, i+1) of chunk j and its
+  // shared address in the chunk buffer at buf_addr.
+  template <class Visit>
+  WARPSPEC_DEVICE static void for_each_pair(int j, uint32_t buf_addr, Visit&& visit) {
+    hopper::for_each_accum_pair_sw128<int(sizeof(TOut)), kCols>(j * kCols, 0,
+                                                                [&](int i, uint32_t off) { visit(i, buf_addr + off); });
+  }
+  // beta·C added to the pair at `addr` (C was TMA-loaded there).
+  WARPSPEC_DEVICE static void add_c(uint32_t addr, float beta, float& v0, float& v1) {
+    float2 c;
+    if constexpr (sizeof(TOut) == 4) c = hopper::ld_shared_v2_f32(addr);
+    else c = hopper::unpack2<TOut>(hopper::ld_shared_b32(addr));
+    v0 = fmaf(beta, c.x, v0);
+    v1 = fmaf(beta, c.y, v1);
+  }
+  // The pair, rounded to the output type, at `addr`.
+  WARPSPEC_DEVICE static void put(uint32_t addr, float v0, float v1) {
+    if constexpr (sizeof(TOut) == 4) hopper::st_shared_v2_f32(addr, v0, v1);
+    else hopper::st_shared_b32(addr, hopper::pack2<TOut>(v0, v1));
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// D = alpha · acc + beta · C.
+template <class Io>
+struct LinearOp {
+  struct ChunkValues {};
+  float alpha;
+
+  WARPSPEC_DEVICE LinearOp(const GemmParams& p, int64_t /*row0*/, int64_t /*col0*/) : alpha(p.alpha) {}
+  WARPSPEC_DEVICE ChunkValues chunk_values(int) const { return {}; }
+
+  // Two unrolled walks, so the per-element code has no branch on beta.
+  template <int kAcc>
+  WARPSPEC_DEVICE void write(ChunkValues, int j, uint32_t buf_addr, const float (&acc)[kAcc], float beta,
+                             bool load_c) const {
+    if (load_c) {
+      Io::for_each_pair(j, buf_addr, [&](int i, uint32_t addr) {
+        float v0 = alpha * acc[i], v1 = alpha * acc[i + 1];
+        Io::add_c(addr, beta, v0, v1);
+        Io::put(addr, v0, v1);
+      });
+    } else {
+      Io::for_each_pair(j, buf_addr, [&](int i, uint32_t addr) { Io::put(addr, alpha * acc[i], alpha * acc[i + 1]); });
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// Activations, act(x) = x · gate(x) (ReLU aside). Each is its own functor, so a chunk runs
+// only its activation's instructions (one uniform switch per chunk picks it).
+//   SiLU, GELU tanh: gate = 1 / (1 + e^-z), z = x · (c1 + c3 · x²), using
+//     0.5·(1 + tanh(u)) = sigmoid(2u) for GELU tanh: one ex2 and one reciprocal;
+//   GELU erf: gate = Φ(x) = 0.5·(1 + erf(x/√2)), erf by Abramowitz & Stegun 7.1.26
+//     (absolute error below 1.5e-7, a few fp32 ulps of the output);
+//   ReLU: 0 for x < 0, else x (NaN stays NaN, as torch.relu).
+struct ActRelu {
+  WARPSPEC_DEVICE float operator()(float x) const { return x < 0.0f ? 0.0f : x; }
+};
+template <int kGeluTanh>
+struct ActSigmoidGate {
+  WARPSPEC_DEVICE float operator()(float x) const {
+    constexpr float c1 = kGeluTanh ? 1.5957691216057308f : 1.0f;
+    constexpr float c3 = kGeluTanh ? 0.07135481627159772f : 0.0f;
+    const float z = kGeluTanh ? x * fmaf(c3, x * x, c1) : x;
+    return x * __fdividef(1.0f, 1.0f + __expf(-z));
+  }
+};
+struct ActGeluErf {
+  WARPSPEC_DEVICE float operator()(float x) const {
+    const float ax = fabsf(x) * 0.70710678118654752f;
+    const float e = __expf(-ax * ax);
+    const float r = __fdividef(1.0f, fmaf(0.3275911f, ax, 1.0f));
+    const float poly =
+        r * fmaf(r, fmaf(r, fmaf(r, fmaf(r, 1.061405429f, -1.453152027f), 1.421413741f), -0.284496736f), 0.254829592f);
+    return x * (0.5f + copysignf(0.5f - 0.5f * poly * e, x));
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// D = act(alpha · s_row · s_col · acc + bias + beta · C).
+//
+// Per element this is one FMUL and one FFMA before beta·C (x · (alpha·s_row) · s_col +
+// (row bias + column bias)) and the activation's own instructions after it. The column
+// values of a chunk (scale and bias, kColPairs pairs) are loaded once per chunk, not per
+// element: the thread's two rows share them. Absent vectors read as 1 and 0; indices are
+// clamped into the vector (columns past N are computed but never stored).
+//
+// NOTES (cost; a prediction until the H200 measures it). The first version of this op
+// cost 18% over the plain GEMM for bias + GELU(tanh) at 4096x14336x4096: per element it
+// re-read the bias from global memory (two 16-bit loads, three conversions and selects,
+// 64-bit clamped indices: ~20 instructions plus load latency after every chunk barrier)
+// and ran one activation formula for all four activations (~22 instructions, erf's
+// polynomial included). Now, per element of a 128 x 256 tile: 3 FP32 instructions
+// before the activation, GELU(tanh) 6 FP32 + 2 MUFU (ex2, rcp). Per SM and tile that is
+// 32768 x 2 / 16 = 4096 MUFU cycles (the FP32 work, ~2300 cycles, overlaps it) against
+// ~90000 cycles of mainloop at K = 4096, and the cooperative schedule does not overlap
+// the epilogue with the next tile's MMAs: expect bias + GELU(tanh) at 4-6% over plain
+// (bias alone under 1%). Under 3% needs the epilogue hidden behind MMAs (a ping-pong
+// schedule) or one MUFU per element (tanh.approx: 2^-11 relative error, too coarse for
+// an fp32 output and for the tests' tolerance near GELU's small negative values).
+template <class Io>
+struct FusedOp {
+  static constexpr int kColPairs = Io::kColPairs;
+  struct ChunkValues {
+    float2 scale[kColPairs];  // column scale (1 without one)
+    float2 bias[kColPairs];   // column bias (0 without one)
+  };
+
+  float row_mul[2];   // alpha · row scale (· the tensor-wise column scale)
+  float row_bias[2];  // per-row bias, else 0
+  const float* col_scale;  // per-column scale, or null
+  const void* col_bias;    // per-column bias, or null
+  DType bias_dtype;
+  Activation act;
+  uint32_t col_base;  // kernel column of the tile's column 0, plus 2q (the thread's first)
+  uint32_t last_col;  // n - 1: indices are clamped to it
+
+  WARPSPEC_DEVICE FusedOp(const GemmParams& p, int64_t row0, int64_t col0)
+      : bias_dtype(p.epilogue.bias_dtype), act(p.epilogue.activation),
+        col_base(uint32_t(col0) + 2 * (threadIdx.x % 4)), last_col(p.n > 0 ? uint32_t(p.n - 1) : 0) {
+    const EpilogueOpParams& e = p.epilogue;
+    float mul = p.alpha;
+    if (e.col_scale.data != nullptr && e.col_scale.stride == 0) mul *= e.col_scale.data[0];
+    col_scale = e.col_scale.data != nullptr && e.col_scale.stride != 0 ? e.col_scale.data : nullptr;
+    col_bias = e.bias != nullptr && !e.bias_per_row ? e.bias : nullptr;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int64_t r = row0 + 8 * h;
+      const int64_t rc = r < p.m ? r : (p.m > 0 ? p.m - 1 : 0);
+      row_mul[h] = e.row_scale.data != nullptr ? mul * e.row_scale.data[rc * e.row_scale.stride] : mul;
+      row_bias[h] = e.bias != nullptr && e.bias_per_row ? bias_at(e.bias, rc) : 0.0f;
+    }
+  }
+
+  template <class T>
+  WARPSPEC_DEVICE static float bias_as_float(const void* b, int64_t i) {
+    if constexpr (sizeof(T) == 4) {
+      return __ldg(static_cast<const float*>(b) + i);
+    } else {
+      const unsigned short u = __ldg(static_cast<const unsigned short*>(b) + i);
+      if constexpr (std::is_same_v<T, __nv_bfloat16>) return __uint_as_float(uint32_t(u) << 16);
+      else return __half2float(__ushort_as_half(u));
+    }
+  }
+  template <class T>
+  WARPSPEC_DEVICE void load_col_bias(ChunkValues& cv, int j) const {
+#pragma unroll
+    for (int c = 0; c < kColPairs; ++c)
+      cv.bias[c] = make_float2(bias_as_float<T>(col_bias, col_index(j, c, 0)), bias_as_float<T>(col_bias, col_index(j, c, 1)));
+  }
+
+  WARPSPEC_DEVICE float bias_at(const void* b, int64_t i) const {
+    if (bias_dtype == DType::kFP32) return __ldg(static_cast<const float*>(b) + i);
+    const unsigned short u = __ldg(static_cast<const unsigned short*>(b) + i);
+    return bias_dtype == DType::kBF16 ? __uint_as_float(uint32_t(u) << 16) : __half2float(__ushort_as_half(u));
+  }
+
+  // The clamped vector index of the thread's column 2·x (+1) of chunk j's pair c.
+  WARPSPEC_DEVICE uint32_t col_index(int j, int c, int plus) const {
+    const uint32_t col = col_base + uint32_t(j * Io::kCols + 8 * c + plus);
+    return col < last_col ? col : last_col;
+  }
+
+  // Loaded before the chunk's buffer wait: the latency overlaps the barrier.
+  WARPSPEC_DEVICE ChunkValues chunk_values(int j) const {
+    ChunkValues cv;
+#pragma unroll
+    for (int c = 0; c < kColPairs; ++c) cv.scale[c] = cv.bias[c] = make_float2(0.0f, 0.0f);
+    if (col_scale != nullptr) {
+#pragma unroll
+      for (int c = 0; c < kColPairs; ++c)
+        cv.scale[c] = make_float2(__ldg(col_scale + col_index(j, c, 0)), __ldg(col_scale + col_index(j, c, 1)));
+    } else {
+#pragma unroll
+      for (int c = 0; c < kColPairs; ++c) cv.scale[c] = make_float2(1.0f, 1.0f);
+    }
+    if (col_bias != nullptr) {  // one uniform switch: each dtype's loads unrolled on their own
+      switch (bias_dtype) {
+        case DType::kFP32: load_col_bias<float>(cv, j); break;
+        case DType::kBF16: load_col_bias<__nv_bfloat16>(cv, j); break;
+        default: load_col_bias<__half>(cv, j); break;
+      }
+    }
+    return cv;
+  }
+
+  template <int kAcc>
+  WARPSPEC_DEVICE void write(const ChunkValues& cv, int j, uint32_t buf_addr, const float (&acc)[kAcc], float beta,
+                             bool load_c) const {
+    // The chunk's pairs in registers: the linear part, beta·C, the activation, the
+    // stores; each an unrolled pass under at most one uniform branch.
+    float v[2 * Io::kPairs];
+    uint32_t addr[Io::kPairs];
+    Io::for_each_pair(j, buf_addr, [&](int i, uint32_t a) {
+      const int k = (i >> 1) - j * Io::kPairs;  // pair index within the chunk: column pair k/2, row half k&1
+      const int c = k >> 1, h = k & 1;
+      addr[k] = a;
+      v[2 * k] = fmaf(acc[i] * row_mul[h], cv.scale[c].x, row_bias[h] + cv.bias[c].x);
+      v[2 * k + 1] = fmaf(acc[i + 1] * row_mul[h], cv.scale[c].y, row_bias[h] + cv.bias[c].y);
+    });
+    if (load_c) {
+#pragma unroll
+      for (int k = 0; k < Io::kPairs; ++k) Io::add_c(addr[k], beta, v[2 * k], v[2 * k + 1]);
+    }
+    switch (act) {
+      case Activation::kReLU: apply(ActRelu{}, v); break;
+      case Activation::kGeluTanh: apply(ActSigmoidGate<1>{}, v); break;
+      case Activation::kGeluErf: apply(ActGeluErf{}, v); break;
+      case Activation::kSiLU: apply(ActSigmoidGate<0>{}, v); break;
+      default: break;
+    }
+#pragma unroll
+    for (int k = 0; k < Io::kPairs; ++k) Io::put(addr[k], v[2 * k], v[2 * k + 1]);
+  }
+
+  template <class Act>
+  WARPSPEC_DEVICE static void apply(Act f, float (&v)[2 * Io::kPairs]) {
+#pragma unroll
+    for (int x = 0; x < 2 * Io::kPairs; ++x) v[x] = f(v[x]);
+  }
+};
+
+// The op of a configuration.
+template <EpilogueKind kKind, class Io>
+using EpilogueOpOf = std::conditional_t<kKind == EpilogueKind::kFused, FusedOp<Io>, LinearOp<Io>>;
+
+}  // namespace warpspec::gemm_impl

@@ -1,0 +1,40 @@
+#pragma once
+// What the fused epilogue does to each accumulator besides alpha and beta·C:
+// dequantisation scales, a bias and an activation. Runtime values of the fused kernels
+// (DESIGN "Growing without thickets", rule 1): which ones apply changes no registers or
+// shared memory, so no kernel is instantiated per option; only fused versus plain is a
+// compile-time choice (GemmConfig::epilogue). Plain kernels never read these. The device
+// side is gemm/epilogue_ops.cuh.
+//
+// Everything is in the kernel's orientation: its rows are the user's rows of D, or the
+// user's columns when a column-major D was computed as Dᵀ = BᵀAᵀ (src/gemm/gemm.cpp
+// swaps the row and column vectors then).
+#include <cstdint>
+
+#include "warpspec/tensor.hpp"
+
+namespace warpspec::gemm_impl {
+
+// The values of warpspec::GemmActivation.
+enum class Activation : int32_t { kNone = 0, kReLU = 1, kGeluTanh = 2, kGeluErf = 3, kSiLU = 4 };
+
+// One fp32 factor per kernel row (or column): element i at data[i * stride]. stride 0
+// is a tensor-wise scale (one value, read on the device, so a captured graph picks up a
+// new value); data null means 1.
+struct ScaleVector {
+  const float* data = nullptr;
+  int32_t stride = 0;
+};
+
+struct EpilogueOpParams {
+  ScaleVector row_scale;  // the scale of A's rows (tensor-wise: stride 0)
+  ScaleVector col_scale;  // the scale of B's columns
+  // Bias: one value per kernel column (bias_per_row false) or row, contiguous, in
+  // bias_dtype (bf16, fp16 or fp32); null: none.
+  const void* bias = nullptr;
+  DType bias_dtype = DType::kFP32;
+  bool bias_per_row = false;
+  Activation activation = Activation::kNone;
+};
+
+}  // namespace warpspec::gemm_impl

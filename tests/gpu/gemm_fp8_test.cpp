@@ -1,0 +1,284 @@
+// FP8 GEMM (e4m3; e5m2 is not built) with scales, and the fused epilogue (bias per column
+// / per row, ReLU, GELU tanh / erf, SiLU) on FP8 and 16-bit inputs, against a float64 CPU loop on the
+// dequantised inputs. Random inputs per case, output poisoned before every launch,
+// every element checked; shapes off the 128 x 128 x 128 tile grid.
+//
+// Tolerance: FP8 products are exact in fp32 (8 x 8 significant bits at most), so the
+// error is the accumulation's. Promoted every 128 K (the default), each 128-K block is
+// summed inside the tensor core with reduced precision (about 2^-14 of the block's
+// magnitude; DeepSeek-V3 measured ~14 kept bits) and blocks are added in fp32: an
+// element's error stays below 2^-12 · Σ|a·b| (scaled). Fast accumulation keeps the
+// tensor core's precision over all of K: 2^-9 · Σ|a·b|. Plus two units of output
+// rounding, and 1e-6 of the activation's approximations (fp32 ex2 / rcp, A&S erf).
+#include <cuda_fp8.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/gpu_test.hpp"
+#include "testing/convert.hpp"
+#include "testing/gemm_check.hpp"
+#include "testing/random.hpp"
+#include "warpspec/warpspec.hpp"
+
+namespace gemm_fp8_test {
+
+using warpspec::DType;
+using warpspec::GemmActivation;
+using warpspec::GemmArgs;
+using warpspec::TensorView;
+namespace test = warpspec::test;
+namespace testbed = warpspec::testbed;
+
+enum class Scaling { kNone, kTensor, kRow };
+enum class Bias { kNone, kColumn, kRow };
+
+struct Case {
+  int64_t m, n, k;
+  DType in, out;
+  Scaling scaling = Scaling::kNone;
+  Bias bias = Bias::kNone;
+  DType bias_dtype = DType::kFP32;
+  GemmActivation act = GemmActivation::kNone;
+  bool fast_accum = false;
+  bool d_col_major = false;
+  int tile_n = 0;  // 256: the wide FP8 tile (D bf16)
+};
+
+std::string name(const Case& c) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld_%s_%s_s%d_b%d%s_a%d%s%s%s", long(c.m), long(c.n), long(c.k),
+                warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), int(c.scaling), int(c.bias),
+                c.bias != Bias::kNone ? warpspec::dtype_name(c.bias_dtype) : "", int(c.act), c.fast_accum ? "_fast" : "",
+                c.d_col_major ? "_dcol" : "", c.tile_n == 256 ? "_t256" : "");
+  return buf;
+}
+
+void PrintTo(const Case& c, std::ostream* os) { *os << name(c); }
+
+// Round to the format and back, storing element i (an index, not a byte offset) of
+// `bytes` (host conversions of cuda_fp8.h / cuda_bf16.h).
+float quantise(DType t, float x, uint8_t* bytes, size_t i) {
+  if (t == DType::kE4M3) {
+    const __nv_fp8_e4m3 v(x);
+    std::memcpy(bytes + i, &v, 1);
+    return float(v);
+  }
+  if (t == DType::kE5M2) {
+    const __nv_fp8_e5m2 v(x);
+    std::memcpy(bytes + i, &v, 1);
+    return float(v);
+  }
+  testbed::store_float(t, bytes, i, x);
+  return testbed::load_float(t, bytes, i);
+}
+
+double activate(GemmActivation act, double x) {
+  switch (act) {
+    case GemmActivation::kReLU: return x < 0 ? 0.0 : x;
+    case GemmActivation::kGeluTanh: return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+    case GemmActivation::kGeluErf: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+    case GemmActivation::kSiLU: return x / (1 + std::exp(-x));
+    default: return x;
+  }
+}
+
+// A host vector of n values in [lo, hi), from the seed's stream.
+std::vector<float> uniform(uint64_t seed, size_t n, float lo, float hi) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = lo + (hi - lo) * 0.5f * (testbed::hash_uniform(seed, i) + 1.0f);
+  return v;
+}
+
+TensorView vec(const test::DeviceBuffer& b, DType t, int64_t n) {
+  TensorView v;
+  v.data = b.get();
+  v.dtype = t;
+  v.rank = 1;
+  v.shape[0] = n;
+  v.stride[0] = 1;
+  return v;
+}
+
+void run_case(const Case& c) {
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(name(c) + " " + test::seed_note(seed));
+  const int64_t M = c.m, N = c.n, K = c.k;
+  const size_t ein = warpspec::dtype_size(c.in), eout = warpspec::dtype_size(c.out);
+  // A row-major M x K, B column-major (K contiguous): element (k, j) at j*K + k.
+  std::vector<uint8_t> ha(M * K * ein), hb(N * K * ein);
+  std::vector<float> fa(M * K), fb(N * K);
+  const float range = c.in == DType::kE5M2 ? 4.0f : 2.0f;  // exercise the formats' exponents
+  for (int64_t i = 0; i < M * K; ++i) fa[i] = quantise(c.in, range * testbed::hash_uniform(seed, i), ha.data(), i);
+  for (int64_t i = 0; i < N * K; ++i)
+    fb[i] = quantise(c.in, range * testbed::hash_uniform(seed + 1, i), hb.data(), i);
+  std::vector<float> sa(1, 1.0f), sb(1, 1.0f);
+  if (c.scaling == Scaling::kTensor) sa = uniform(seed + 2, 1, 0.25f, 2.0f), sb = uniform(seed + 3, 1, 0.25f, 2.0f);
+  if (c.scaling == Scaling::kRow) sa = uniform(seed + 2, M, 0.25f, 2.0f), sb = uniform(seed + 3, N, 0.25f, 2.0f);
+  const int64_t nbias = c.bias == Bias::kRow ? M : N;
+  std::vector<uint8_t> hbias(nbias * warpspec::dtype_size(c.bias_dtype));
+  std::vector<float> fbias(nbias, 0.0f);
+  for (int64_t i = 0; i < nbias && c.bias != Bias::kNone; ++i)
+    fbias[i] = quantise(c.bias_dtype, testbed::hash_uniform(seed + 4, i), hbias.data(), i);
+
+  test::DeviceBuffer da = test::to_device(ha), db = test::to_device(hb), dsa = test::to_device(sa),
+                     dsb = test::to_device(sb), dbias = test::to_device(hbias);
+  // D's leading dimension padded to 16 bytes (TMA's rule); the padding must stay poison.
+  const int64_t per16 = int64_t(16 / eout), inner = c.d_col_major ? M : N, outer = c.d_col_major ? N : M;
+  const int64_t ld = (inner + per16 - 1) / per16 * per16;
+  test::DeviceBuffer dd(size_t(outer * ld) * eout);
+  ASSERT_NE(dd.get(), nullptr);
+  CUDA_ASSERT(test::poison(dd));
+  GemmArgs g;
+  g.a = TensorView::matrix(da.get(), c.in, M, K, K);
+  g.b = TensorView::matrix(db.get(), c.in, K, N, K, /*row_major=*/false);
+  g.d = TensorView::matrix(dd.get(), c.out, M, N, ld, !c.d_col_major);
+  if (c.scaling == Scaling::kTensor) g.scale_a = vec(dsa, DType::kFP32, 1), g.scale_b = vec(dsb, DType::kFP32, 1);
+  if (c.scaling == Scaling::kRow) g.scale_a = vec(dsa, DType::kFP32, M), g.scale_b = vec(dsb, DType::kFP32, N);
+  if (c.bias != Bias::kNone) {
+    g.bias = vec(dbias, c.bias_dtype, nbias);
+    g.bias_per_row = c.bias == Bias::kRow;
+  }
+  g.activation = c.act;
+  g.use_fast_accum = c.fast_accum;
+  g.tile_n = c.tile_n;
+  const warpspec::Status s = warpspec::gemm(g);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<uint8_t> hd = test::to_host<uint8_t>(dd, dd.bytes());
+  int64_t stray = 0;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t x = inner; x < ld; ++x)
+      for (size_t b = 0; b < eout; ++b) stray += hd[size_t(o * ld + x) * eout + b] != 0xFF;
+  EXPECT_EQ(stray, 0) << "bytes written in D's row padding";
+
+  const bool fp8 = ein == 1;
+  const double acc_rel = !fp8 ? std::ldexp(1.0, -16) : c.fast_accum ? std::ldexp(1.0, -9) : std::ldexp(1.0, -12);
+  int64_t bad = 0;
+  for (int64_t i = 0; i < M; ++i) {
+    for (int64_t j = 0; j < N; ++j) {
+      double dot = 0, mag = 0;
+      for (int64_t k = 0; k < K; ++k) {
+        const double p = double(fa[i * K + k]) * double(fb[j * K + k]);
+        dot += p;
+        mag += std::fabs(p);
+      }
+      const double scale = double(sa[c.scaling == Scaling::kRow ? i : 0]) * double(sb[c.scaling == Scaling::kRow ? j : 0]);
+      const double pre = scale * dot + (c.bias == Bias::kRow ? fbias[i] : c.bias == Bias::kColumn ? fbias[j] : 0.0);
+      const double expect = activate(c.act, pre);
+      const size_t at = c.d_col_major ? size_t(j * ld + i) : size_t(i * ld + j);
+      const double got = testbed::load_float(c.out, hd.data(), at);
+      const double tol = 2 * testbed::gemm_output_eps(c.out) * std::fabs(expect) + 1.2 * acc_rel * scale * mag +
+                         1e-6 * (std::fabs(pre) + 1) + 1e-30;
+      if (!(std::fabs(got - expect) <= tol)) {
+        if (++bad <= 5)
+          ADD_FAILURE() << "D(" << i << ", " << j << ") = " << got << ", expected " << expect << " (tolerance " << tol << ")";
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0) << "of " << M * N << " elements";
+}
+
+class GemmFp8Sweep : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GemmFp8Sweep, MatchesFloat64Reference) {
+  WARPSPEC_REQUIRE_HOPPER();
+  run_case(GetParam());
+}
+
+std::vector<Case> fp8_cases() {
+  std::vector<Case> cases;
+  // Every input x output x scaling x activation x bias kind, off the tile grid.
+  for (DType in : {DType::kE4M3})
+    for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
+      for (Scaling sc : {Scaling::kNone, Scaling::kTensor, Scaling::kRow})
+        for (GemmActivation act : {GemmActivation::kNone, GemmActivation::kReLU, GemmActivation::kGeluTanh,
+                                   GemmActivation::kGeluErf, GemmActivation::kSiLU})
+          for (Bias bias : {Bias::kNone, Bias::kColumn, Bias::kRow})
+            cases.push_back({131, 200, 272, in, out, sc, bias, bias == Bias::kRow ? out : DType::kFP32, act});
+  // Shapes: below one tile, exactly one, one past, long K (promotion matters), batch-free
+  // column-major D (computed as D^T = B^T A^T), fast accumulation.
+  for (auto [m, n, k] : {std::tuple{1, 16, 16}, {64, 8, 32}, {128, 128, 128}, {129, 129, 144}, {257, 72, 1040},
+                         {96, 384, 4096}})
+    for (bool fast : {false, true}) cases.push_back({m, n, k, DType::kE4M3, DType::kBF16, Scaling::kRow, Bias::kColumn,
+                                                     DType::kBF16, GemmActivation::kGeluErf, fast});
+  cases.push_back({200, 136, 256, DType::kE4M3, DType::kFP16, Scaling::kRow, Bias::kRow, DType::kFP16,
+                   GemmActivation::kSiLU, false, true});
+  // The wide tile (128 x 256 as two 128-column parts): below, across and past one tile,
+  // every scaling, long K, column-major D, fast accumulation (promoted every k-block anyway).
+  for (auto [m, n, k] : {std::tuple{1, 16, 16}, {131, 200, 272}, {257, 520, 1040}, {96, 384, 4096}})
+    for (Scaling sc : {Scaling::kNone, Scaling::kTensor, Scaling::kRow})
+      cases.push_back({m, n, k, DType::kE4M3, DType::kBF16, sc, Bias::kColumn, DType::kBF16, GemmActivation::kGeluTanh,
+                       false, false, 256});
+  cases.push_back({200, 300, 512, DType::kE4M3, DType::kBF16, Scaling::kRow, Bias::kRow, DType::kFP32,
+                   GemmActivation::kNone, true, true, 256});
+  cases.push_back({200, 136, 256, DType::kE4M3, DType::kFP32, Scaling::kTensor, Bias::kColumn, DType::kFP32,
+                   GemmActivation::kReLU, true, true});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fp8, GemmFp8Sweep, ::testing::ValuesIn(fp8_cases()),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::to_string(i.index) + "_" + name(i.param); });
+
+std::vector<Case> epilogue_16bit_cases() {
+  // The fused epilogue on the 16-bit GEMM: its one kernel per dtype (128 x 256 tile,
+  // D of the input dtype) over N below, across and past one tile (72, 200, 520).
+  std::vector<Case> cases;
+  for (DType in : {DType::kBF16, DType::kFP16})
+    for (DType out : {in})
+      for (GemmActivation act : {GemmActivation::kNone, GemmActivation::kReLU, GemmActivation::kGeluTanh,
+                                 GemmActivation::kGeluErf, GemmActivation::kSiLU})
+        for (Bias bias : {Bias::kColumn, Bias::kRow})
+          for (int64_t n : {72, 200, 520})
+            cases.push_back({133, n, 96, in, out, Scaling::kNone, bias, bias == Bias::kRow ? DType::kFP32 : out, act});
+  cases.push_back({133, 200, 96, DType::kBF16, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
+                   GemmActivation::kGeluTanh, false, true});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Epilogue16Bit, GemmFp8Sweep, ::testing::ValuesIn(epilogue_16bit_cases()),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::to_string(i.index) + "_" + name(i.param); });
+
+// A NaN or Inf scale reaches the output as in torch._scaled_mm: a NaN tensor-wise scale
+// makes every element NaN; an Inf row scale makes its row non-finite and no other.
+TEST(GemmFp8, NanAndInfScalesPropagate) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const int64_t M = 130, N = 136, K = 128;
+  std::vector<uint8_t> ha(M * K), hb(N * K);
+  for (size_t i = 0; i < ha.size(); ++i) quantise(DType::kE4M3, 0.5f + 0.25f * testbed::hash_uniform(7, i), ha.data(), i);
+  for (size_t i = 0; i < hb.size(); ++i) quantise(DType::kE4M3, 0.5f + 0.25f * testbed::hash_uniform(8, i), hb.data(), i);
+  std::vector<float> sa(M, 1.0f), sb(N, 1.0f);
+  sa[77] = INFINITY;
+  test::DeviceBuffer da = test::to_device(ha), db = test::to_device(hb), dsa = test::to_device(sa),
+                     dsb = test::to_device(sb), dd(M * N * 2);
+  GemmArgs g;
+  g.a = TensorView::matrix(da.get(), DType::kE4M3, M, K, K);
+  g.b = TensorView::matrix(db.get(), DType::kE4M3, K, N, K, false);
+  g.d = TensorView::matrix(dd.get(), DType::kBF16, M, N, N);
+  g.scale_a = vec(dsa, DType::kFP32, M);
+  g.scale_b = vec(dsb, DType::kFP32, N);
+  CUDA_ASSERT(test::poison(dd));
+  ASSERT_TRUE(warpspec::gemm(g).ok());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  std::vector<uint8_t> hd = test::to_host<uint8_t>(dd, M * N * 2);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      const float v = testbed::load_float(DType::kBF16, hd.data(), i * N + j);
+      if (i == 77) EXPECT_TRUE(std::isinf(v) && v > 0) << i << "," << j << ": " << v;  // inputs are positive
+      else ASSERT_TRUE(std::isfinite(v)) << i << "," << j << ": " << v;
+    }
+  const float nan = NAN;
+  CUDA_ASSERT(cudaMemcpy(dsb.get(), &nan, 4, cudaMemcpyHostToDevice));
+  g.scale_a = vec(dsa, DType::kFP32, 1);  // tensor-wise: element 0 (1.0)
+  g.scale_b = vec(dsb, DType::kFP32, 1);  // tensor-wise NaN
+  CUDA_ASSERT(test::poison(dd));
+  ASSERT_TRUE(warpspec::gemm(g).ok());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  hd = test::to_host<uint8_t>(dd, M * N * 2);
+  for (int64_t i = 0; i < M * N; ++i) ASSERT_TRUE(std::isnan(testbed::load_float(DType::kBF16, hd.data(), i))) << i;
+}
+
+}  // namespace gemm_fp8_test

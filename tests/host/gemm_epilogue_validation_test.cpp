@@ -1,0 +1,228 @@
+// Validation of the GEMM epilogue arguments (scales, bias, activation) and of FP8 inputs:
+// every refusal names the argument and comes before the device check, so these run the
+// same with or without a GPU. Nothing launches (pointers are test_pointer's).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "host/test_memory.hpp"
+#include "warpspec/warpspec.hpp"
+
+// Named, not anonymous: the host tests build as one unity translation unit.
+namespace gemm_epilogue_validation_test {
+
+using warpspec::DType;
+using warpspec::GemmActivation;
+using warpspec::GemmArgs;
+using warpspec::StatusCode;
+using warpspec::TensorView;
+
+void* fake(uintptr_t offset = 0) { return warpspec::test::test_pointer(offset); }
+
+constexpr int64_t kM = 64, kN = 48, kK = 32;
+
+// 64x32 (row-major A) times 32x48 (column-major B) into 64x48 row-major D.
+GemmArgs valid_args(DType in = DType::kBF16, DType out = DType::kBF16) {
+  GemmArgs g;
+  g.a = TensorView::matrix(fake(), in, kM, kK, kK);
+  g.b = TensorView::matrix(fake(0x10000), in, kK, kN, kK, /*row_major=*/false);
+  g.d = TensorView::matrix(fake(0x20000), out, kM, kN, kN);
+  return g;
+}
+
+TensorView vector(uintptr_t offset, DType t, int64_t n, int64_t stride = 1) {
+  TensorView v;
+  v.data = fake(offset);
+  v.dtype = t;
+  v.rank = 1;
+  v.shape[0] = n;
+  v.stride[0] = stride;
+  return v;
+}
+
+TensorView matrix2(uintptr_t offset, int64_t rows, int64_t cols) {
+  return TensorView::matrix(fake(offset), DType::kFP32, rows, cols, cols);
+}
+
+TensorView scalar(uintptr_t offset) {
+  TensorView v;
+  v.data = fake(offset);
+  v.dtype = DType::kFP32;
+  v.rank = 0;
+  return v;
+}
+
+bool accepted(const warpspec::Status& s) { return s.ok() || s.code() == StatusCode::kNoDevice; }
+
+void expect_accepted(const GemmArgs& g) {
+  const warpspec::Status s = warpspec::check(g);
+  EXPECT_TRUE(accepted(s)) << s.to_string();
+}
+
+void expect_refused(const GemmArgs& g, StatusCode code, const std::string& names) {
+  const warpspec::Status s = warpspec::check(g);
+  EXPECT_EQ(s.code(), code) << s.to_string();
+  if (s.ok()) return;
+  EXPECT_NE(s.message().find(names), std::string::npos) << "message should name '" << names << "': " << s.message();
+  const warpspec::Status r = warpspec::gemm(g, nullptr);
+  EXPECT_EQ(r.code(), s.code());
+  EXPECT_EQ(r.message(), s.message());
+}
+
+TEST(GemmEpilogueValidation, AcceptedBiasesAndActivations) {
+  for (DType out : {DType::kBF16, DType::kFP16}) {
+    for (DType bias : {out, DType::kFP32}) {
+      for (bool per_row : {false, true}) {
+        GemmArgs g = valid_args(out, out);
+        g.bias = vector(0x30000, bias, per_row ? kM : kN);
+        g.bias_per_row = per_row;
+        for (GemmActivation act : {GemmActivation::kNone, GemmActivation::kReLU, GemmActivation::kGeluTanh,
+                                   GemmActivation::kGeluErf, GemmActivation::kSiLU}) {
+          g.activation = act;
+          expect_accepted(g);
+        }
+      }
+    }
+  }
+}
+
+// The fused epilogue on 16-bit inputs is built for one layout (K-major A and B, D of the
+// input dtype) and one tile; anything else is refused by name, not silently run plain.
+TEST(GemmEpilogueValidation, Fused16BitLayoutsAreRefusedByName) {
+  GemmArgs g = valid_args(DType::kBF16, DType::kFP32);
+  g.activation = GemmActivation::kReLU;
+  expect_refused(g, StatusCode::kUnsupported, "d.dtype: scales, bias and activation on bf16 GEMMs are built for D of the input dtype, got fp32");
+  g = valid_args();
+  g.bias = vector(0x30000, DType::kBF16, kN);
+  g.a = TensorView::matrix(fake(), DType::kBF16, kM, kK, kM, /*row_major=*/false);
+  expect_refused(g, StatusCode::kUnsupported, "a.stride: scales, bias and activation on bf16 GEMMs are built for row-major A");
+  g = valid_args();
+  g.bias = vector(0x30000, DType::kBF16, kN);
+  g.b = TensorView::matrix(fake(0x10000), DType::kBF16, kK, kN, kN);
+  expect_refused(g, StatusCode::kUnsupported, "b.stride: scales, bias and activation on bf16 GEMMs are built for column-major B");
+  g = valid_args();
+  g.scale_a = scalar(0x40000);
+  g.tile_n = 128;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: scales, bias and activation on 16-bit GEMMs are built with one tile width, 256");
+  g.tile_n = 256;
+  expect_accepted(g);
+  g = valid_args();
+  g.activation = GemmActivation::kSiLU;
+  g.d = TensorView::matrix(fake(0x20000), DType::kBF16, kM, kN, kM, /*row_major=*/false);
+  expect_accepted(g);  // column-major D: computed as D^T = B^T A^T, still K-major operands
+  // Without scales, bias or activation every layout and fp32 D stay available (plain kernels).
+  g = valid_args(DType::kBF16, DType::kFP32);
+  g.b = TensorView::matrix(fake(0x10000), DType::kBF16, kK, kN, kN);
+  g.tile_n = 64;
+  expect_accepted(g);
+}
+
+TEST(GemmEpilogueValidation, BadBiasIsRefusedByName) {
+  GemmArgs g = valid_args();
+  g.bias = vector(0x30000, DType::kBF16, kN + 1);
+  expect_refused(g, StatusCode::kInvalidArgument, "bias.shape[0]: must be N");
+  g.bias = vector(0x30000, DType::kBF16, kN);
+  g.bias_per_row = true;  // now it must have M entries
+  expect_refused(g, StatusCode::kInvalidArgument, "bias.shape[0]: must be M");
+  g = valid_args();
+  g.bias = vector(0x30000, DType::kFP16, kN);  // neither D's dtype nor fp32
+  expect_refused(g, StatusCode::kInvalidArgument, "bias.dtype: must be d's dtype (bf16) or fp32");
+  g.bias = vector(0x30000, DType::kBF16, kN, 2);
+  expect_refused(g, StatusCode::kInvalidArgument, "bias.stride[0]: the bias must be contiguous");
+  g.bias = matrix2(0x30000, 1, kN);
+  g.bias.dtype = DType::kBF16;
+  expect_refused(g, StatusCode::kInvalidArgument, "bias.rank: must be 1");
+  g.bias = vector(0x30001, DType::kBF16, kN);
+  expect_refused(g, StatusCode::kMisaligned, "bias.data: must be aligned");
+  g.bias = vector(0x30000, DType::kBF16, kN);
+  g.bias.data = nullptr;
+  expect_refused(g, StatusCode::kInvalidArgument, "bias.data: must not be null");
+  g = valid_args();
+  g.bias_per_row = true;
+  expect_refused(g, StatusCode::kInvalidArgument, "bias_per_row: set without a bias");
+}
+
+TEST(GemmEpilogueValidation, UnknownActivationIsRefused) {
+  GemmArgs g = valid_args();
+  g.activation = static_cast<GemmActivation>(9);
+  expect_refused(g, StatusCode::kInvalidArgument, "activation: unknown value 9");
+}
+
+TEST(GemmEpilogueValidation, AcceptedScales) {
+  for (DType in : {DType::kBF16, DType::kE4M3}) {
+    GemmArgs g = valid_args(in, DType::kBF16);
+    g.scale_a = scalar(0x40000);
+    g.scale_b = vector(0x40100, DType::kFP32, 1);
+    expect_accepted(g);  // tensor-wise
+    g.scale_a = matrix2(0x40000, kM, 1);
+    g.scale_b = matrix2(0x40400, 1, kN);
+    expect_accepted(g);  // row-wise, torch._scaled_mm's shapes
+    g.scale_a = vector(0x40000, DType::kFP32, kM);
+    g.scale_b = vector(0x40400, DType::kFP32, kN);
+    expect_accepted(g);  // row-wise as vectors
+    g.scale_b = scalar(0x40400);
+    expect_accepted(g);  // mixed kinds
+  }
+}
+
+TEST(GemmEpilogueValidation, BadScalesAreRefusedByName) {
+  GemmArgs g = valid_args(DType::kE4M3, DType::kBF16);
+  g.scale_a = matrix2(0x40000, kM + 1, 1);
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_a.shape: must be one element (tensor-wise) or (M, 1) or (M,) with 64");
+  g.scale_a = matrix2(0x40000, 1, kM);  // the transpose of the row-wise shape
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_a.shape");
+  g.scale_a = {};
+  g.scale_b = matrix2(0x40000, kN, 1);
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_b.shape: must be one element (tensor-wise) or (1, N) or (N,) with 48");
+  g.scale_b = vector(0x40000, DType::kBF16, kN);
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_b.dtype: scales are fp32, got bf16");
+  g.scale_b = vector(0x40000, DType::kFP32, kN, 3);
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_b.stride[0]: the scale vector must be contiguous");
+  g.scale_b = vector(0x40002, DType::kFP32, kN);
+  expect_refused(g, StatusCode::kMisaligned, "scale_b.data: must be 4-byte aligned");
+  g.scale_b = vector(0x40000, DType::kFP32, kN);
+  g.scale_b.data = nullptr;
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_b.data: must not be null");
+}
+
+TEST(GemmEpilogueValidation, Fp8LayoutsAndDtypes) {
+  for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32}) expect_accepted(valid_args(DType::kE4M3, out));
+  // e5m2 is not built (src/gemm/instances.hpp): refused by name.
+  expect_refused(valid_args(DType::kE5M2, DType::kBF16), StatusCode::kUnsupported, "a.dtype: e5m2 GEMMs are not built");
+  GemmArgs g = valid_args(DType::kE4M3, DType::kBF16);
+  g.d = TensorView::matrix(fake(0x20000), DType::kBF16, kM, kN, kM, /*row_major=*/false);
+  expect_accepted(g);  // column-major D: computed as D^T = B^T A^T, still K-major operands
+  g = valid_args(DType::kE4M3, DType::kBF16);
+  g.a = TensorView::matrix(fake(), DType::kE4M3, kM, kK, kM, /*row_major=*/false);
+  expect_refused(g, StatusCode::kUnsupported, "a.stride: FP8 A must be row-major");
+  g = valid_args(DType::kE4M3, DType::kBF16);
+  g.b = TensorView::matrix(fake(0x10000), DType::kE4M3, kK, kN, kN);
+  expect_refused(g, StatusCode::kUnsupported, "b.stride: FP8 B must be column-major");
+  g = valid_args(DType::kE4M3, DType::kBF16);
+  g.b.dtype = DType::kE5M2;
+  expect_refused(g, StatusCode::kUnsupported, "b.dtype: must equal a.dtype (e4m3), got e5m2; mixed");
+  g = valid_args(DType::kE4M3, DType::kE4M3);
+  expect_refused(g, StatusCode::kUnsupported, "d.dtype: with e4m3 inputs D must be bf16, fp16 or fp32");
+  g = valid_args(DType::kE4M3, DType::kBF16);
+  g.tile_n = 64;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for D bf16; got 64");
+  g.tile_n = 256;
+  expect_accepted(g);  // the wide FP8 tile, D bf16 only
+  g = valid_args(DType::kE4M3, DType::kFP16);
+  g.tile_n = 256;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for D bf16; got 256 with D fp16");
+  g = valid_args(DType::kBF16, DType::kBF16);
+  g.use_fast_accum = true;
+  expect_refused(g, StatusCode::kInvalidArgument, "use_fast_accum: applies to FP8 inputs only");
+  g = valid_args(DType::kE4M3, DType::kBF16);
+  g.use_fast_accum = true;
+  expect_accepted(g);
+  // K-major FP8 rows are 16-byte multiples: K = 24 e4m3 is 24 bytes.
+  g = valid_args(DType::kE4M3, DType::kBF16);
+  g.a = TensorView::matrix(fake(), DType::kE4M3, kM, 24, 24);
+  g.b = TensorView::matrix(fake(0x10000), DType::kE4M3, 24, kN, 24, false);
+  expect_refused(g, StatusCode::kMisaligned, "a.stride[0]");
+}
+
+}  // namespace gemm_epilogue_validation_test

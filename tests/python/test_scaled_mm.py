@@ -1,0 +1,139 @@
+"""warpspec.scaled_mm against torch._scaled_mm (same arguments, same meaning) and a
+float64 reference of the dequantised inputs; warpspec.gemm's bias= and activation=;
+refusals before anything runs; torch.compile and CUDA graphs (scales read on the GPU)."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import warpspec  # noqa: E402
+from torch_support import needs_hopper  # noqa: E402
+
+E4M3 = getattr(torch, "float8_e4m3fn", None)
+needs_fp8 = pytest.mark.skipif(E4M3 is None, reason="this torch has no float8 dtypes")
+
+
+def fp8(*shape, dtype=None):
+    return (torch.rand(*shape, device="cuda") * 4 - 2).to(dtype or E4M3)
+
+
+def reference(a, b, sa, sb, bias=None):
+    r = (a.double() * sa.double()) @ (b.double() * sb.double())
+    return r if bias is None else r + bias.double()
+
+
+def check(got, want, a, b, sa, sb, rel):
+    # Error bound as the C++ tests derive it: output rounding plus accumulation against
+    # the sum of absolute products.
+    mag = (a.double().abs() * sa.double().abs()) @ (b.double().abs() * sb.double().abs())
+    eps = {torch.bfloat16: 2 ** -8, torch.float16: 2 ** -11, torch.float32: 2 ** -20}[got.dtype]
+    err = (got.double() - want).abs()
+    tol = 2 * eps * want.abs() + rel * mag + 1e-6
+    assert not torch.isnan(got).any()
+    assert (err <= tol).all(), f"max excess {(err - tol).max().item()}"
+
+
+@needs_hopper
+@needs_fp8
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
+@pytest.mark.parametrize("scaling", ["tensor", "row"])
+@pytest.mark.parametrize("with_bias", [False, True])
+@pytest.mark.parametrize("fast", [False, True])
+def test_scaled_mm_matches_reference_and_torch(out_dtype, scaling, with_bias, fast, seed):
+    m, n, k = 257, 200, 528
+    a, b = fp8(m, k), fp8(n, k).t()  # b column-major, as torch._scaled_mm requires
+    if scaling == "tensor":
+        sa, sb = torch.rand((), device="cuda") + 0.5, torch.rand((), device="cuda") + 0.5
+    else:
+        sa, sb = torch.rand(m, 1, device="cuda") + 0.5, torch.rand(1, n, device="cuda") + 0.5
+    bias = torch.randn(n, device="cuda").to(out_dtype if out_dtype != torch.float32 else torch.bfloat16) \
+        if with_bias else None
+    if bias is not None and out_dtype == torch.float32:
+        bias = bias.float()
+    got = warpspec.scaled_mm(a, b, sa, sb, bias=bias, out_dtype=out_dtype, use_fast_accum=fast)
+    assert got.shape == (m, n) and got.dtype == out_dtype
+    check(got, reference(a, b, sa, sb, bias), a, b, sa, sb, 2 ** -9 if fast else 2 ** -12)
+    try:
+        peer = torch._scaled_mm(a, b, sa, sb, bias=bias, out_dtype=out_dtype, use_fast_accum=fast)
+    except (RuntimeError, TypeError):  # a combination this torch/cuBLASLt does not take
+        return
+    check(peer, reference(a, b, sa, sb, bias), a, b, sa, sb, 2 ** -9 if fast else 2 ** -12)
+
+
+@needs_hopper
+@needs_fp8
+def test_scaled_mm_refusals():
+    a, b = fp8(64, 128), fp8(96, 128).t()
+    one = torch.ones((), device="cuda")
+    with pytest.raises(ValueError, match="b.stride: FP8 B must be column-major"):
+        warpspec.scaled_mm(a, b.contiguous(), one, one, out_dtype=torch.bfloat16)
+    with pytest.raises(ValueError, match="scale_a.shape"):
+        warpspec.scaled_mm(a, b, torch.ones(3, 1, device="cuda"), one, out_dtype=torch.bfloat16)
+    with pytest.raises(ValueError, match="scale_b: must be float32"):
+        warpspec.scaled_mm(a, b, one, one.half(), out_dtype=torch.bfloat16)
+    with pytest.raises(ValueError, match="out_dtype"):
+        warpspec.scaled_mm(a, b, one, one)  # torch's default: a's dtype (FP8 output)
+    with pytest.raises(ValueError, match="bias.shape"):
+        warpspec.scaled_mm(a, b, one, one, bias=torch.zeros(95, device="cuda", dtype=torch.bfloat16),
+                           out_dtype=torch.bfloat16)
+
+
+@needs_hopper
+@needs_fp8
+def test_scaled_mm_graph_reads_scales_at_replay():
+    a, b = fp8(128, 256), fp8(128, 256).t()
+    sa, sb = torch.ones((), device="cuda"), torch.ones((), device="cuda")
+    warpspec.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)  # warm-up
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = warpspec.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)
+    sa.fill_(2.0)
+    g.replay()
+    torch.cuda.synchronize()
+    check(out, reference(a, b, sa, sb), a, b, sa, sb, 2 ** -12)
+
+
+@needs_hopper
+@needs_fp8
+def test_scaled_mm_compiles():
+    a, b = fp8(128, 256), fp8(64, 256).t()
+    sa, sb = torch.rand(128, 1, device="cuda") + 0.5, torch.rand(1, 64, device="cuda") + 0.5
+    f = torch.compile(lambda a, b, sa, sb: warpspec.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16), fullgraph=True)
+    check(f(a, b, sa, sb), reference(a, b, sa, sb), a, b, sa, sb, 2 ** -12)
+
+
+ACTIVATIONS = {
+    None: lambda x: x,
+    "relu": torch.relu,
+    "gelu": torch.nn.functional.gelu,
+    "gelu_tanh": lambda x: torch.nn.functional.gelu(x, approximate="tanh"),
+    "silu": torch.nn.functional.silu,
+}
+
+
+@needs_hopper
+@pytest.mark.parametrize("activation", list(ACTIVATIONS))
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_gemm_bias_activation(activation, dtype, seed):
+    # b column-major (w.t()): the layout the fused-epilogue kernels are built for.
+    a, b = torch.randn(200, 136, device="cuda", dtype=dtype), torch.randn(520, 136, device="cuda", dtype=dtype).t()
+    bias = torch.randn(520, device="cuda", dtype=dtype)
+    got = warpspec.gemm(a, b, bias=bias, activation=activation)
+    want = ACTIVATIONS[activation]((a.double() @ b.double() + bias.double()))
+    eps = 2 ** -8 if dtype == torch.bfloat16 else 2 ** -11
+    tol = 2 * eps * want.abs() + 136 ** 0.5 / 4096 + 1e-6
+    assert ((got.double() - want).abs() <= tol).all()
+
+
+@needs_hopper
+def test_gemm_activation_refusals():
+    a, b = torch.randn(64, 64, device="cuda").bfloat16(), torch.randn(64, 64, device="cuda").bfloat16()
+    with pytest.raises(ValueError, match="activation"):
+        warpspec.gemm(a, b, activation="tanh")
+    with pytest.raises(ValueError, match="bias.dtype"):
+        warpspec.gemm(a, b.t().contiguous().t(), bias=torch.zeros(64, device="cuda", dtype=torch.float16))
+    # Fused epilogues are built for column-major b and out of a's dtype only.
+    with pytest.raises(ValueError, match="b.stride"):
+        warpspec.gemm(a, b.contiguous(), activation="relu")
+    with pytest.raises(ValueError, match="d.dtype"):
+        warpspec.gemm(a, b.t().contiguous().t(), activation="relu", out_dtype=torch.float32)
