@@ -65,9 +65,10 @@ static_assert(offsetof(warpspec_attention_args, q) == 8 &&
               offsetof(warpspec_attention_args, reserved) == 420,
               "warpspec_attention_args v1 layout is ABI; append fields, never move them");
 
-// The version-1 sizes: the smallest struct_size accepted.
-constexpr std::size_t kGemmArgsV1Size = 352;
-constexpr std::size_t kAttentionArgsV1Size = 424;
+// Every version's size, oldest first: a struct_size below ours must be one of them
+// (a size between two versions would end inside a field).
+constexpr std::size_t kGemmArgsSizes[] = {352, 376, 632};
+constexpr std::size_t kAttentionArgsSizes[] = {424, 944, 1208};
 static_assert(offsetof(warpspec_attention_args, window_left) == 424 &&
               offsetof(warpspec_attention_args, softcap) == 440 && offsetof(warpspec_attention_args, sink) == 448 &&
               offsetof(warpspec_attention_args, cu_seqlens_q) == 528 &&
@@ -95,8 +96,10 @@ static_assert(offsetof(warpspec_kvcache_append_args, k_cache) == 8 &&
               offsetof(warpspec_kvcache_append_args, rotary_interleaved) == 968 &&
               sizeof(warpspec_kvcache_append_args) == 976,
               "warpspec_kvcache_append_args v1 layout is ABI; append fields, never move them");
-constexpr std::size_t kCombineArgsV1Size = sizeof(warpspec_combine_args);
-constexpr std::size_t kKvAppendArgsV1Size = sizeof(warpspec_kvcache_append_args);
+static_assert(kGemmArgsSizes[2] == sizeof(warpspec_gemm_args) && kAttentionArgsSizes[2] == sizeof(warpspec_attention_args),
+              "a new version: add its size to the list");
+constexpr std::size_t kCombineArgsSizes[] = {sizeof(warpspec_combine_args)};
+constexpr std::size_t kKvAppendArgsSizes[] = {sizeof(warpspec_kvcache_append_args)};
 // The largest struct_size accepted: a newer caller's struct may be longer than ours
 // (its tail must be zero, which we read), but not unboundedly: a garbage size would
 // have us read far past the caller's object.
@@ -124,15 +127,29 @@ warpspec_status guarded(F&& body) {
 
 // The extensible-struct rule (warpspec.h): copy what both sides know, default the
 // rest; a tail this library does not know must be zero.
-template <class T>
-Status read_args(const T* user, const char* name, std::size_t min_size, T* out) {
+template <class T, std::size_t N>
+Status read_args(const T* user, const char* name, const std::size_t (&sizes)[N], T* out) {
   if (user == nullptr) return invalid_argument(std::string(name) + ": must not be null");
   const uint64_t size = user->struct_size;
-  if (size < min_size) {
+  if (size < sizes[0]) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "%s.struct_size: %llu is smaller than the first version's %zu bytes; set it to sizeof(%s)",
-                  name, static_cast<unsigned long long>(size), min_size, name);
+                  name, static_cast<unsigned long long>(size), sizes[0], name);
     return invalid_argument(buf);
+  }
+  if (size < sizeof(T)) {
+    bool known = false;
+    std::string list;
+    for (std::size_t i = 0; i < N; ++i) {
+      known = known || size == sizes[i];
+      list += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::to_string(sizes[i]);
+    }
+    if (!known) {
+      char buf[320];
+      std::snprintf(buf, sizeof buf, "%s.struct_size: %llu is not the size of any version (%s bytes); set it to sizeof(%s)",
+                    name, static_cast<unsigned long long>(size), list.c_str(), name);
+      return invalid_argument(buf);
+    }
   }
   if (size > kMaxArgsSize) {
     char buf[256];
@@ -177,7 +194,7 @@ Status check_flags(uint32_t flags, uint32_t known = WARPSPEC_FLAG_KNOWN,
 
 Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   warpspec_gemm_args args = warpspec_gemm_args_default();
-  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_gemm_args", kGemmArgsV1Size, &args));
+  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_gemm_args", kGemmArgsSizes, &args));
   WARPSPEC_RETURN_IF_ERROR(check_flags(args.flags));
   out->a = to_view(args.a);
   out->b = to_view(args.b);
@@ -210,7 +227,7 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
 
 Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out) {
   warpspec_attention_args args = warpspec_attention_args_default();
-  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_attention_args", kAttentionArgsV1Size, &args));
+  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_attention_args", kAttentionArgsSizes, &args));
   WARPSPEC_RETURN_IF_ERROR(check_flags(args.flags, WARPSPEC_ATTENTION_FLAG_KNOWN,
                                        "WARPSPEC_FLAG_PDL (1), WARPSPEC_FLAG_WINDOW (2), WARPSPEC_FLAG_NUM_SPLITS (4), "
                                        "WARPSPEC_FLAG_PACK_GQA (8) and WARPSPEC_FLAG_NO_PACK_GQA (16)"));
@@ -270,7 +287,7 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
 
 Status to_combine_args(const warpspec_combine_args* user, CombineArgs* out) {
   warpspec_combine_args args = warpspec_combine_args_default();
-  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_combine_args", kCombineArgsV1Size, &args));
+  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_combine_args", kCombineArgsSizes, &args));
   out->out_partial = to_view(args.out_partial);
   out->num_splits = args.num_splits;
   out->out_partial_split_stride = args.out_partial_split_stride;
@@ -283,7 +300,7 @@ Status to_combine_args(const warpspec_combine_args* user, CombineArgs* out) {
 
 Status to_append_args(const warpspec_kvcache_append_args* user, KvAppendArgs* out) {
   warpspec_kvcache_append_args args = warpspec_kvcache_append_args_default();
-  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_kvcache_append_args", kKvAppendArgsV1Size, &args));
+  WARPSPEC_RETURN_IF_ERROR(read_args(user, "warpspec_kvcache_append_args", kKvAppendArgsSizes, &args));
   if (args.rotary_interleaved != 0 && args.rotary_interleaved != 1)
     return invalid_argument("rotary_interleaved: must be 0 or 1, got " + std::to_string(args.rotary_interleaved));
   if (args.q_per_token != 0 && args.q_per_token != 1)

@@ -185,10 +185,14 @@ struct KvAppendArgs {
   // Token t goes to row cache_seqlens[b] + t; rows outside the cache are dropped.
   TensorView cache_seqlens;
   // As AttentionArgs: int32 (batch,) vectors, page_table (batch, max_pages).
+  // cache_leftpad is checked as attention's but moves nothing here: rows and rotary
+  // positions count from row 0, the pad included (as FlashAttention-3).
   TensorView cache_batch_idx, cache_leftpad, page_table;
   // Rotary (optional): cos and sin (seqlen_ro, rotary_dim / 2), the cache's dtype, last
-  // dim contiguous; rotary_dim even and <= head_dim. New key t is rotated at position
-  // cache_seqlens[b] - cache_leftpad[b] + t (clamped into the table).
+  // dim contiguous; rotary_dim even and <= head_dim; seqlen_ro at least the rows a
+  // sequence's cache holds (seqlen_cache, or max_pages * page_size). New key t is
+  // rotated at position cache_seqlens[b] + t, its cache row (FlashAttention-3's
+  // convention: a left pad shifts positions too).
   TensorView rotary_cos, rotary_sin;
   bool rotary_interleaved = true;  // pairs (2i, 2i+1); false: (i, i + rotary_dim / 2)
   // Optional, with rotary: q (batch, seqlen_q, heads_q, head_dim) rotated into q_out

@@ -14,7 +14,8 @@
  *   library reads the fields the caller's size covers and defaults the rest, and
  *   refuses (WARPSPEC_UNSUPPORTED) a larger struct whose unknown tail is not all
  *   zero, so a new option is never silently ignored; a struct_size above 4096
- *   bytes is refused (the library reads that far). Fill a struct from its
+ *   bytes is refused (the library reads that far), and so is one below the
+ *   library's own size that is no earlier version's (it would end inside a field). Fill a struct from its
  *   *_default() function, then set fields.
  * - Memory: every non-empty tensor must be device memory of the current device (or
  *   managed memory); host memory and other devices' memory are refused. An output

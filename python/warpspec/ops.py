@@ -19,6 +19,7 @@ few µs of Python plus the library's own few µs, because:
   torch.compile, fake tensors, opcheck and the profiler see the op.
 """
 
+import ctypes
 import struct
 from typing import Optional, Tuple
 
@@ -596,17 +597,41 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     else:
         tail.extend(_NO_TENSOR)
     tail.append(int(attention_chunk))
-    # Version 3: split-KV on the library's cached workspace (per device and stream: no
-    # allocation in steady state), and the KV-cache vectors.
+    # Version 3: split-KV, and the KV-cache vectors. Eager calls use the library's cached
+    # workspace (per device and stream: no allocation in steady state); a call being
+    # captured into a CUDA graph gets its own from the caching allocator (the graph's
+    # pool), set below: a graph must not share a buffer with another graph or stream.
+    ws_at = len(tail) + 2
     tail.extend((int(num_splits), 0, 0, 0))
     for t, name in cache:
         tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
 
+    def pack(q, k, v, o=None):
+        return _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
+                               *_fields(out if o is None else o, "out"), *_fields(lse, "softmax_lse"), scale,
+                               1 if causal else 0, flags, 0, *tail)
+
     def run(q, k, v, o=None):
-        packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
-                                 *_fields(out if o is None else o, "out"), *_fields(lse, "softmax_lse"), scale,
-                                 1 if causal else 0, flags, 0, *tail)
-        return _call(lib._attention_packed, packed, index)
+        return _call(lib._attention_packed, pack(q, k, v, o), index)
+
+    capturing = num_splits != 1 and torch.cuda.is_current_stream_capturing()
+    keep = []  # this call's graph-owned workspace, alive until the launch is recorded
+
+    def own_workspace(q, k, v, o):
+        """Under CUDA graph capture: this call's split-KV workspace from the caching
+        allocator (the graph's pool). A refusal here is reported by the launch."""
+        if not capturing:
+            return
+        size = ctypes.c_uint64(0)
+        with torch.cuda.device(index):
+            status = lib._attention_workspace_size_packed(pack(q, k, v, o), ctypes.byref(size))
+        if status == _lib.OK and size.value > 0:
+            keep.append(torch.empty(size.value, dtype=torch.uint8, device=q.device))
+            tail[ws_at], tail[ws_at + 1] = keep[-1].data_ptr(), size.value
+
+    def aligned(t):
+        """A view TMA can address as it is, or a contiguous buffer of its shape to copy it into."""
+        return t if t.data_ptr() % 16 == 0 and _tma_strides(t) else None
 
     # A caller's out= that TMA cannot address as it is: computed into a fresh output and
     # copied in at the end. Checked up front: the library names the first view it refuses.
@@ -615,22 +640,35 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                                    or not _tma_strides(out_buffer)):
         fresh = torch.empty(out_shape, dtype=q.dtype, device=q.device)
     if before is not None:
-        packed = _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
-                                 *_fields(out if fresh is None else fresh, "out"), *_fields(lse, "softmax_lse"),
-                                 scale, 1 if causal else 0, flags, 0, *tail)
+        # Every rule is checked before the append writes the cache. Views TMA cannot
+        # address are replaced by contiguous buffers first (filled after the append, since
+        # the cache and the rotated q are what it writes), and the check is on those.
         with torch.cuda.device(index):
-            status = lib._attention_check_packed(packed)
-        if status not in (_lib.OK, _lib.MISALIGNED):  # misaligned views run through copies below
+            status = lib._attention_check_packed(pack(q, k, v, fresh))
+        views = (q, k, v)
+        if status == _lib.MISALIGNED:
+            views = tuple(t if aligned(t) is not None else torch.empty(t.shape, dtype=t.dtype, device=t.device)
+                          for t in (q, k, v))
+            with torch.cuda.device(index):
+                status = lib._attention_check_packed(pack(*views, fresh))
+        if status != _lib.OK:
             raise lib.error(status)
         before()
-    status = run(q, k, v, fresh)
-    if status == _lib.MISALIGNED:
-        # Views TMA cannot address as they are (a storage offset or a batch, seqlen or
-        # head stride that is not a multiple of 16 bytes): like SDPA, compute anyway,
-        # through contiguous copies (16-byte aligned whenever head_dim is a multiple of 8).
-        status = run(q.contiguous() if q.data_ptr() % 16 or not _tma_strides(q) else q,
-                     k.contiguous() if k.data_ptr() % 16 or not _tma_strides(k) else k,
-                     v.contiguous() if v.data_ptr() % 16 or not _tma_strides(v) else v, fresh)
+        for src, dst in zip((q, k, v), views):
+            if dst is not src:
+                dst.copy_(src)
+        own_workspace(*views, fresh)
+        status = run(*views, fresh)
+    else:
+        own_workspace(q, k, v, fresh)
+        status = run(q, k, v, fresh)
+        if status == _lib.MISALIGNED:
+            # Views TMA cannot address as they are (a storage offset or a batch, seqlen or
+            # head stride that is not a multiple of 16 bytes): like SDPA, compute anyway,
+            # through contiguous copies (16-byte aligned whenever head_dim is a multiple of 8).
+            views = tuple(t if aligned(t) is not None else t.contiguous() for t in (q, k, v))
+            own_workspace(*views, fresh)
+            status = run(*views, fresh)
     if status == _lib.OK and fresh is not None:
         out_buffer.copy_(fresh)
     if status != _lib.OK:
@@ -795,8 +833,9 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     num_splits: split-KV (flash-decoding): 1 (the default) does not split, 0 lets a
     heuristic split when the grid would leave SMs idle, n > 1 deals each query tile's
     keys to n CTAs whose fp32 partials a combine kernel merges (deterministic for a
-    fixed n; the workspace is the library's cached one per device and stream; head
-    dim 256 does not split).
+    fixed n; the workspace is the library's cached one per device and stream, or, under
+    CUDA graph capture, the call's own from the graph's memory pool; head dim 256 does
+    not split).
     pack_gqa: pack the nheads // nheads_k query heads of one kv head into one query tile
     (each K/V block read once per kv head; decode fills the tile): None (the default)
     packs when that fills the query tiles better (FlashAttention-3's rule), True always
@@ -999,11 +1038,14 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
     int32 (batch,), the cache entry each batch entry uses (dense caches). cache_leftpad:
     int32 (batch,), where each sequence starts in its cache row (dense caches; positions
     and cache_seqlens count from row 0, so the keys are rows [leftpad, cache_seqlens)).
-    rotary_cos / rotary_sin: (seqlen_ro, rotary_dim / 2) of the cache's dtype.
+    rotary_cos / rotary_sin: (seqlen_ro, rotary_dim / 2) of the cache's dtype, seqlen_ro at
+    least the rows a sequence's cache holds (as FA3); positions are cache rows, a left pad
+    counted (new key t of sequence b at cache_seqlens[b] + t, as FA3).
     num_splits: 0 (the default) a heuristic split-KV, 1 none, n > 1 that many; the
-    workspace is the library's cached one per device and stream (for CUDA graphs, run the
-    call once before capturing). Everything per step (lengths, indices, pages) is read on
-    the GPU: no host synchronisation.
+    workspace is the library's cached one per device and stream, or, under CUDA graph
+    capture, the call's own from the graph's memory pool (graphs share nothing; no warm-up
+    call needed). Everything per step (lengths, indices, pages) is read on the GPU: no
+    host synchronisation.
 
     pack_gqa: None (the default) the library's rule, True or False; flash_attn_func's.
 

@@ -649,7 +649,7 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
   void* ws = plan.workspace;
   if (ws == nullptr) {
     bool capturing = false;
-    const Status s = cached_workspace(plan.device, stream, plan.workspace_bytes, &ws, &capturing);
+    const Status s = cached_workspace(WorkspaceKind::kSplitKv, plan.device, stream, plan.workspace_bytes, &ws, &capturing);
     if (!s.ok()) {
       if (!capturing) return s;
       if (plan.heuristic_splits) {  // the heuristic's choice: run unsplit rather than refuse

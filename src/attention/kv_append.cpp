@@ -98,6 +98,12 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
                                   "head_dim (%" PRId64 ")", c.shape[0], c.shape[1], d));
     if ((c.shape[1] > 1 && c.stride[1] != 1) || (s.shape[1] > 1 && s.stride[1] != 1) || c.stride[0] < 0 || s.stride[0] < 0)
       return invalid_argument("rotary_cos, rotary_sin: the last dim must be contiguous, the first stride >= 0");
+    // Positions are cache rows (cache_seqlens + t, counting a left pad as FlashAttention-3
+    // does), so the table covers every row a sequence can hold, as FlashAttention-3 asks.
+    const int64_t rows = paged ? a.page_table.shape[1] * a.k_cache.shape[1] : a.k_cache.shape[1];
+    if (c.shape[0] < rows)
+      return invalid_argument(fmt("rotary_cos.shape[0] (seqlen_ro): must be at least the cache's rows per sequence (%" PRId64
+                                  "), got %" PRId64, rows, c.shape[0]));
   }
   int64_t seqlen_q = 0, heads_q = 0;
   if (!a.q.empty()) {
@@ -164,7 +170,6 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
   }
   p.cache_seqlens = static_cast<const int32_t*>(a.cache_seqlens.data);
   p.cache_batch_idx = static_cast<const int32_t*>(a.cache_batch_idx.data);
-  p.cache_leftpad = static_cast<const int32_t*>(a.cache_leftpad.data);
   p.page_table = static_cast<const int32_t*>(a.page_table.data);
   p.page_table_stride = paged ? a.page_table.stride[0] : 0;
   p.pages_per_seq = paged ? int32_t(a.page_table.shape[1]) : 0;

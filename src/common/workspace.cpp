@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -16,7 +17,7 @@ struct Buffer {
 
 struct Cache {
   std::mutex mutex;
-  std::map<std::pair<int, cudaStream_t>, Buffer> live;
+  std::map<std::tuple<WorkspaceKind, int, cudaStream_t>, Buffer> live;
   // Outgrown buffers: never freed (a captured graph may refer to one). Growth at least
   // doubles, so they add up to less than the live buffer.
   std::vector<void*> retired;
@@ -29,13 +30,13 @@ Cache& cache() {
 
 }  // namespace
 
-Status cached_workspace(int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing) {
+Status cached_workspace(WorkspaceKind kind, int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing) {
   *out = nullptr;
   *capturing = false;
   if (bytes == 0) return Status::Ok();
   Cache& c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
-  Buffer& b = c.live[{device, stream}];
+  Buffer& b = c.live[{kind, device, stream}];
   if (b.bytes >= bytes) {
     *out = b.ptr;
     return Status::Ok();
@@ -48,23 +49,23 @@ Status cached_workspace(int device, cudaStream_t stream, size_t bytes, void** ou
   }
   *capturing = capture != cudaStreamCaptureStatusNone;
   if (*capturing)
-    return unsupported("workspace: this GEMM needs " + std::to_string(bytes) +
-                       " bytes of fixup workspace and the stream is being captured, where the library cannot "
+    return unsupported("workspace: the call needs " + std::to_string(bytes) +
+                       " bytes of workspace and the stream is being captured, where the library cannot "
                        "allocate its own (its cached one for this stream holds " + std::to_string(b.bytes) +
-                       "); pass GemmArgs::workspace, or run the same GEMM once on this stream before capturing");
+                       "); pass a workspace, or run the same call once on this stream before capturing");
   size_t grown = b.bytes * 2 > bytes ? b.bytes * 2 : bytes;
   grown = (grown + 4095) / 4096 * 4096;
   void* p = nullptr;
   err = cudaMallocAsync(&p, grown, stream);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    return cuda_error("cudaMallocAsync (GEMM workspace of " + std::to_string(grown) + " bytes)", err);
+    return cuda_error("cudaMallocAsync (workspace of " + std::to_string(grown) + " bytes)", err);
   }
   err = cudaMemsetAsync(p, 0, grown, stream);
   if (err != cudaSuccess) {
     cudaGetLastError();
     cudaFreeAsync(p, stream);
-    return cuda_error("cudaMemsetAsync (GEMM workspace)", err);
+    return cuda_error("cudaMemsetAsync (workspace)", err);
   }
   if (b.ptr != nullptr) c.retired.push_back(b.ptr);
   b.ptr = p;

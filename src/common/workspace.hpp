@@ -1,6 +1,8 @@
 #pragma once
-// The library's own workspaces, for calls that pass none: one per (device, stream),
-// zeroed when allocated, grown when a call needs more, never shrunk. Thread-safe.
+// The library's own workspaces, for calls that pass none: one per (device, stream, kind),
+// zeroed when allocated, grown when a call needs more, never shrunk. Thread-safe. The
+// kinds never share a buffer: the GEMM fixup's flags must stay zero between calls, and
+// split-KV leaves its partials behind.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -15,6 +17,7 @@ namespace warpspec {
 // for the next kernel on it); the old buffer is kept, since a graph captured earlier may
 // still use it. A stream being captured cannot allocate: then the call is refused
 // (kUnsupported, *capturing set) unless the cached buffer is already large enough.
-Status cached_workspace(int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing);
+enum class WorkspaceKind { kGemmFixup, kSplitKv };
+Status cached_workspace(WorkspaceKind kind, int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing);
 
 }  // namespace warpspec

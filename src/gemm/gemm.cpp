@@ -472,7 +472,7 @@ static Status launch(const Prepared& p, const GemmArgs& args, cudaStream_t strea
     void* ws = args.workspace;
     if (ws == nullptr) {
       bool capturing = false;
-      const Status s = cached_workspace(p.plan.device, stream, p.plan.workspace_bytes, &ws, &capturing);
+      const Status s = cached_workspace(WorkspaceKind::kGemmFixup, p.plan.device, stream, p.plan.workspace_bytes, &ws, &capturing);
       if (capturing && args.decomposition == GemmDecomposition::kHeuristic) {
         // The heuristic's choice needs a workspace the capture cannot allocate: run
         // data-parallel instead (no workspace) rather than refuse a call that did not

@@ -20,6 +20,7 @@
 #include "testing/convert.hpp"
 #include "testing/gemm_check.hpp"
 #include "testing/gemm_cublas.hpp"
+#include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace gemm_test {  // named: the C++ GPU test files are one unity translation unit
@@ -669,6 +670,56 @@ TEST(GemmKSplit, GraphCaptureUsesACachedOrCallersWorkspace) {
   GemmArgs own = p.args;
   own.workspace = ws.get(), own.workspace_bytes = bytes;
   capture_and_replay(own);
+  cudaStreamDestroy(stream);
+}
+
+// The library's cached workspaces are per kind: a split-KV attention on the same stream
+// (64 MB of partials, more than this GEMM's fixup needs) must not hand the GEMM a buffer
+// whose flags hold partials. GEMM, attention, GEMM on one stream: the GEMM's bits again.
+TEST(GemmKSplit, SplitKvAttentionOnTheSameStreamLeavesTheFixupWorkspaceAlone) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(test::seed_note(seed));
+  KSplitProblem p(64, 4096, 4096, 1, 0.0f, seed);
+  p.args.decomposition = warpspec::GemmDecomposition::kSplitK;
+  p.args.splits = 4;
+  cudaStream_t stream;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const auto before = run_repeatedly(p.args, p.dd, 1, stream);
+  ASSERT_EQ(before.size(), 1u);
+
+  const int64_t sq = 1024, sk = 4096, h = 16, d = 128;
+  std::mt19937_64 rng(seed ^ 0x5eed);
+  std::normal_distribution<float> dist(0.0f, 1.0f);
+  auto random_bf16 = [&](size_t n) {
+    std::vector<uint16_t> v(n);
+    for (auto& x : v) {
+      const float f = dist(rng);
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      x = uint16_t(u >> 16);
+    }
+    return test::to_device(v);
+  };
+  test::DeviceBuffer q = random_bf16(size_t(sq * h * d)), k = random_bf16(size_t(sk * h * d)),
+                     v = random_bf16(size_t(sk * h * d)), o(size_t(sq * h * d) * 2), lse(size_t(sq * h) * 4);
+  warpspec::AttentionArgs a;
+  a.q = testbed::bshd_contiguous(q.get(), DType::kBF16, 1, sq, h, d);
+  a.k = testbed::bshd_contiguous(k.get(), DType::kBF16, 1, sk, h, d);
+  a.v = testbed::bshd_contiguous(v.get(), DType::kBF16, 1, sk, h, d);
+  a.o = testbed::bshd_contiguous(o.get(), DType::kBF16, 1, sq, h, d);
+  a.lse = testbed::lse_contiguous(static_cast<float*>(lse.get()), 1, h, sq);
+  a.num_splits = 8;
+  size_t attention_bytes = 0, gemm_bytes = 0;
+  ASSERT_TRUE(warpspec::attention_workspace_size(a, &attention_bytes).ok());
+  ASSERT_TRUE(warpspec::gemm_workspace_size(p.args, &gemm_bytes).ok());
+  ASSERT_GT(attention_bytes, gemm_bytes);  // else the old shared buffer would not have been replaced
+  const warpspec::Status s = warpspec::attention_forward(a, stream);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+
+  const auto after = run_repeatedly(p.args, p.dd, 1, stream);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_TRUE(after[0] == before[0]) << "the GEMM after a split-KV attention on its stream gave other bits";
   cudaStreamDestroy(stream);
 }
 

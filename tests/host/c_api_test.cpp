@@ -139,6 +139,7 @@ const Refusal kRefusals[] = {
     {"bad tile", [](warpspec_gemm_args& g) { g.tile_n = 96; }, WARPSPEC_INVALID_ARGUMENT, "tile_n"},
     {"unknown flag bits", [](warpspec_gemm_args& g) { g.flags = 2; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x2"},
     {"old struct", [](warpspec_gemm_args& g) { g.struct_size = 64; }, WARPSPEC_INVALID_ARGUMENT, "struct_size: 64 is smaller"},
+    {"size between versions", [](warpspec_gemm_args& g) { g.struct_size = 400; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_gemm_args.struct_size: 400 is not the size of any version (352, 376 or 632 bytes)"},
     {"unknown decomposition", [](warpspec_gemm_args& g) { g.decomposition = 9; }, WARPSPEC_INVALID_ARGUMENT, "decomposition: unknown value 9"},
     {"splits too many", [](warpspec_gemm_args& g) { g.decomposition = WARPSPEC_GEMM_DECOMPOSITION_SPLIT_K; g.splits = 257; }, WARPSPEC_INVALID_ARGUMENT, "splits: must be 0 (automatic) or 1..256"},
     {"splits without split-K", [](warpspec_gemm_args& g) { g.splits = 4; }, WARPSPEC_INVALID_ARGUMENT, "splits: 4 given, but splits apply only with decomposition kSplitK"},
@@ -544,6 +545,8 @@ const AttentionRefusal kAttentionRefusals[] = {
     {"pack_gqa both", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_PACK_GQA | WARPSPEC_FLAG_NO_PACK_GQA; }, WARPSPEC_INVALID_ARGUMENT, "WARPSPEC_FLAG_NO_PACK_GQA (16) together"},
     {"reserved", [](warpspec_attention_args& a) { a.reserved = 1; }, WARPSPEC_UNSUPPORTED, "reserved: must be 0"},
     {"old struct", [](warpspec_attention_args& a) { a.struct_size = 352; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 352 is smaller than the first version's 424 bytes"},
+    {"size between versions", [](warpspec_attention_args& a) { a.struct_size = 500; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 500 is not the size of any version (424, 944 or 1208 bytes)"},
+    {"size inside the last version", [](warpspec_attention_args& a) { a.struct_size = 1200; }, WARPSPEC_INVALID_ARGUMENT, "1200 is not the size of any version"},
     {"window without its flag", [](warpspec_attention_args& a) { a.window_left = 5; }, WARPSPEC_INVALID_ARGUMENT, "set WARPSPEC_FLAG_WINDOW"},
     {"reserved2", [](warpspec_attention_args& a) { a.reserved2 = 3; }, WARPSPEC_UNSUPPORTED, "reserved2: must be 0"},
     {"window -2", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_WINDOW, a.window_left = -2; }, WARPSPEC_INVALID_ARGUMENT, "window_left: must be -1 (unbounded) or >= 0, got -2"},
@@ -637,7 +640,7 @@ TEST(CApiAttention, RefusalsAreTheCppApis) {
   for (const AttentionRefusal& r : kAttentionRefusals) {
     const std::string what = r.what;
     if (what == "causal 2" || what == "flags" || what == "reserved" || what == "old struct" ||
-        what == "window without its flag" || what == "reserved2" || what == "num_splits without its flag" ||
+        what == "size between versions" || what == "size inside the last version" || what == "window without its flag" || what == "reserved2" || what == "num_splits without its flag" ||
         what == "reserved3" || what == "pack_gqa both")
       continue;
     SCOPED_TRACE(r.what);

@@ -96,7 +96,8 @@ class Case:
         self.rotary = rotary  # None, or interleaved (bool)
         if rotary is not None:
             rd = d // 2
-            angle = torch.rand(cache_len + 16, rd // 2, device=dev) * 2 * math.pi
+            rows = cache_len if page is None else -(-cache_len // page) * page  # the table covers the cache (FA3)
+            angle = torch.rand(rows + 16, rd // 2, device=dev) * 2 * math.pi
             self.cos, self.sin = angle.cos().to(dtype), angle.sin().to(dtype)
         else:
             self.cos = self.sin = None
@@ -125,10 +126,10 @@ class Case:
         if self.new:
             k = self.k
             if self.rotary is not None:
-                pos = (lens - pad).view(-1, 1) + torch.arange(self.new).view(1, -1)
+                pos = lens.view(-1, 1) + torch.arange(self.new).view(1, -1)  # the row, a left pad counted (FA3)
                 k = rotary_ref(k, self.cos, self.sin, pos.cuda(), self.rotary)
                 per_token = causal or window != (-1, -1)
-                qpos = (lens - pad).view(-1, 1) + (torch.arange(sq).view(1, -1) if per_token else 0)
+                qpos = lens.view(-1, 1) + (torch.arange(sq).view(1, -1) if per_token else 0)
                 q = rotary_ref(q, self.cos, self.sin, qpos.expand(b, sq).cuda(), self.rotary)
             for i in range(b):
                 for t in range(self.new):
@@ -387,8 +388,21 @@ def test_refusals():
         pc = torch.zeros(8, 40, 2, 128, device="cuda", dtype=torch.bfloat16)
         warpspec.flash_attn_with_kvcache(q, pc, pc.clone(), cache_seqlens=case.cache_seqlens,
                                          page_table=torch.zeros(2, 4, dtype=torch.int32, device="cuda"))
+    with pytest.raises(ValueError, match=r"rotary_cos.shape\[0\] \(seqlen_ro\): must be at least the cache's rows"):
+        call(rotary_cos=case.cos[:100], rotary_sin=case.sin[:100])  # FA3 refuses tables shorter than the cache
     torch.cuda.synchronize()
     assert torch.equal(kc, case.k_cache) and torch.equal(vc, case.v_cache)  # nothing was written
+    # A view the attention computes through a copy (q at an odd offset) and a rule only the
+    # library knows (head dim 256 does not split): refused before the append writes.
+    big = Case(batch=2, seqlen_q=2, new=2, cache_len=128, d=256)
+    kc2, vc2 = big.k_cache.clone(), big.v_cache.clone()
+    odd = torch.empty(big.q.numel() + 1, device="cuda", dtype=big.q.dtype)[1:].view(big.q.shape)
+    odd.copy_(big.q)
+    with pytest.raises(ValueError, match="num_splits"):
+        warpspec.flash_attn_with_kvcache(odd, kc2, vc2, k=big.k, v=big.v, cache_seqlens=big.cache_seqlens,
+                                         num_splits=3)
+    torch.cuda.synchronize()
+    assert torch.equal(kc2, big.k_cache) and torch.equal(vc2, big.v_cache)
     with pytest.raises(ValueError, match="out_partial"):
         warpspec.flash_attn_combine(torch.zeros(2, 1, 1, 1, 8, device="cuda", dtype=torch.bfloat16),
                                     torch.zeros(2, 1, 1, 1, device="cuda"))
@@ -448,35 +462,35 @@ def test_torch_compile(seed):
 @pytest.mark.parametrize("num_splits", [3, 0])
 def test_cuda_graph_decode_steps(seed, num_splits):
     """A decode loop as a serving engine captures it: the lengths and the page table are
-    read on the GPU, so one graph replays every step (the split-KV workspace is the
-    library's cached one: the call runs once before capture)."""
+    read on the GPU, so one graph replays every step. No warm-up on the capture stream:
+    the captured call takes its split-KV workspace from the graph's pool, and replays give
+    the bits of an eager call with the same num_splits."""
     case = Case(batch=2, seqlen_q=1, new=1, cache_len=1024, page=64, rotary=True)
     kc, vc = case.k_cache.clone(), case.v_cache.clone()
     lens = torch.tensor([100, 37], dtype=torch.int32, device="cuda")
     q, k, v = case.q.clone(), case.k.clone(), case.v.clone()
 
-    def step():
+    def step(kc, vc):
         return warpspec.flash_attn_with_kvcache(q, kc, vc, k=k, v=v, rotary_cos=case.cos, rotary_sin=case.sin,
                                                 cache_seqlens=lens, page_table=case.page_table, causal=True,
                                                 num_splits=num_splits)
 
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        step()  # warm-up: the workspace cache grows here, not under capture
-    torch.cuda.current_stream().wait_stream(s)
-    kc.copy_(case.k_cache), vc.copy_(case.v_cache)
+    step(kc.clone(), vc.clone())  # loads the kernels, on the current stream (not the capture's)
+    torch.cuda.synchronize()
     g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g, stream=s):  # the stream whose workspace the warm-up grew
-        out = step()
+    with torch.cuda.graph(g):
+        out = step(kc, vc)
     kc.copy_(case.k_cache), vc.copy_(case.v_cache)
     for _ in range(3):
         # The reference sees this step's inputs and the cache as it is before the step.
         case.q, case.k, case.v, case.cache_seqlens = q.clone(), k.clone(), v.clone(), lens.clone()
         case.k_cache, case.v_cache = kc.clone(), vc.clone()
         ref_k, ref_v, _, ref_out, ref_lse, low = case.reference(causal=True)
+        eager_kc, eager_vc = kc.clone(), vc.clone()
+        eager = step(eager_kc, eager_vc)
         g.replay()
         torch.cuda.synchronize()
+        assert torch.equal(out, eager) and torch.equal(kc, eager_kc), "graph replay differs from the eager call"
         assert torch.equal(kc, ref_k.to(kc.dtype)) or (kc.float() - ref_k.float()).abs().max().item() < 2e-2
         err = (out.float() - ref_out).abs().max().item()
         assert err <= 2 * (low - ref_out).abs().max().item() + 2e-3

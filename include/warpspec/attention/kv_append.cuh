@@ -7,10 +7,11 @@
 // the left pad included) of cache entry cache_batch_idx[b] (b without it), or, paged, to
 // row r % page_size of page page_table[b][r / page_size]. Rows that fall outside the
 // cache (a bad length, index or page) are dropped, never written elsewhere.
-// Rotary position of new key t: cache_seqlens[b] − cache_leftpad[b] + t; of query t:
-// the same when `q_per_token` (causal or local attention), else the first new position
-// for every query token (FlashAttention's convention). Positions past the cos/sin
-// tables are clamped to their last row. Interleaved rotary rotates pairs (2i, 2i+1),
+// Rotary position of new key t: its row, cache_seqlens[b] + t (a left pad counted, as
+// FlashAttention-3); of query t: the same when `q_per_token` (causal or local
+// attention), else the first new position for every query token (FlashAttention's
+// convention). The host asks for tables as long as the cache; a hostile length on the
+// device is clamped to the table's last row, never read past it. Interleaved rotary rotates pairs (2i, 2i+1),
 // the GPT-NeoX form pairs (i, i + rotary_dim/2); columns from rotary_dim on are copied.
 // Every lane loads its elements and their partners before any lane writes, so q may be
 // rotated in place.
@@ -94,7 +95,6 @@ __global__ void __launch_bounds__(32 * kAppendWarps) kv_append_kernel(const __gr
     const int t = int((i / p.heads_kv) % p.seqlen_new);
     const int b = int(i / (int64_t(p.heads_kv) * p.seqlen_new));
     const int32_t len = __ldg(p.cache_seqlens + b);
-    const int32_t pad = p.cache_leftpad != nullptr ? __ldg(p.cache_leftpad + b) : 0;
     const int64_t row = int64_t(len) + t;
     int64_t entry, r;
     if (p.page_table != nullptr) {
@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(32 * kAppendWarps) kv_append_kernel(const __gr
       T* dst = static_cast<T*>(p.v_cache) + entry * p.vc_stride_b + r * p.vc_stride_s + h * p.vc_stride_h;
       rotate_row<T>(p, src, dst, 0, false);
     } else {
-      const int pos = rotary ? min(max(len - pad + t, 0), p.seqlen_ro - 1) : 0;
+      const int pos = rotary ? min(max(len + t, 0), p.seqlen_ro - 1) : 0;
       const T* src = static_cast<const T*>(p.k_new) + b * p.kn_stride_b + t * p.kn_stride_s + h * p.kn_stride_h;
       T* dst = static_cast<T*>(p.k_cache) + entry * p.kc_stride_b + r * p.kc_stride_s + h * p.kc_stride_h;
       rotate_row<T>(p, src, dst, pos, rotary);
@@ -125,8 +125,7 @@ __global__ void __launch_bounds__(32 * kAppendWarps) kv_append_kernel(const __gr
   const int h = int(i % p.heads_q);
   const int t = int((i / p.heads_q) % p.seqlen_q);
   const int b = int(i / (int64_t(p.heads_q) * p.seqlen_q));
-  const int32_t pad = p.cache_leftpad != nullptr ? __ldg(p.cache_leftpad + b) : 0;
-  const int pos = min(max(__ldg(p.cache_seqlens + b) - pad + (p.q_per_token ? t : 0), 0), p.seqlen_ro - 1);
+  const int pos = min(max(__ldg(p.cache_seqlens + b) + (p.q_per_token ? t : 0), 0), p.seqlen_ro - 1);
   const T* src = static_cast<const T*>(p.q) + b * p.q_stride_b + t * p.q_stride_s + h * p.q_stride_h;
   T* dst = static_cast<T*>(p.q_out) + b * p.qo_stride_b + t * p.qo_stride_s + h * p.qo_stride_h;
   rotate_row<T>(p, src, dst, pos, true);

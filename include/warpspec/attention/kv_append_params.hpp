@@ -22,7 +22,6 @@ struct KvAppendParams {
   int32_t seqlen_q, heads_q;
   const int32_t* cache_seqlens;
   const int32_t* cache_batch_idx;  // nullptr: b
-  const int32_t* cache_leftpad;    // nullptr: 0
   const int32_t* page_table;       // nullptr: dense
   int64_t page_table_stride;
   int32_t pages_per_seq;
