@@ -108,8 +108,11 @@ def main():
     b = torch.randn(s, s, device="cuda").to(torch.bfloat16)
     d = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
     stream = torch.cuda.current_stream().cuda_stream
+    # Version 3's fields past version 1's: decomposition, splits, workspace, its bytes,
+    # scale_a, scale_b, bias, activation, bias_per_row, fast accumulation, reserved.
+    tail = (0, 0, 0, 0, *_lib.NULL_TENSOR, *_lib.NULL_TENSOR, *_lib.NULL_TENSOR, 0, 0, 0, 0)
     packed = _lib.GEMM_FORMAT.pack(_lib.GEMM_FORMAT.size, *ops._fields(a, "a"), *ops._fields(b, "b"),
-                                   *_lib.NULL_TENSOR, *ops._fields(d, "d"), 1.0, 0.0, 0, 0, 0, 0)
+                                   *_lib.NULL_TENSOR, *ops._fields(d, "d"), 1.0, 0.0, 0, 0, 0, 0, *tail)
     cargs = _lib.gemm_args()
     cargs.a, cargs.b, cargs.d = ops._view(a, "a"), ops._view(b, "b"), ops._view(d, "d")
     check_fn = lib._cdll.warpspec_gemm_check
@@ -132,7 +135,7 @@ def main():
         # pieces
         ("  piece: struct.pack of the args", lambda: _lib.GEMM_FORMAT.pack(
             _lib.GEMM_FORMAT.size, *ops._fields(a, "a"), *ops._fields(b, "b"), *_lib.NULL_TENSOR,
-            *ops._fields(d, "d"), 1.0, 0.0, 0, 0, 0, 0)),
+            *ops._fields(d, "d"), 1.0, 0.0, 0, 0, 0, 0, *tail)),
         ("  piece: ctypes.Structure args (old)", lambda: (_lib.gemm_args(), ops._view(a, "a"), ops._view(b, "b"),
                                                           ops._view(d, "d"))),
         ("  piece: torch.empty output", lambda: torch.empty((s, s), dtype=torch.bfloat16, device=a.device)),
@@ -169,6 +172,23 @@ def main():
         ("C call: warpspec_attention on pre-packed args", lambda: lib._attention_packed(apacked, stream)),
     ]:
         host, total = per_call_us(fn, n, rounds)
+        print(f"{what:<58} {host:>8.2f} {total:>8.2f}", flush=True)
+
+    # A decode step: flash_attn_with_kvcache over a 1 x 8192 cache, 32 / 8 heads, d 128
+    # (split-KV: the attention and the combine; the lengths on the GPU).
+    qd = torch.randn(1, 1, 32, 128, device="cuda", dtype=torch.bfloat16)
+    kd = torch.randn(1, 8192, 8, 128, device="cuda", dtype=torch.bfloat16)
+    vd = torch.randn(1, 8192, 8, 128, device="cuda", dtype=torch.bfloat16)
+    lens = torch.full((1,), 8192, dtype=torch.int32, device="cuda")
+    print(f"\n# decode: flash_attn_with_kvcache, q (1, 1, 32, 128), cache (1, 8192, 8, 128) bf16")
+    for what, fn in [
+        ("warpspec.flash_attn_with_kvcache (num_splits=0)", lambda: warpspec.flash_attn_with_kvcache(
+            qd, kd, vd, cache_seqlens=lens)),
+        ("warpspec.flash_attn_with_kvcache (num_splits=1)", lambda: warpspec.flash_attn_with_kvcache(
+            qd, kd, vd, cache_seqlens=lens, num_splits=1)),
+        ("  piece: torch.zeros(2) (a tile counter)", lambda: torch.zeros(2, dtype=torch.int32, device="cuda")),
+    ]:
+        host, total = per_call_us(fn, min(n, 150), rounds)
         print(f"{what:<58} {host:>8.2f} {total:>8.2f}", flush=True)
 
 

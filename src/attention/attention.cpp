@@ -701,7 +701,7 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
   c.rows = int32_t(plan.tile_rows);
   c.heads = int32_t(plan.heads_q);
   c.head_dim = int32_t(plan.head_dim);
-  return attention_impl::launch_combine(c, stream);
+  return attention_impl::launch_combine(c, stream, /*pdl=*/true);
 }
 
 Status launch(const Prepared& p, cudaStream_t stream) {

@@ -8,6 +8,9 @@
 namespace warpspec::attention_impl {
 
 struct CombineParams;
-Status launch_combine(const CombineParams& p, cudaStream_t stream);
+// pdl: launched as a programmatic dependent of the kernel before it on the stream (the
+// split-KV attention, which allows it once its loads are issued): its blocks start
+// while that kernel drains, and wait for it to complete before reading.
+Status launch_combine(const CombineParams& p, cudaStream_t stream, bool pdl = false);
 
 }  // namespace warpspec::attention_impl

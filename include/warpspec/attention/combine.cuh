@@ -21,6 +21,7 @@
 #include "warpspec/attention/combine_params.hpp"
 #include "warpspec/attention/seqlen.cuh"
 #include "warpspec/hopper/arch.cuh"
+#include "warpspec/hopper/cluster.cuh"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/schedule/split_kv.hpp"
 #include "warpspec/tensor.hpp"
@@ -55,6 +56,9 @@ __device__ __forceinline__ void store4(void* out, DType dtype, int64_t index, fl
 
 __global__ void __launch_bounds__(32 * kCombineWarps) attention_combine_kernel(const __grid_constant__ CombineParams p) {
   __shared__ float weight[kCombineWarps][schedule::kMaxKvSplits];
+  // Launched as a programmatic dependent of the split attention: wait until it has
+  // completed and its partials are visible (at once without that launch attribute).
+  hopper::griddep_wait();
   const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   const int64_t item = int64_t(blockIdx.x) * kCombineWarps + warp;  // (batch, row, head), head fastest
   if (item >= int64_t(p.batch) * p.rows * p.heads) return;

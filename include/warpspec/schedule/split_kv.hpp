@@ -35,27 +35,30 @@ WARPSPEC_HOST_DEVICE BlockRange split_blocks(int lo, int hi, int split, int spli
 inline constexpr int kMaxKvSplits = 128;
 
 // num_splits = 0: how many splits to use. Split only when the grid would otherwise leave
-// SMs idle (fewer than 80% of them busy with `tiles` (m_block, head, batch) tiles). Then
-// pick the count with the least modelled time, the smallest on a tie: a work tile of s
-// splits reads ceil(key_blocks / s) blocks (split_blocks deals whole blocks), a wave of
-// the grid costs its longest tile plus about one block for the prologue and the partial
-// epilogue, and the combine launch about one more. Evenness matters as much as filling
-// the SMs: at 64 key blocks over 8 tiles, 14 splits (112 CTAs) read 5 blocks each where
-// 16 (128 CTAs) read 4. Each split keeps at least two blocks (so the pipeline has something
-// to overlap); never more than kMaxKvSplits.
+// SMs idle: with `tiles` (m_block, head, batch) tiles and `sm_count` SMs, pick the
+// smallest split count whose waves fill the SMs about as well as the best count does,
+// never more splits than key blocks (each split keeps at least two blocks, so the pipeline
+// has something to overlap) and never more than kMaxKvSplits.
 inline int split_heuristic(int64_t tiles, int sm_count, int key_blocks) {
   if (tiles <= 0 || sm_count <= 0 || key_blocks < 4) return 1;
   if (tiles * 10 >= int64_t(sm_count) * 8) return 1;  // 80% of the SMs busy: splitting costs more than it gains
   int most = key_blocks / 2;
   if (most > kMaxKvSplits) most = kMaxKvSplits;
-  auto cost = [&](int s) {
-    const int64_t waves = (tiles * s + sm_count - 1) / sm_count;
-    return waves * ((key_blocks + s - 1) / s + 1) + (s > 1 ? 1 : 0);
-  };
-  int best = 1;
-  for (int s = 2; s <= most; ++s)
-    if (cost(s) < cost(best)) best = s;
-  return best;
+  // Efficiency of s splits: the fraction of the last wave's CTAs that do work,
+  // (tiles * s) / (ceil(tiles * s / sm) * sm).
+  double best = 0;
+  for (int s = 1; s <= most; ++s) {
+    const int64_t work = tiles * s;
+    const int64_t waves = (work + sm_count - 1) / sm_count;
+    const double eff = double(work) / double(waves * sm_count);
+    if (eff > best) best = eff;
+  }
+  for (int s = 1; s <= most; ++s) {
+    const int64_t work = tiles * s;
+    const int64_t waves = (work + sm_count - 1) / sm_count;
+    if (double(work) / double(waves * sm_count) >= 0.85 * best) return s;
+  }
+  return 1;
 }
 
 }  // namespace warpspec::schedule
