@@ -537,6 +537,19 @@ def _window(window_size) -> Tuple[int, int]:
 _NO_TENSOR = _lib.NULL_TENSOR
 
 
+_TILE_COUNTERS = {}  # (device index, raw stream) -> a zeroed int32 pair
+
+
+def _tile_counter(device: torch.device, index: int) -> torch.Tensor:
+    if torch.cuda.is_current_stream_capturing():
+        return torch.zeros(2, dtype=torch.int32, device=device)
+    key = (index, _raw_stream(index))
+    counter = _TILE_COUNTERS.get(key)
+    if counter is None:
+        counter = _TILE_COUNTERS[key] = torch.zeros(2, dtype=torch.int32, device=device)
+    return counter
+
+
 def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float],
                     causal: bool, window_left: int = -1, window_right: int = -1, softcap: float = 0.0,
                     sink: Optional[torch.Tensor] = None, cu_seqlens_q: Optional[torch.Tensor] = None,
@@ -590,10 +603,11 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
     tail.append(int(max_seqlen_q))
     if cu_seqlens_q is not None or cu_seqlens_k is not None or seqused_q is not None or seqused_k is not None:
-        # The dynamic tile schedule of ragged batches: a fresh zeroed counter pair per
-        # call (the caching allocator and one memset; graph-safe).
-        counter = torch.zeros(2, dtype=torch.int32, device=q.device)
-        tail.extend(_fields(counter, "tile_counter"))
+        # The dynamic tile schedule of ragged batches: a zeroed counter pair, which the
+        # kernel leaves zeroed when it ends (tile_stream.cuh). Eager calls reuse one per
+        # device and stream (stream-ordered, so no call sees another's count); a call
+        # being captured into a CUDA graph gets its own, zeroed in the graph.
+        tail.extend(_fields(_tile_counter(q.device, index), "tile_counter"))
     else:
         tail.extend(_NO_TENSOR)
     tail.append(int(attention_chunk))
