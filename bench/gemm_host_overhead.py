@@ -168,7 +168,8 @@ def main():
     for what, fn in [
         ("F.scaled_dot_product_attention (default backend)", lambda: F.scaled_dot_product_attention(qt, kt, vt)),
         ("warpspec.flash_attn_func (public)", lambda: warpspec.flash_attn_func(q, k, v)),
-        ("torch.ops.warpspec.flash_attn_forward", lambda: ops._attention(q, k, v, None, False)),
+        ("torch.ops.warpspec.flash_attn_forward", lambda: ops._attention(q, k, v, None, False, -1, -1, 0.0, None, None, None, None, None,
+                                                                  0, 0)),
         ("C call: warpspec_attention on pre-packed args", lambda: lib._attention_packed(apacked, stream)),
     ]:
         host, total = per_call_us(fn, n, rounds)

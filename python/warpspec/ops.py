@@ -607,7 +607,8 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         # kernel leaves zeroed when it ends (tile_stream.cuh). Eager calls reuse one per
         # device and stream (stream-ordered, so no call sees another's count); a call
         # being captured into a CUDA graph gets its own, zeroed in the graph.
-        tail.extend(_fields(_tile_counter(q.device, index), "tile_counter"))
+        counter = _tile_counter(q.device, index)  # referenced until the launch: a captured one is this call's
+        tail.extend(_fields(counter, "tile_counter"))
     else:
         tail.extend(_NO_TENSOR)
     tail.append(int(attention_chunk))
