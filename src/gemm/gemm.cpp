@@ -332,9 +332,10 @@ int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
   return best;
 }
 
-// FP8 with D bf16: the 128 x 256 tile when its tiles fill at least one wave, else
-// 128 x 128. Measured on the H200 against torch._scaled_mm (tensor-wise e4m3 -> bf16,
-// bench/NOTES.md): 8192^3 960 -> 1101 TFLOP/s, 4096^3 897 -> 1010.
+// FP8 with D bf16 and promotion: the 128 x 256 tile when its tiles fill at least one
+// wave, else 128 x 128. Measured on the H200 against torch._scaled_mm (e4m3 -> bf16,
+// bench/NOTES.md v11): tensor-wise 0.743x -> 0.838x, row-wise 0.738x -> 0.834x; with
+// fast accumulation the narrow tile is the faster one (0.933x against 0.828x wide).
 bool fp8_wide_tile(int64_t m, int64_t n, int64_t l, int sms) {
   const auto& c = gemm_impl::kFp8WideTileConfig;
   return (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= sms;
@@ -371,7 +372,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   if (dtype_size(plan->config.in) == 1) {
     // tile_n was checked: 256 only for D bf16; 0 picks by fp8_wide_tile there.
     const bool wide = args.tile_n == gemm_impl::kFp8WideTileConfig.block_n ||
-                      (args.tile_n == 0 && plan->d.dtype == DType::kBF16 &&
+                      (args.tile_n == 0 && plan->d.dtype == DType::kBF16 && !args.use_fast_accum &&
                        fp8_wide_tile(plan->m, plan->n, plan->l, device.sm_count));
     plan->config.tile = wide ? gemm_impl::kFp8WideTileConfig : gemm_impl::kFp8TileConfig;
   } else if (plan->config.epilogue == gemm_impl::EpilogueKind::kFused) {
