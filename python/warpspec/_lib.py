@@ -315,8 +315,11 @@ class Library:
             setattr(self, "_" + name[len("warpspec_"):] + "_packed", fn)
         self._attention_check_packed = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)(
             ("warpspec_attention_check", cdll))
-        self._attention_workspace_size_packed = ctypes.CFUNCTYPE(
-            ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint64))(("warpspec_attention_workspace_size", cdll))
+        try:  # optional, as the serving entry points below (it came with them)
+            self._attention_workspace_size_packed = ctypes.CFUNCTYPE(
+                ctypes.c_int, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint64))(("warpspec_attention_workspace_size", cdll))
+        except AttributeError:
+            self._attention_workspace_size_packed = None
         # The serving entry points (split-KV combine, KV-cache append): declared here when
         # the library has them, so that an older library still loads for the other ops
         # (serving() raises then, naming what is missing).

@@ -540,8 +540,17 @@ _NO_TENSOR = _lib.NULL_TENSOR
 _TILE_COUNTERS = {}  # (device index, raw stream) -> a zeroed int32 pair
 
 
+def _capturing(index: int) -> bool:
+    """Whether device `index`'s current stream (the one the call launches on) is being
+    captured into a CUDA graph."""
+    if index == _current_device():
+        return torch.cuda.is_current_stream_capturing()
+    with torch.cuda.device(index):
+        return torch.cuda.is_current_stream_capturing()
+
+
 def _tile_counter(device: torch.device, index: int) -> torch.Tensor:
-    if torch.cuda.is_current_stream_capturing():
+    if _capturing(index):
         return torch.zeros(2, dtype=torch.int32, device=device)
     key = (index, _raw_stream(index))
     counter = _TILE_COUNTERS.get(key)
@@ -629,7 +638,7 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     def run(q, k, v, o=None):
         return _call(lib._attention_packed, pack(q, k, v, o), index)
 
-    capturing = num_splits != 1 and torch.cuda.is_current_stream_capturing()
+    capturing = num_splits != 1 and _capturing(index)
     keep = []  # this call's graph-owned workspace, alive until the launch is recorded
 
     def own_workspace(q, k, v, o):
@@ -637,6 +646,10 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         allocator (the graph's pool). A refusal here is reported by the launch."""
         if not capturing:
             return
+        if lib._attention_workspace_size_packed is None:
+            raise _lib.WarpspecError(f"warpspec: the library at {lib.path} predates split-KV under CUDA graph capture "
+                                     "(no warpspec_attention_workspace_size); use num_splits=1 or a newer library",
+                                     _lib.UNSUPPORTED)
         size = ctypes.c_uint64(0)
         with torch.cuda.device(index):
             status = lib._attention_workspace_size_packed(pack(q, k, v, o), ctypes.byref(size))
@@ -974,20 +987,24 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
         def f(t, name):
             return _fields(t, name) if t is not None else none
 
+        # Copies (only of views whose last dim is strided) stay referenced until the
+        # append has run: the packed bytes hold only their addresses, and a freed block
+        # would be handed to the next allocation on the stream before the append reads it.
+        held = (_contiguous_last(k), _contiguous_last(v), cos if cos is None else _contiguous_last(cos),
+                sin if sin is None else _contiguous_last(sin), _contiguous_last(q) if rotate_q else None)
+        k_in, v_in, cos_in, sin_in, q_in = held
         packed = _APPEND_PACK(_APPEND_SIZE, *f(k_cache, "k_cache"), *f(v_cache, "v_cache"),
-                              *f(_contiguous_last(k), "k"), *f(_contiguous_last(v), "v"),  # copied only if strided
+                              *f(k_in, "k"), *f(v_in, "v"),
                               *f(cache_seqlens, "cache_seqlens"), *f(cache_batch_idx, "cache_batch_idx"),
                               *f(cache_leftpad, "cache_leftpad"), *f(page_table, "page_table"),
-                              *f(cos if cos is None else _contiguous_last(cos), "rotary_cos"),
-                              *f(sin if sin is None else _contiguous_last(sin), "rotary_sin"),
-                              *f(_contiguous_last(q) if rotate_q else None, "q"), *f(q_rot, "q_out"),
+                              *f(cos_in, "rotary_cos"), *f(sin_in, "rotary_sin"), *f(q_in, "q"), *f(q_rot, "q_out"),
                               1 if rotary_interleaved else 0,
                               # q at each new position when causal or local (a window or a chunk), as FA3
                               1 if (causal or window_left >= 0 or window_right >= 0 or (attention_chunk or 0) > 0)
                               else 0)
         append_fn = lib.serving("kvcache_append")
 
-        def append():
+        def append(held=held):  # `held` keeps the copies alive until the launch
             status = _call(append_fn, packed, index)
             if status != _lib.OK:
                 e = lib.error(status)

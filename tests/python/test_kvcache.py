@@ -224,6 +224,20 @@ def test_append_without_rotary(seed, dtype, new):
 
 
 @needs_hopper
+@pytest.mark.parametrize("rotary", [None, True])
+def test_append_of_strided_new_keys(seed, rotary):
+    """k, v whose head dim is strided (every other element of a (..., d, 2) tensor) are
+    copied before the append; the copies must live until the append has read them (the
+    lengths allocated in between would otherwise take their memory)."""
+    case = Case(batch=4, seqlen_q=1, new=1, heads_kv=8, rotary=rotary)
+    pair_k = torch.stack([case.k, torch.randn_like(case.k)], dim=-1)
+    pair_v = torch.stack([case.v, torch.randn_like(case.v)], dim=-1)
+    case.k, case.v = pair_k[..., 0], pair_v[..., 0]
+    assert case.k.stride(-1) == 2
+    run(case, causal=True)
+
+
+@needs_hopper
 @pytest.mark.parametrize("interleaved", [True, False])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("page", [None, 64])
