@@ -526,6 +526,15 @@ def _int_arg(x, name: str) -> int:
     return x
 
 
+def _max_seqlen_q(cu_seqlens_q, max_seqlen_q) -> int:
+    """max_seqlen_q as the library takes it: required with packed queries, else 0."""
+    if cu_seqlens_q is None:
+        return 0
+    if max_seqlen_q is None:
+        raise ValueError("max_seqlen_q: required with cu_seqlens_q (at least the longest query sequence)")
+    return _int_arg(max_seqlen_q, "max_seqlen_q")
+
+
 def _window(window_size) -> Tuple[int, int]:
     try:
         left, right = window_size
@@ -920,12 +929,7 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
                      ("seqused_k", seqused_k, True), ("learnable_sink", learnable_sink, True), ("out", out, True))
     _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin)
     left, right = _window(window_size)
-    if cu_seqlens_q is not None:
-        if max_seqlen_q is None:
-            raise ValueError("max_seqlen_q: required with cu_seqlens_q (at least the longest query sequence)")
-        max_q = _int_arg(max_seqlen_q, "max_seqlen_q")
-    else:
-        max_q = 0
+    max_q = _max_seqlen_q(cu_seqlens_q, max_seqlen_q)
     if max_seqlen_k is not None:
         _int_arg(max_seqlen_k, "max_seqlen_k")  # accepted, not needed (lengths are read on the GPU)
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
@@ -1111,12 +1115,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
     left, right = _window(window_size)
     if causal:
         right = 0
-    if cu_seqlens_q is not None:
-        if max_seqlen_q is None:
-            raise ValueError("max_seqlen_q: required with cu_seqlens_q (at least the longest query sequence)")
-        max_q = _int_arg(max_seqlen_q, "max_seqlen_q")
-    else:
-        max_q = 0
+    max_q = _max_seqlen_q(cu_seqlens_q, max_seqlen_q)
     args = (q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
             page_table, cu_seqlens_q, max_q, softmax_scale, bool(causal), left, right,
             _int_arg(attention_chunk or 0, "attention_chunk"), float(softcap), bool(rotary_interleaved),
