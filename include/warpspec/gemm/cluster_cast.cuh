@@ -54,8 +54,11 @@ struct SoloCta {
   static constexpr int kPartsA = 1, kPartsB = 1;
 
   __device__ __forceinline__ SoloCta() {}
-  __device__ __forceinline__ int part_a() const { return 0; }  // the part this CTA loads
-  __device__ __forceinline__ int part_b() const { return 0; }
+  // The part of each operand this CTA loads. Constants, not member calls: the 1x1
+  // kernels compile to the PTX they had before clusters (a call folded only after
+  // inlining reorders LLVM's address arithmetic; bench/NOTES.md v13).
+  __device__ __forceinline__ static constexpr int part_a() { return 0; }
+  __device__ __forceinline__ static constexpr int part_b() { return 0; }
 
   template <class... Coords>
   __device__ __forceinline__ void load_a(void* dst, const CUtensorMap* map, uint64_t* bar, Coords... c) const {

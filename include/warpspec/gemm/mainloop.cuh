@@ -64,7 +64,8 @@ struct Mainloop {
   static constexpr int kBoxesB = kBKMajor ? Cast::kPartsB : kBlockN / kBoxMN;
   static constexpr int kBoxRowsA = kBlockM / kBoxesA, kBoxRowsB = kBlockN / kBoxesB;  // M (N) rows per box
   static constexpr int kPerCtaA = kBoxesA / Cast::kPartsA, kPerCtaB = kBoxesB / Cast::kPartsB;
-  static_assert(kBoxesA % Cast::kPartsA == 0 && kBoxesB % Cast::kPartsB == 0,
+  static_assert(kBoxesA % Cast::kPartsA == 0 && kBoxesB % Cast::kPartsB == 0 && (!kAKMajor || kPerCtaA == 1) &&
+                    (!kBKMajor || kPerCtaB == 1),
                 "a shared operand's boxes must split evenly between the CTAs that share it");
   static_assert(Cast::kCtas == 1 || ((kBoxRowsA * 128) % 1024 == 0 && (kBoxRowsB * 128) % 1024 == 0),
                 "each CTA's part of a shared operand must start on an SW128 repeat (8 rows)");
@@ -96,16 +97,26 @@ struct Mainloop {
       pipe.producer_expect_tx(st, kStageTxBytes - (kBlockM - p.a_rows) * kBlockK * kElemBytes);
       TIn* a = s.a[st.index];
       TIn* b = s.b[st.index];
+      // `row`: the box's first row (M or N) in the tile. K-major: one box, this CTA's part.
+      if constexpr (kAKMajor) {
+        const int row = cast.part_a() * kBoxRowsA;
+        cast.load_a(a + row * kBlockK, &p.map_a, bar, k0, m0 + row, la);
+      } else {
 #pragma unroll
-      for (int j = 0; j < kPerCtaA; ++j) {
-        const int row = (cast.part_a() * kPerCtaA + j) * kBoxRowsA;  // the box's first row in the tile
-        if (kAKMajor || row < p.a_rows)
-          cast.load_a(a + row * kBlockK, &p.map_a, bar, kAKMajor ? k0 : m0 + row, kAKMajor ? m0 + row : k0, la);
+        for (int j = 0; j < kPerCtaA; ++j) {
+          const int row = (cast.part_a() * kPerCtaA + j) * kBoxRowsA;
+          if (row < p.a_rows) cast.load_a(a + row * kBlockK, &p.map_a, bar, m0 + row, k0, la);
+        }
       }
+      if constexpr (kBKMajor) {
+        const int row = cast.part_b() * kBoxRowsB;
+        cast.load_b(b + row * kBlockK, &p.map_b, bar, k0, n0 + row, lb);
+      } else {
 #pragma unroll
-      for (int j = 0; j < kPerCtaB; ++j) {
-        const int row = (cast.part_b() * kPerCtaB + j) * kBoxRowsB;
-        cast.load_b(b + row * kBlockK, &p.map_b, bar, kBKMajor ? k0 : n0 + row, kBKMajor ? n0 + row : k0, lb);
+        for (int j = 0; j < kPerCtaB; ++j) {
+          const int row = (cast.part_b() * kPerCtaB + j) * kBoxRowsB;
+          cast.load_b(b + row * kBlockK, &p.map_b, bar, n0 + row, k0, lb);
+        }
       }
       st.advance();
     }
