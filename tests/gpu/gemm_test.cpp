@@ -821,6 +821,7 @@ TEST(GemmCluster, SameBitsAsNoCluster) {
   args.d = view_of(d, dd.get(), true);
   args.alpha = 0.75f, args.beta = -0.5f;
   args.decomposition = warpspec::GemmDecomposition::kDataParallel;
+  args.tile_n = 256;  // the cluster kernels' tile, for the 1x1 run too
   args.cluster_m = args.cluster_n = 1;
   const auto plain = run_repeatedly(args, dd, 1);
   ASSERT_EQ(plain.size(), 1u);
