@@ -56,7 +56,7 @@ static_assert(offsetof(warpspec_gemm_args, decomposition) == 352 &&
 static_assert(offsetof(warpspec_gemm_args, scale_a) == 376 && offsetof(warpspec_gemm_args, scale_b) == 456 &&
               offsetof(warpspec_gemm_args, bias) == 536 && offsetof(warpspec_gemm_args, activation) == 616 &&
               offsetof(warpspec_gemm_args, bias_per_row) == 620 && offsetof(warpspec_gemm_args, use_fast_accum) == 624 &&
-              offsetof(warpspec_gemm_args, reserved3) == 628 && sizeof(warpspec_gemm_args) == 632,
+              offsetof(warpspec_gemm_args, reserved3) == 628,
               "warpspec_gemm_args v3 layout is ABI; append fields, never move them");
 
 static_assert(offsetof(warpspec_attention_args, q) == 8 &&
@@ -67,7 +67,10 @@ static_assert(offsetof(warpspec_attention_args, q) == 8 &&
 
 // Every version's size, oldest first: a struct_size below ours must be one of them
 // (a size between two versions would end inside a field).
-constexpr std::size_t kGemmArgsSizes[] = {352, 376, 632};
+constexpr std::size_t kGemmArgsSizes[] = {352, 376, 632, 640};
+static_assert(offsetof(warpspec_gemm_args, cluster_m) == 632 && offsetof(warpspec_gemm_args, cluster_n) == 636 &&
+                  sizeof(warpspec_gemm_args) == 640,
+              "warpspec_gemm_args v4 layout is ABI; append fields, never move them");
 constexpr std::size_t kAttentionArgsSizes[] = {424, 944, 1208};
 static_assert(offsetof(warpspec_attention_args, window_left) == 424 &&
               offsetof(warpspec_attention_args, softcap) == 440 && offsetof(warpspec_attention_args, sink) == 448 &&
@@ -96,7 +99,7 @@ static_assert(offsetof(warpspec_kvcache_append_args, k_cache) == 8 &&
               offsetof(warpspec_kvcache_append_args, rotary_interleaved) == 968 &&
               sizeof(warpspec_kvcache_append_args) == 976,
               "warpspec_kvcache_append_args v1 layout is ABI; append fields, never move them");
-static_assert(kGemmArgsSizes[2] == sizeof(warpspec_gemm_args) && kAttentionArgsSizes[2] == sizeof(warpspec_attention_args),
+static_assert(kGemmArgsSizes[3] == sizeof(warpspec_gemm_args) && kAttentionArgsSizes[2] == sizeof(warpspec_attention_args),
               "a new version: add its size to the list");
 constexpr std::size_t kCombineArgsSizes[] = {sizeof(warpspec_combine_args)};
 constexpr std::size_t kKvAppendArgsSizes[] = {sizeof(warpspec_kvcache_append_args)};
@@ -222,6 +225,8 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   out->bias_per_row = args.bias_per_row == 1;
   out->activation = static_cast<GemmActivation>(args.activation);  // validated by the API
   out->use_fast_accum = args.use_fast_accum == 1;
+  out->cluster_m = args.cluster_m;  // validated by the API
+  out->cluster_n = args.cluster_n;
   return Status::Ok();
 }
 

@@ -23,9 +23,22 @@ GemmDecomposition parse_decomposition(const std::string& s) {
                           : GemmDecomposition::kHeuristic;
 }
 
+constexpr const char* kClusterHelp =
+    "thread-block cluster MxN: 1x1 (none), 2x1 (two CTAs along M share B by TMA multicast), 1x2 (share A), or auto "
+    "(the library's choice)";
+
+CLI::Validator cluster_validator() {
+  return CLI::Validator(
+      [](std::string& s) {
+        int m, n;
+        return parse_cluster(s, &m, &n);
+      },
+      "MxN", "cluster");
+}
+
 struct GemmOptions {
   GemmProblem p;
-  std::string dtype = "bf16", out_dtype, raster = "auto", decomposition = "auto";
+  std::string dtype = "bf16", out_dtype, raster = "auto", decomposition = "auto", cluster = "auto";
   bool check = false, peer = false;
   TimingOptions timing;
 };
@@ -47,6 +60,8 @@ json::Object gemm_args_json(const GemmProblem& p) {
                          : d == GemmDecomposition::kStreamK     ? "streamk"
                                                                 : "auto");
   o.num("splits", p.splits);
+  o.str("cluster", p.cluster_m == 0 && p.cluster_n == 0 ? "auto"
+                                                        : std::to_string(p.cluster_m) + "x" + std::to_string(p.cluster_n));
   return o;
 }
 
@@ -77,6 +92,7 @@ int run_gemm(GemmOptions o) {
   if (!gemm_dtypes(o.dtype, o.out_dtype, &o.p)) return 1;
   o.p.raster = o.raster == "m" ? GemmRaster::kAlongM : o.raster == "n" ? GemmRaster::kAlongN : GemmRaster::kHeuristic;
   o.p.decomposition = parse_decomposition(o.decomposition);
+  parse_cluster(o.cluster, &o.p.cluster_m, &o.p.cluster_n);  // validated when the command line was parsed
   const bool json = common_options().json;
   GemmRunner r(o.p);
   if (int rc = report(r.status())) return rc;
@@ -114,6 +130,7 @@ struct BenchGemmOptions {
   TimingOptions timing;
   std::string decomposition = "auto";
   int splits = 0;
+  std::vector<std::string> clusters;  // --cluster, repeated: each shape once per cluster; empty: auto
 };
 
 int run_bench_gemm(const BenchGemmOptions& o) {
@@ -150,30 +167,44 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     std::printf("# ours and cuBLAS interleaved call by call (ABBA) after %.1f s of load; median of %d rounds of %d "
                 "calls each, (least-largest round); ratio = ours / cuBLAS speed, per round\n",
                 timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2));
-    std::printf("%-24s %9s %-22s %-22s %-22s\n", "problem", "ours ms", "ours TFLOP/s", "cuBLAS TFLOP/s", "ratio");
+    std::printf("%-34s %9s %-22s %-22s %-22s\n", "problem", "ours ms", "ours TFLOP/s", "cuBLAS TFLOP/s", "ratio");
   }
+  // Each shape once per --cluster value, on the same buffers, each run timed against
+  // cuBLAS interleaved with it (so every row's ratio has its own clock conditions).
+  std::vector<std::pair<int, int>> clusters;
+  for (const std::string& c : o.clusters) {
+    int m, n;
+    parse_cluster(c, &m, &n);  // validated when the command line was parsed
+    clusters.emplace_back(m, n);
+  }
+  if (clusters.empty()) clusters.emplace_back(0, 0);
   const RecordContext ctx = json ? record_context("bench gemm", timing) : RecordContext{};
   double log_sum = 0;
   int count = 0;
-  for (const GemmProblem& p : sweep) {
-    GemmRunner r(p);
-    TimingResult t;
+  for (const GemmProblem& shape : sweep) {
+    GemmRunner r(shape);
     if (int rc = report(r.status())) return rc;
-    if (int rc = report(r.time(timing, true, &t))) return rc;
-    // ratio[1]: cuBLAS's time / ours, per round, which is ours' speed / cuBLAS's.
-    const Spread speed = t.ratio[1];
-    log_sum += std::log(speed.median);
-    ++count;
-    if (json) {
-      std::string config;
-      if (int rc = report(r.describe_config(&config))) return rc;
-      std::printf("%s\n", make_record(ctx, "gemm", gemm_args_json(p), t, p.flops(), p.bytes(), "cuBLAS", config).c_str());
-    } else {
-      std::printf("%-24s %9.4f %-22s %-22s %-22s\n", p.describe().c_str(), t.ms[0].median,
-                  format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str(),
-                  format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str(), format_spread(speed, 3).c_str());
+    for (const auto& [cm, cn] : clusters) {
+      GemmProblem p = shape;
+      p.cluster_m = cm, p.cluster_n = cn;
+      r.set_cluster(cm, cn);
+      TimingResult t;
+      if (int rc = report(r.time(timing, true, &t))) return rc;
+      // ratio[1]: cuBLAS's time / ours, per round, which is ours' speed / cuBLAS's.
+      const Spread speed = t.ratio[1];
+      log_sum += std::log(speed.median);
+      ++count;
+      if (json) {
+        std::string config;
+        if (int rc = report(r.describe_config(&config))) return rc;
+        std::printf("%s\n", make_record(ctx, "gemm", gemm_args_json(p), t, p.flops(), p.bytes(), "cuBLAS", config).c_str());
+      } else {
+        std::printf("%-34s %9.4f %-22s %-22s %-22s\n", p.describe().c_str(), t.ms[0].median,
+                    format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str(),
+                    format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str(), format_spread(speed, 3).c_str());
+      }
+      std::fflush(stdout);
     }
-    std::fflush(stdout);
   }
   if (!json)
     std::printf("geometric mean ratio (ours / cuBLAS speed): %.3f over %d problems\n", std::exp(log_sum / count), count);
@@ -202,6 +233,7 @@ void register_gemm(CLI::App& app, int& exit_code) {
   cmd->add_option("--decomposition", o->decomposition, kDecompositionHelp)
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
   cmd->add_option("--splits", o->p.splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
+  cmd->add_option("--cluster", o->cluster, kClusterHelp)->check(cluster_validator());
   cmd->add_flag("--check", o->check, "compare with cuBLAS in fp32");
   cmd->add_flag("--peer", o->peer, "time cuBLAS too, interleaved with ours, and print the ratio");
   add_timing_options(cmd, o->timing);
@@ -226,6 +258,10 @@ void register_bench(CLI::App& app, int& exit_code) {
   g->add_option("--decomposition", o->decomposition, kDecompositionHelp)
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
   g->add_option("--splits", o->splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
+  g->add_option("--cluster", o->clusters,
+                std::string(kClusterHelp) + "; repeat to run each shape once per cluster (e.g. --cluster 1x1 "
+                                            "--cluster 2x1 --cluster 1x2)")
+      ->check(cluster_validator());
   add_timing_options(g, o->timing);
   add_common_options(g);
   g->callback([o, &exit_code] { exit_code = run_bench_gemm(*o); });

@@ -51,6 +51,7 @@ std::string GemmProblem::describe() const {
   if (decomposition == GemmDecomposition::kDataParallel) s += " dp";
   if (decomposition == GemmDecomposition::kStreamK) s += " streamk";
   if (decomposition == GemmDecomposition::kSplitK) s += splits != 0 ? " splitk" + std::to_string(splits) : " splitk";
+  if (cluster_m != 0 || cluster_n != 0) s += " c" + std::to_string(cluster_m) + "x" + std::to_string(cluster_n);
   return s;
 }
 
@@ -126,6 +127,8 @@ GemmArgs GemmRunner::args_for(int set, const void* c) const {
   g.tile_n = p.tile_n;
   g.decomposition = p.decomposition;
   g.splits = p.splits;
+  g.cluster_m = p.cluster_m;
+  g.cluster_n = p.cluster_n;
   return g;
 }
 

@@ -22,6 +22,7 @@ struct GemmProblem {
   int swizzle = 0, tile_n = 0;
   GemmDecomposition decomposition = GemmDecomposition::kHeuristic;
   int splits = 0;  // split-K only; 0 = automatic
+  int cluster_m = 0, cluster_n = 0;  // GemmArgs::cluster_m/n; 0 x 0 = the library's choice
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
   // The fewest bytes a call moves: A and B read once, C read (beta != 0), D written.
@@ -65,6 +66,8 @@ class GemmRunner {
   GemmRunner& operator=(const GemmRunner&) = delete;
 
   const Status& status() const { return status_; }
+  // Run ours with another cluster from now on (the same buffers; `bench gemm --cluster`).
+  void set_cluster(int m, int n) { p_.cluster_m = m, p_.cluster_n = n; }
   Status run_ours(int set, cudaStream_t stream);
   // The configuration our call picks (warpspec::describe: the line WARPSPEC_LOG_CONFIG prints).
   Status describe_config(std::string* line) const;

@@ -1,5 +1,6 @@
 #pragma once
-// Problem shapes given on the command line: `bench gemm --shape MxNxK`. Header-only
+// Problem shapes given on the command line: `bench gemm --shape MxNxK`, and
+// `--cluster MxN`. Header-only
 // (no CLI11) so the host tests check the rules directly.
 #include <cstdint>
 #include <string>
@@ -35,6 +36,23 @@ inline std::string parse_gemm_shape(const std::string& text, GemmShape* out) {
   }
   if (at != text.size()) return "shape '" + text + "': expected MxNxK, three positive integers (e.g. 4096x4096x4096)";
   out->m = v[0], out->n = v[1], out->k = v[2];
+  return "";
+}
+
+// A thread-block cluster, `--cluster MxN`: "auto" (0 x 0: the library chooses) or two
+// integers 1..8 separated by 'x' (the library refuses what it does not build, by name).
+// Returns an empty string and fills `m`, `n` when it parses, else the reason.
+inline std::string parse_cluster(const std::string& text, int* m, int* n) {
+  if (text == "auto") {
+    *m = *n = 0;
+    return "";
+  }
+  const std::string usage = "cluster '" + text + "': expected auto or MxN, CTAs along M and N (1x1, 2x1 or 1x2)";
+  if (text.size() != 3 || (text[1] != 'x' && text[1] != 'X') || text[0] < '1' || text[0] > '8' || text[2] < '1' ||
+      text[2] > '8')
+    return usage;
+  *m = text[0] - '0';
+  *n = text[2] - '0';
   return "";
 }
 

@@ -103,6 +103,19 @@ struct GemmArgs {
   // FP8 only: add the tensor-core accumulator into the fp32 one only at the end of each
   // K range instead of every 128 K (faster, less accurate over long K; torch's flag).
   bool use_fast_accum = false;
+
+  // ---- thread-block clusters (tuning and tests) ----
+  // CTAs per cluster along M and N of D as the caller sees it: 0 x 0 lets the library
+  // choose; 1 x 1 none; 2 x 1 two CTAs on neighbouring row tiles load one B tile between
+  // them (TMA multicast); 1 x 2 two on neighbouring column tiles share an A tile. Results
+  // are the same bits whatever the cluster. Clusters are built for one kernel: bf16 A
+  // row-major and B column-major (both K contiguous), D bf16, the 128 x 256 tile (tile_n 0
+  // or 256), no scales, bias or activation, M > 64 (N > 64 for a column-major D), and
+  // data-parallel (decomposition kHeuristic or kDataParallel); anything else with a
+  // cluster is refused by name. The choice (0 x 0) takes 2 x 1 for that kernel when its
+  // tiles fill two waves of the GPU or more, and no cluster otherwise.
+  int cluster_m = 0;
+  int cluster_n = 0;
 };
 
 // Can this run? Checks every argument and the device without launching anything.

@@ -166,8 +166,11 @@ typedef enum warpspec_gemm_activation {
  * activation, D = act(alpha * s_a * s_b * A·B + bias + beta * C), and FP8 inputs (A, B
  * both e4m3, A row-major and B column-major; D bf16, fp16 or fp32; e5m2 is refused).
  * On bf16/fp16 inputs, scales, bias and activation need A row-major, B column-major and
- * D of the input dtype (the fused kernels built). An older caller gets the defaults for
- * the fields it does not know. */
+ * D of the input dtype (the fused kernels built). Version 4 (640 bytes) appends the
+ * thread-block cluster, cluster_m x cluster_n (warpspec::GemmArgs has the rules): 0 x 0
+ * lets the library choose, 1 x 1 is none, 2 x 1 and 1 x 2 are built for bf16 with K
+ * contiguous in A and B, D bf16, the 128 x 256 tile, data-parallel. An older caller
+ * gets the defaults for the fields it does not know. */
 typedef struct warpspec_gemm_args {
   uint64_t struct_size; /* sizeof(warpspec_gemm_args) as the caller compiled it */
   warpspec_tensor a, b, c, d;
@@ -190,6 +193,9 @@ typedef struct warpspec_gemm_args {
   int32_t bias_per_row;     /* 0 or 1 */
   int32_t use_fast_accum;   /* 0 or 1; FP8 only: promote the accumulator once per K range */
   uint32_t reserved3;       /* must be 0 */
+  /* version 4 */
+  int32_t cluster_m;        /* CTAs per cluster along M: 0 (automatic, with cluster_n 0), 1 or 2 */
+  int32_t cluster_n;        /* along N: 0, 1 or 2; 2 x 2 is not built */
 } warpspec_gemm_args;
 
 /* struct_size set, alpha = 1, everything else zero (beta 0, heuristics). */

@@ -13,6 +13,7 @@
 #include "../common/format.hpp"
 #include "../common/views.hpp"
 #include "../common/workspace.hpp"
+#include "cluster_choice.hpp"
 #include "decomposition.hpp"
 #include "describe.hpp"
 #include "epilogue_args.hpp"
@@ -136,11 +137,45 @@ struct Plan {
   int64_t m = 0, n = 0, k = 0, l = 1;  // the kernel's problem (after a possible swap)
   Mat a, b, c, d;                       // the kernel's operands: a is M x K, b is K x N
   bool swapped = false;
+  // The caller's cluster in the kernel's orientation (a swap exchanges M and N), or
+  // 0 x 0 for the library's choice (prepare()).
+  gemm_impl::ClusterShape cluster_request{0, 0};
   float alpha = 1, beta = 0;
   gemm_impl::EpilogueOpParams epilogue;  // scales, bias, activation (kernel orientation)
   int device = 0;
   size_t workspace_bytes = 0;  // the fixup workspace the launch needs (0: none)
 };
+
+// A cluster the caller asked for (p.cluster_request, kernel orientation): refused by
+// name unless the kernel it needs is built (src/gemm/instances.hpp) and the call fits
+// the pair schedule. `a` and `b` are the caller's operands (for the message).
+Status check_cluster_request(const GemmArgs& args, const Plan& p, const Mat& a, const Mat& b) {
+  if (p.cluster_request.size() == 1) return Status::Ok();
+  const gemm_impl::GemmConfig& base = gemm_impl::kClusterBase;
+  gemm_impl::GemmConfig want = p.config;
+  want.tile = base.tile;
+  want.cluster = p.cluster_request;
+  const char* what = args.cluster_m == 2 ? "2 x 1" : "1 x 2";
+  if (!gemm_impl::is_built(want))
+    return unsupported(fmt("cluster_m, cluster_n: %s clusters are built for one kernel: %s A and B with K contiguous "
+                           "(A row-major, B column-major), D %s, no scales, bias or activation; this call has %s A "
+                           "(%s-major), %s B (%s-major), D %s%s",
+                           what, dtype_name(base.in), dtype_name(base.out), dtype_name(a.dtype),
+                           a.row_major ? "row" : "column", dtype_name(b.dtype), b.row_major ? "row" : "column",
+                           dtype_name(p.d.dtype), p.config.epilogue == gemm_impl::EpilogueKind::kFused ? " and a fused epilogue" : ""));
+  if (args.tile_n != 0 && args.tile_n != base.tile.block_n)
+    return unsupported(fmt("tile_n: %s clusters are built with tile width %d (or 0), got %d", what, base.tile.block_n,
+                           args.tile_n));
+  if (args.decomposition == GemmDecomposition::kSplitK || args.decomposition == GemmDecomposition::kStreamK)
+    return unsupported(fmt("decomposition: split-K and stream-K run without clusters (a multicast pair runs its tiles' "
+                           "k-loops in lock-step); with cluster %s use data-parallel or the heuristic", what));
+  // The kernel loads 64 rows of A when M <= 64, which a shared A box of half the rows
+  // cannot be; and a pair of M tiles there would be half padding.
+  if (p.m <= 64)
+    return unsupported(fmt("cluster_m, cluster_n: clusters need more than 64 rows in the kernel's M (%s = %" PRId64 ")",
+                           p.swapped ? "N, as D is column-major" : "M", p.m));
+  return Status::Ok();
+}
 
 Status make_plan(const GemmArgs& args, Plan* plan) {
   Mat a, b, c, d;
@@ -226,6 +261,14 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
     if (!known) return invalid_argument(fmt("tile_n: must be 0 (automatic), 64, 128 or 256, got %d", args.tile_n));
   }
+  const bool cluster_given = args.cluster_m != 0 || args.cluster_n != 0;
+  if (cluster_given) {
+    if (args.cluster_m < 1 || args.cluster_m > 2 || args.cluster_n < 1 || args.cluster_n > 2)
+      return invalid_argument(fmt("cluster_m, cluster_n: each must be 1 or 2, or both 0 (automatic), got %d x %d",
+                                  args.cluster_m, args.cluster_n));
+    if (args.cluster_m * args.cluster_n > 2)
+      return unsupported("cluster_m, cluster_n: 2 x 2 clusters are not built; use 1 x 1, 2 x 1 or 1 x 2");
+  }
 
   // The kernel writes D row-major. A column-major D is the row-major D^T = B^T A^T:
   // swap the operands; transposing a view only swaps which dimension is contiguous.
@@ -264,6 +307,11 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   p.config.a_k_major = p.a.row_major;   // A (M x K) row-major: K contiguous
   p.config.b_k_major = !p.b.row_major;  // B (K x N) column-major: K contiguous
   p.config.epilogue = fused ? gemm_impl::EpilogueKind::kFused : gemm_impl::EpilogueKind::kLinear;
+  if (cluster_given) {
+    p.cluster_request = p.swapped ? gemm_impl::ClusterShape{args.cluster_n, args.cluster_m}
+                                  : gemm_impl::ClusterShape{args.cluster_m, args.cluster_n};
+    WARPSPEC_RETURN_IF_ERROR(check_cluster_request(args, p, a, b));
+  }
   *plan = p;
   return Status::Ok();
 }
@@ -382,41 +430,65 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
       if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) tile = t;
     plan->config.tile = gemm_impl::kTileConfigs[tile];
+    // A cluster the caller asked for runs the one tile built with clusters (tile_n was checked).
+    if (plan->cluster_request.size() > 1) plan->config.tile = gemm_impl::kClusterBase.tile;
   }
+  const int bm = plan->config.tile.block_m, bn = plan->config.tile.block_n, bk = plan->config.tile.block_k;
+  const int64_t tiles_m = (plan->m + bm - 1) / bm, tiles_n = (plan->n + bn - 1) / bn;
+  if (tiles_m * tiles_n * plan->l >= (int64_t(1) << 30))
+    return invalid_argument(fmt("shape: %" PRId64 " output tiles is too many for one launch", tiles_m * tiles_n * plan->l));
+  const int64_t k_iters = (plan->k + bk - 1) / bk;
+  const int64_t tiles = tiles_m * tiles_n * plan->l;
+  // A requested cluster runs data-parallel (split-K and stream-K were refused with it).
+  const bool cluster_requested = plan->cluster_request.size() > 1;
+  const gemm_impl::KChoice kc = gemm_impl::choose_decomposition(
+      cluster_requested ? GemmDecomposition::kDataParallel : args.decomposition, args.splits, tiles, k_iters,
+      device.sm_count);
+  plan->config.cluster = plan->cluster_request.size() >= 1
+                             ? plan->cluster_request
+                             : gemm_impl::choose_cluster(plan->config, plan->m, tiles, kc.decomposition, device.sm_count);
   const Plan& p = *plan;
-  const int bm = p.config.tile.block_m, bn = p.config.tile.block_n, bk = p.config.tile.block_k;
+  const gemm_impl::ClusterShape cluster = p.config.cluster;
   GemmParams& q = *params;
   q.a_rows = p.m <= 64 ? 64 : bm;
   WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.m, p.n, 64, "d"));
   if (p.k > 0) {
-    WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.config.a_k_major, p.m, p.k, uint32_t(p.config.a_k_major ? q.a_rows : 64), uint32_t(bk), "a"));
-    WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.config.b_k_major, p.n, p.k, uint32_t(p.config.b_k_major ? bn : 64), uint32_t(bk), "b"));
+    // A K-major operand that a cluster shares is loaded in one box per sharing CTA
+    // (gemm/mainloop.cuh); MN-major boxes are 64 wide either way.
+    const uint32_t box_a = p.config.a_k_major ? uint32_t(q.a_rows / gemm_impl::shared_by_a(cluster)) : 64;
+    const uint32_t box_b = p.config.b_k_major ? uint32_t(bn / gemm_impl::shared_by_b(cluster)) : 64;
+    WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.config.a_k_major, p.m, p.k, box_a, uint32_t(bk), "a"));
+    WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.config.b_k_major, p.n, p.k, box_b, uint32_t(bk), "b"));
   } else {  // K = 0: D = beta·C; A and B are never loaded (no k-iterations)
     q.map_a = q.map_b = q.map_d;
   }
   if (p.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));
   else q.map_c = q.map_d;  // never read
 
-  const int64_t tiles_m = (p.m + bm - 1) / bm, tiles_n = (p.n + bn - 1) / bn;
-  if (tiles_m * tiles_n * p.l >= (int64_t(1) << 30))
-    return invalid_argument(fmt("shape: %" PRId64 " output tiles is too many for one launch", tiles_m * tiles_n * p.l));
   schedule::PersistentArguments sa;
   sa.tiles_m = int(tiles_m);
   sa.tiles_n = int(tiles_n);
   sa.batch = int(p.l);
+  sa.cluster_m = cluster.m;
+  sa.cluster_n = cluster.n;
   GemmRaster raster = args.raster;
   if (p.swapped && raster != GemmRaster::kHeuristic)  // the user's M is the kernel's N
     raster = raster == GemmRaster::kAlongM ? GemmRaster::kAlongN : GemmRaster::kAlongM;
   sa.raster = raster == GemmRaster::kAlongM   ? schedule::RasterOrder::kAlongM
               : raster == GemmRaster::kAlongN ? schedule::RasterOrder::kAlongN
                                               : schedule::RasterOrder::kHeuristic;
-  const schedule::RasterOrder resolved = schedule::resolve_raster(sa.raster, sa.tiles_m, sa.tiles_n);
-  sa.swizzle = pick_swizzle(args.swizzle, resolved == schedule::RasterOrder::kAlongM ? sa.tiles_n : sa.tiles_m);
-  const int64_t k_iters = (p.k + bk - 1) / bk;
-  const int64_t tiles = tiles_m * tiles_n * p.l;
-  const gemm_impl::KChoice kc =
-      gemm_impl::choose_decomposition(args.decomposition, args.splits, tiles, k_iters, device.sm_count);
-  sa.grid_size = schedule::k_split_grid_size(int(tiles), int(k_iters), kc.decomposition, kc.splits, device.sm_count);
+  const schedule::RasterOrder resolved =
+      schedule::resolve_raster(sa.raster, sa.tiles_m, sa.tiles_n, cluster.m, cluster.n);
+  // The swizzle groups scheduling units: cluster pairs when clustered.
+  const int units_m = (sa.tiles_m + cluster.m - 1) / cluster.m, units_n = (sa.tiles_n + cluster.n - 1) / cluster.n;
+  sa.swizzle = pick_swizzle(args.swizzle, resolved == schedule::RasterOrder::kAlongM ? units_n : units_m);
+  // Clusters: one pair per two SMs. That every SM can hold half a pair at once is the
+  // H200's case (two SMs per TPC; bench/NOTES.md): if fewer pairs were co-resident, the
+  // rest would run after them, slower but right (pairs never wait on other pairs).
+  sa.grid_size = cluster.size() > 1 ? schedule::persistent_grid_size(sa.tiles_m, sa.tiles_n, sa.batch, device.sm_count,
+                                                                      cluster.m, cluster.n)
+                                    : schedule::k_split_grid_size(int(tiles), int(k_iters), kc.decomposition,
+                                                                  kc.splits, device.sm_count);
   schedule::KSplitArguments ka;
   ka.tiles = sa;
   ka.k_iters = int(k_iters);
@@ -453,6 +525,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   q.ldd = p.d.ld;
   q.d_batch_stride = p.d.batch > 1 ? p.d.batch_stride : 0;
   shape->grid = sa.grid_size;
+  shape->cluster_x = cluster.size();  // a 1-D grid of (size, 1, 1) clusters: ranks are blockIdx.x % size
   shape->pdl = args.pdl;
   return Status::Ok();
 }

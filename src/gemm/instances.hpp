@@ -10,9 +10,13 @@
 //     for D bf16 (tile_n = 256) = 1 kernel. e5m2 is not built: it
 //     would double the FP8 kernels for a format that inference GEMMs rarely take as both
 //     operands; it is refused by name.
-// No clusters. The host's choices (gemm.cpp) only ever name configurations from this
-// list; tests sweep all of them. The plain kernels come first, so their indices (and
-// kernel names) are those they had before the fused ones existed.
+//   clusters: kTileConfigs[0] (128 x 256) x bf16 in and out, A and B K-major (a linear
+//     layer's layout, "TN"), the linear epilogue, 2x1 (the pair shares B) and 1x2 (shares
+//     A) = 2 kernels: what large bf16 GEMMs run (the heuristic picks 2x1 from two waves of
+//     tiles up) and what `--cluster` compares. Other cluster requests are refused by name.
+// The host's choices (gemm.cpp) only ever name configurations from this list; tests
+// sweep all of them. Each group is appended after the ones before it, so the older
+// kernels keep their indices (and kernel names: dispatch.hpp names kernels by index).
 #include <array>
 
 #include "warpspec/gemm/config.hpp"
@@ -21,9 +25,14 @@ namespace warpspec::gemm_impl {
 
 inline constexpr int kNumPlainInstances = kNumTileConfigs * 2 * 2 * 4;
 inline constexpr int kNumFusedInstances = 2 + 3 + 1;
+inline constexpr ClusterShape kClusterShapes[] = {{2, 1}, {1, 2}};
+inline constexpr int kNumClusterInstances = int(sizeof(kClusterShapes) / sizeof(kClusterShapes[0]));
+
+// The one configuration built with clusters, less its cluster shape.
+inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
 
 constexpr auto make_gemm_instances() {
-  std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances> list{};
+  std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances> list{};
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
     for (DType in : {DType::kBF16, DType::kFP16})
@@ -35,9 +44,21 @@ constexpr auto make_gemm_instances() {
   for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
     list[i++] = GemmConfig{kFp8TileConfig, DType::kE4M3, out, true, true, {}, EpilogueKind::kFused};
   list[i++] = GemmConfig{kFp8WideTileConfig, DType::kE4M3, DType::kBF16, true, true, {}, EpilogueKind::kFused};
+  for (const ClusterShape& cluster : kClusterShapes) {
+    GemmConfig c = kClusterBase;
+    c.cluster = cluster;
+    list[i++] = c;
+  }
   return list;
 }
 
 inline constexpr auto kGemmInstances = make_gemm_instances();
+
+// Whether `cfg` is in the list (the host refuses what is not before anything launches).
+constexpr bool is_built(const GemmConfig& cfg) {
+  for (const GemmConfig& c : kGemmInstances)
+    if (c == cfg) return true;
+  return false;
+}
 
 }  // namespace warpspec::gemm_impl

@@ -45,6 +45,7 @@ struct Case {
   warpspec::GemmDecomposition decomposition = warpspec::GemmDecomposition::kHeuristic;
   int splits = 0;
   bool own_workspace = false;  // pass a caller workspace (zeroed once) instead of the library's
+  int cluster_m = 0, cluster_n = 0;  // GemmArgs::cluster_m/n (0 x 0: the library's choice)
 };
 
 const char* decomposition_name(warpspec::GemmDecomposition d) {
@@ -57,13 +58,13 @@ const char* decomposition_name(warpspec::GemmDecomposition d) {
 }
 
 std::string describe(const Case& c) {
-  char buf[320];
-  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld L=%ld %c%c->%c %s->%s alpha=%g beta=%g%s%s%s raster=%d swizzle=%d tile_n=%d %s splits=%d%s",
+  char buf[360];
+  std::snprintf(buf, sizeof buf, "%ldx%ldx%ld L=%ld %c%c->%c %s->%s alpha=%g beta=%g%s%s%s raster=%d swizzle=%d tile_n=%d %s splits=%d%s cluster=%dx%d",
                 long(c.m), long(c.n), long(c.k), long(c.l), c.a_row ? 'r' : 'c', c.b_row ? 'r' : 'c',
                 c.d_row ? 'r' : 'c', warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), c.alpha, c.beta,
                 c.c_is_d ? " C=D" : "", c.a_broadcast ? " bcastA" : "", c.b_broadcast ? " bcastB" : "",
                 int(c.raster), c.swizzle, c.tile_n, decomposition_name(c.decomposition), c.splits,
-                c.own_workspace ? " own-workspace" : "");
+                c.own_workspace ? " own-workspace" : "", c.cluster_m, c.cluster_n);
   return buf;
 }
 
@@ -72,12 +73,14 @@ void PrintTo(const Case& c, std::ostream* os) { *os << describe(c); }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   const Case& c = info.param;
-  char buf[200];
+  char buf[220];
   std::snprintf(buf, sizeof buf, "%ld_%ldx%ldx%ldL%ld_%c%c%c_%s_%s_t%d%s%s_%s%d", long(info.index), long(c.m),
                 long(c.n), long(c.k), long(c.l), c.a_row ? 'r' : 'c', c.b_row ? 'r' : 'c', c.d_row ? 'r' : 'c',
                 warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), c.tile_n, c.beta != 0.0f ? "_beta" : "",
                 c.c_is_d ? "_inplace" : "", decomposition_name(c.decomposition), c.splits);
-  return buf;
+  std::string name = buf;
+  if (c.cluster_m != 0 || c.cluster_n != 0) name += "_c" + std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n);
+  return name;
 }
 
 // Host image of one batched matrix in device layout, with its float values.
@@ -152,6 +155,8 @@ void run_case(const Case& c) {
   args.tile_n = c.tile_n;
   args.decomposition = c.decomposition;
   args.splits = c.splits;
+  args.cluster_m = c.cluster_m;
+  args.cluster_n = c.cluster_n;
   std::unique_ptr<test::DeviceBuffer> workspace;
   if (c.own_workspace) {
     size_t bytes = 0;
@@ -453,6 +458,76 @@ std::vector<Case> k_split_cases() {
 }
 INSTANTIATE_TEST_SUITE_P(KSplit, GemmSweep, ::testing::ValuesIn(k_split_cases()), case_name);
 
+// Clusters (issue 10): the 2-CTA kernels, 2x1 (a pair of M tiles shares B by TMA
+// multicast) and 1x2 (a pair of N tiles shares A), built for bf16 A row-major and B
+// column-major (K contiguous in both), D bf16, the 128 x 256 tile. The same checks as
+// every case above. Tile counts odd along the pair's side (the last pair's second tile
+// lies past the edge: it loads and multicasts its half and stores nothing), M and N off
+// the tile edges, K not a multiple of 64, one pair padded entirely (M = 65 with 2x1),
+// batched and broadcast operands, beta != 0 and C = D in place, a column-major D (the
+// kernel computes D^T: the caller's 2x1 is the kernel's 1x2), both raster orders and
+// swizzles, more tiles than SMs (several pairs per cluster, the epilogue of one pair
+// overlapping the next pair's mainloop), and the library's choice on a large problem.
+std::vector<Case> cluster_cases() {
+  std::vector<Case> v;
+  const int64_t sizes[][4] = {
+      {300, 520, 100, 1},    // 3 x 3 tiles: odd both ways (the first sanitizer case: keep it first)
+      {200, 600, 136, 2},    // 2 x 3 tiles, batched (the second sanitizer case)
+      {256, 512, 64, 1},     // exact tiles, one k-iteration
+      {136, 264, 72, 1},     // 2 x 2, one past a tile edge in M, N and K
+      {65, 520, 200, 1},     // 1 x 3: with 2x1 the pair's second tile is all padding
+      {1000, 1337, 4104, 1}, // 8 x 6, long K
+      {2200, 4300, 200, 1},  // 18 x 17 = 306 tiles: several units per cluster
+      {2176, 4352, 192, 1},  // 17 x 17: odd both ways, several units per cluster
+      {1200, 1300, 72, 4},   // 10 x 6 x 4 = 240 tiles over a batch
+  };
+  int i = 0;
+  for (const auto& s : sizes)
+    for (int cm : {2, 1}) {
+      Case c{s[0], s[1], s[2], s[3]};
+      c.a_row = true, c.b_row = false;  // K contiguous in A and B: the layout clusters are built for
+      c.cluster_m = cm, c.cluster_n = 3 - cm;
+      c.tile_n = i % 2 ? 256 : 0;
+      if (i % 3 == 0) c.beta = 0.5f, c.alpha = -1.5f;
+      c.decomposition = i % 4 == 1 ? warpspec::GemmDecomposition::kDataParallel : warpspec::GemmDecomposition::kHeuristic;
+      ++i;
+      v.push_back(c);
+    }
+  for (int cm : {2, 1}) {
+    Case c{300, 520, 192};
+    c.a_row = true, c.b_row = false, c.cluster_m = cm, c.cluster_n = 3 - cm;
+    c.alpha = 1.5f, c.beta = -0.75f, c.c_is_d = true;  // in place
+    v.push_back(c);
+    c.c_is_d = false, c.beta = 0.0f, c.d_row = false;  // column-major D: the kernel's pair is the other way
+    v.push_back(c);
+    c.beta = 0.25f, c.m = 520, c.n = 300;  // column-major D, kernel 3 x 3 tiles
+    v.push_back(c);
+    c = Case{200, 300, 136, 3};  // batched with broadcast operands
+    c.a_row = true, c.b_row = false, c.cluster_m = cm, c.cluster_n = 3 - cm;
+    c.b_broadcast = true;
+    v.push_back(c);
+    c.b_broadcast = false, c.a_broadcast = true, c.beta = 1.0f;
+    v.push_back(c);
+    for (GemmRaster r : {GemmRaster::kAlongM, GemmRaster::kAlongN})
+      for (int sw : {1, 2, 8}) {
+        Case s{1500, 2100, 128};
+        s.a_row = true, s.b_row = false, s.cluster_m = cm, s.cluster_n = 3 - cm;
+        s.raster = r, s.swizzle = sw;
+        v.push_back(s);
+      }
+  }
+  // 1x1 named explicitly on the same layout (the plain kernel), and the library's choice
+  // on a problem large enough for a pair (GemmCluster.HeuristicPicksAPair checks which).
+  Case none{2304, 4352, 192};
+  none.a_row = true, none.b_row = false, none.cluster_m = 1, none.cluster_n = 1;
+  v.push_back(none);
+  Case autoc{4096, 4096, 256};
+  autoc.a_row = true, autoc.b_row = false, autoc.beta = 0.5f;
+  v.push_back(autoc);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Cluster, GemmSweep, ::testing::ValuesIn(cluster_cases()), case_name);
+
 // Runs `args` `runs` times, re-poisoning D before each, and returns D's bytes of each run.
 std::vector<std::vector<uint8_t>> run_repeatedly(GemmArgs args, const test::DeviceBuffer& d, int runs,
                                                  cudaStream_t stream = nullptr) {
@@ -721,6 +796,70 @@ TEST(GemmKSplit, SplitKvAttentionOnTheSameStreamLeavesTheFixupWorkspaceAlone) {
   ASSERT_EQ(after.size(), 1u);
   EXPECT_TRUE(after[0] == before[0]) << "the GEMM after a split-KV attention on its stream gave other bits";
   cudaStreamDestroy(stream);
+}
+
+// The same bits whatever the cluster: a tile's sum runs in the same order on the same
+// operands, only who loads them differs. 1x1, 2x1, 1x2 and the library's choice on one
+// problem, tile counts odd both ways, batched, with C.
+TEST(GemmCluster, SameBitsAsNoCluster) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(test::seed_note(seed));
+  std::mt19937_64 rng(seed);
+  const int64_t m = 2176, n = 1300, k = 1000, l = 2;  // 17 x 6 x 2 tiles of 128 x 256
+  HostMat a = filled(make_mat(DType::kBF16, l, m, k, true, false), rng);
+  HostMat b = filled(make_mat(DType::kBF16, l, k, n, false, false), rng);
+  HostMat cm = filled(make_mat(DType::kBF16, l, m, n, true, true), rng);
+  HostMat d = make_mat(DType::kBF16, l, m, n, true, true);
+  test::DeviceBuffer da = test::to_device(a.bytes), db = test::to_device(b.bytes), dc = test::to_device(cm.bytes),
+                     dd = test::to_device(d.bytes);
+  ASSERT_TRUE(da.get() && db.get() && dc.get() && dd.get());
+  GemmArgs args;
+  args.a = view_of(a, da.get(), true);
+  args.b = view_of(b, db.get(), true);
+  args.c = view_of(cm, dc.get(), true);
+  args.d = view_of(d, dd.get(), true);
+  args.alpha = 0.75f, args.beta = -0.5f;
+  args.decomposition = warpspec::GemmDecomposition::kDataParallel;
+  args.tile_n = 256;  // the cluster kernels' tile, for the 1x1 run too
+  args.cluster_m = args.cluster_n = 1;
+  const auto plain = run_repeatedly(args, dd, 1);
+  ASSERT_EQ(plain.size(), 1u);
+  for (const auto& [cm_, cn_] : std::vector<std::pair<int, int>>{{2, 1}, {1, 2}, {0, 0}}) {
+    SCOPED_TRACE("cluster " + std::to_string(cm_) + "x" + std::to_string(cn_));
+    GemmArgs c = args;
+    c.cluster_m = cm_, c.cluster_n = cn_;
+    const auto runs = run_repeatedly(c, dd, 2);
+    ASSERT_EQ(runs.size(), 2u);
+    for (const auto& r : runs) EXPECT_TRUE(r == plain[0]) << "other bits than the 1x1 kernel's";
+  }
+}
+
+// The library's choice: a pair (2x1) for the cluster kernel's layout once its tiles fill
+// two waves; none for fewer tiles, another layout, or a K split.
+TEST(GemmCluster, HeuristicPicksAPair) {
+  WARPSPEC_REQUIRE_HOPPER();
+  // describe() checks the pointers are device memory: one buffer serves as every operand
+  // (nothing runs, so the overlap never matters; disjointness is checked, so offsets).
+  const int64_t big = 8192, k = 1024;
+  test::DeviceBuffer mem(size_t(3 * big * k + big * big) * 2);
+  ASSERT_TRUE(mem.get());
+  auto at = [&](int64_t elems) { return static_cast<void*>(static_cast<uint16_t*>(mem.get()) + elems); };
+  auto config = [&](int64_t m, int64_t n, bool b_row) {
+    GemmArgs g;
+    g.a = TensorView::matrix(at(0), DType::kBF16, m, k, k);
+    g.b = TensorView::matrix(at(big * k), DType::kBF16, k, n, b_row ? n : k, b_row);
+    g.d = TensorView::matrix(at(3 * big * k), DType::kBF16, m, n, n);
+    std::string line;
+    const warpspec::Status s = warpspec::describe(g, &line);
+    return s.ok() ? line : s.to_string();
+  };
+  const std::string pair = config(8192, 8192, false);  // 64 x 32 = 2048 tiles of 128 x 256
+  EXPECT_NE(pair.find("cluster=2x1"), std::string::npos) << pair;
+  const std::string nmajor = config(8192, 8192, true);  // B row-major: no cluster kernel
+  EXPECT_NE(nmajor.find("cluster=1x1"), std::string::npos) << nmajor;
+  const std::string small = config(1024, 1024, false);  // 8 x 4 tiles: under two waves
+  EXPECT_NE(small.find("cluster=1x1"), std::string::npos) << small;
 }
 
 // The variant list names each compiled kernel (mapped as src/gemm/gemm.cpp maps a case,

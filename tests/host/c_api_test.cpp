@@ -139,12 +139,15 @@ const Refusal kRefusals[] = {
     {"bad tile", [](warpspec_gemm_args& g) { g.tile_n = 96; }, WARPSPEC_INVALID_ARGUMENT, "tile_n"},
     {"unknown flag bits", [](warpspec_gemm_args& g) { g.flags = 2; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x2"},
     {"old struct", [](warpspec_gemm_args& g) { g.struct_size = 64; }, WARPSPEC_INVALID_ARGUMENT, "struct_size: 64 is smaller"},
-    {"size between versions", [](warpspec_gemm_args& g) { g.struct_size = 400; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_gemm_args.struct_size: 400 is not the size of any version (352, 376 or 632 bytes)"},
+    {"size between versions", [](warpspec_gemm_args& g) { g.struct_size = 400; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_gemm_args.struct_size: 400 is not the size of any version (352, 376, 632 or 640 bytes)"},
     {"unknown decomposition", [](warpspec_gemm_args& g) { g.decomposition = 9; }, WARPSPEC_INVALID_ARGUMENT, "decomposition: unknown value 9"},
     {"splits too many", [](warpspec_gemm_args& g) { g.decomposition = WARPSPEC_GEMM_DECOMPOSITION_SPLIT_K; g.splits = 257; }, WARPSPEC_INVALID_ARGUMENT, "splits: must be 0 (automatic) or 1..256"},
     {"splits without split-K", [](warpspec_gemm_args& g) { g.splits = 4; }, WARPSPEC_INVALID_ARGUMENT, "splits: 4 given, but splits apply only with decomposition kSplitK"},
     {"workspace bytes without pointer", [](warpspec_gemm_args& g) { g.workspace_bytes = 1024; }, WARPSPEC_INVALID_ARGUMENT, "workspace: null with workspace_bytes 1024"},
     {"misaligned workspace", [](warpspec_gemm_args& g) { g.workspace = at(0x30000004); g.workspace_bytes = 1024; }, WARPSPEC_MISALIGNED, "workspace: must be 16-byte aligned"},
+    {"cluster 3", [](warpspec_gemm_args& g) { g.cluster_m = 3; g.cluster_n = 1; }, WARPSPEC_INVALID_ARGUMENT, "cluster_m, cluster_n: each must be 1 or 2"},
+    {"half a cluster", [](warpspec_gemm_args& g) { g.cluster_m = 2; }, WARPSPEC_INVALID_ARGUMENT, "or both 0 (automatic), got 2 x 0"},
+    {"cluster 2x2", [](warpspec_gemm_args& g) { g.cluster_m = 2; g.cluster_n = 2; }, WARPSPEC_UNSUPPORTED, "2 x 2 clusters are not built"},
 };
 
 TEST(CApi, RefusalsGiveTheCodeAndTheMessage) {
@@ -191,8 +194,8 @@ TEST(CApi, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[1] = 1;
   EXPECT_EQ(warpspec_gemm_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 632"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 640"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 640"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 648"), std::string::npos) << last_error();
 }
 
 TEST(CApi, AVersionOneStructGetsTheDefaultDecomposition) {
@@ -230,6 +233,23 @@ TEST(CApi, AVersionTwoStructGetsNoEpilogue) {
   v2.args.reserved3 = 0;
   EXPECT_EQ(warpspec_gemm_check(&v2.args), WARPSPEC_INVALID_ARGUMENT) << last_error();
   EXPECT_NE(last_error().find("activation: unknown value 99"), std::string::npos) << last_error();
+}
+
+TEST(CApi, AVersionThreeStructGetsTheLibrarysCluster) {
+  // A caller compiled against version 3 (632 bytes) passes no cluster: whatever follows
+  // in its memory is never read; version 4 reads the fields and the API checks them.
+  struct V3 {
+    warpspec_gemm_args args;
+  } v3{};
+  v3.args = valid_args();
+  v3.args.struct_size = 632;
+  v3.args.cluster_m = 7;  // past byte 632: ignored
+  v3.args.cluster_n = -1;
+  const warpspec_status s = warpspec_gemm_check(&v3.args);
+  EXPECT_TRUE(s == WARPSPEC_OK || s == WARPSPEC_NO_DEVICE) << last_error();
+  v3.args.struct_size = sizeof(warpspec_gemm_args);
+  EXPECT_EQ(warpspec_gemm_check(&v3.args), WARPSPEC_INVALID_ARGUMENT) << last_error();
+  EXPECT_NE(last_error().find("cluster_m, cluster_n"), std::string::npos) << last_error();
 }
 
 TEST(CApi, EpilogueFieldsReachTheApi) {
@@ -307,7 +327,7 @@ TEST(CApi, HeaderCompilesAsC99AndWorksFromC) {
   EXPECT_EQ(warpspec_test_refusal_from_c(message, sizeof message), WARPSPEC_INVALID_ARGUMENT);
   EXPECT_NE(std::string(message).find("d.data: must not be null"), std::string::npos) << message;
   EXPECT_EQ(warpspec_test_gemm_args_size_from_c(), sizeof(warpspec_gemm_args));
-  EXPECT_EQ(sizeof(warpspec_gemm_args), 632u);
+  EXPECT_EQ(sizeof(warpspec_gemm_args), 640u);
   EXPECT_EQ(sizeof(warpspec_tensor), 80u);
 }
 

@@ -106,6 +106,21 @@ TEST(CliJson, ShapesParseAsMxNxK) {
     EXPECT_NE(tools::parse_gemm_shape(bad, &s), "") << "'" << bad << "' should be refused";
 }
 
+TEST(CliJson, ClustersParseAsMxNOrAuto) {
+  int m = -1, n = -1;
+  EXPECT_EQ(tools::parse_cluster("auto", &m, &n), "");
+  EXPECT_EQ(m, 0);
+  EXPECT_EQ(n, 0);
+  EXPECT_EQ(tools::parse_cluster("2x1", &m, &n), "");
+  EXPECT_EQ(m, 2);
+  EXPECT_EQ(n, 1);
+  EXPECT_EQ(tools::parse_cluster("1X2", &m, &n), "");
+  EXPECT_EQ(n, 2);
+  EXPECT_EQ(tools::parse_cluster("2x2", &m, &n), "") << "parsed; the library refuses it by name";
+  for (const char* bad : {"", "2", "2x", "x1", "0x1", "1x0", "9x1", "12x1", "2x1 ", "2*1", "-1x1", "Auto"})
+    EXPECT_NE(tools::parse_cluster(bad, &m, &n), "") << "'" << bad << "' should be refused";
+}
+
 tools::TimingResult fake_timing(double ours_ms, double peer_ms) {
   tools::TimingResult t;
   t.ms = {{ours_ms, ours_ms * 0.98, ours_ms * 1.03}, {peer_ms, peer_ms * 0.99, peer_ms * 1.02}};

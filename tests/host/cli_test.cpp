@@ -85,7 +85,8 @@ TEST(Cli, CheckPathsPassOnHopper) {
 // say what was wrong in a short line; "no GPU" has its own code, 3.
 TEST(Cli, UsageErrorsExitTwo) {
   for (const char* args : {"frobnicate", "gemm --m abc", "gemm --layout xy", "bench gemm --rounds 0",
-                           "gemm --decomposition xk", "bench gemm --decomposition 2", "gemm --splits x"}) {
+                           "gemm --decomposition xk", "bench gemm --decomposition 2", "gemm --splits x",
+                           "gemm --cluster 3", "bench gemm --cluster 2x1 --cluster 1x", "gemm --cluster 0x1"}) {
     auto [rc, out] = run_cli(args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;

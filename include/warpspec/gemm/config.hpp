@@ -21,11 +21,22 @@ struct TileConfig {
   constexpr bool operator==(const TileConfig&) const = default;
 };
 
+// CTAs per cluster along M and N: 1x1 (none), 2x1 (two CTAs on neighbouring M tiles
+// share their B tile) or 1x2 (two on neighbouring N tiles share their A tile). A shared
+// operand's stage is loaded half by each CTA of the pair and multicast into both
+// (gemm/cluster_cast.cuh); the launch is a 1-D grid of clusters (size, 1, 1), and the
+// CTA of cluster rank r takes the tile at offset r along the cluster's long side
+// (schedule/persistent.hpp's rank convention).
 struct ClusterShape {
-  int m = 1, n = 1;  // CTAs per cluster along M and N
+  int m = 1, n = 1;
   constexpr int size() const { return m * n; }
   constexpr bool operator==(const ClusterShape&) const = default;
 };
+
+// CTAs that load one A tile between them: the CTAs along N (they all multiply it).
+constexpr int shared_by_a(const ClusterShape& c) { return c.n; }
+// CTAs that load one B tile between them: the CTAs along M.
+constexpr int shared_by_b(const ClusterShape& c) { return c.m; }
 
 // What the epilogue computes (gemm/epilogue_ops.cuh): kLinear is alpha·acc + beta·C and
 // nothing else (the plain kernels); kFused adds dequantisation scales, a bias and an

@@ -13,6 +13,11 @@
 // All roles walk the same unit sequence (KSplitScheduler: data-parallel, split-K or
 // stream-K, a runtime choice), so stages and chunks pair up; the C load warp loads C
 // exactly for the units whose consumers store (final ones).
+// Clusters (2x1, 1x2): ClusterCast (gemm/cluster_cast.cuh) says who loads and
+// multicasts which part of a stage, who releases it (both CTAs' consumers), and the unit
+// walk (the pair's tiles in lock-step); a tile past the problem's edge runs the
+// mainloop for its peer's sake and is not stored (t.in_bounds).
+#include "warpspec/gemm/cluster_cast.cuh"
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/epilogue.cuh"
 #include "warpspec/gemm/fixup.cuh"
@@ -27,12 +32,12 @@ namespace warpspec::gemm_impl {
 
 template <GemmConfig kCfg>
 struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, kCfg.cluster.size()> {
-  static_assert(kCfg.cluster.size() == 1, "clusters (TMA multicast) are not built into the GEMM roles yet");
   using Params = GemmParams;
   using MainloopT = Mainloop<kCfg>;    // the TMA loads (every dtype)
   using MmaT = MmaConsumer<kCfg>;       // the wgmma consumer: 16-bit, or FP8 with promotion
   using EpilogueT = Epilogue<kCfg>;
   using FixupT = KSplitFixup<kCfg>;
+  using Cast = ClusterCast<kCfg>;       // the cluster's share of loads, releases and tiles
   static constexpr int kStages = kCfg.tile.stages, kEpiStages = kCfg.tile.epi_stages;
 
   struct SharedStorage {
@@ -54,8 +59,9 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
 
   __device__ __forceinline__ static void init_barriers(SharedStorage& s) {
     // Mainloop: 1 expect_tx arrival per stage; released by one lane of each of the
-    // 8 consumer warps. Epilogue: 1 expect_tx; released by each warpgroup's storer.
-    Pipeline<kStages>(s.mainloop_barriers).init(1, 4 * kConsumerWarpgroups);
+    // 8 consumer warps of every CTA in the cluster (each writes into all of them).
+    // Epilogue: 1 expect_tx; released by each warpgroup's storer.
+    Pipeline<kStages>(s.mainloop_barriers).init(1, 4 * kConsumerWarpgroups * Cast::kCtas);
     Pipeline<kEpiStages>(s.epilogue_barriers).init(1, kConsumerWarpgroups);
     hopper::mbarrier_init(&s.load_order, 1);
   }
@@ -73,7 +79,8 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
       if (!hopper::elect_one()) return;
       PipelineState<kStages> st;
       bool first = true;
-      for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t)) {
+      const auto& units = Cast::units(p.sched);
+      for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
         MainloopT::load(p, c.mainloop, st, c.s.mainloop, t);
         if (first) {
           hopper::mbarrier_arrive(&c.s.load_order);
@@ -87,7 +94,8 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
       if (!hopper::elect_one()) return;
       hopper::mbarrier_wait(&c.s.load_order, 0);
       PipelineState<kEpiStages> st;
-      for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t))
+      const auto& units = Cast::units(p.sched);
+      for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t))
         if (t.in_bounds && p.sched.is_final(t)) EpilogueT::load(p, c.epilogue, st, c.s.epilogue, t);
     }
   }
@@ -97,7 +105,8 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     PipelineState<kStages> st;
     PipelineState<kEpiStages> epi_st;
     float acc[kCfg.tile.block_n / 2];
-    for (auto t = p.sched.first(blockIdx.x); t.valid; t = p.sched.next(t)) {
+    const auto& units = Cast::units(p.sched);
+    for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
       MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t.k_end - t.k_begin, acc);
       if (FixupT::reduce(p, consumer, t, acc) && t.in_bounds)
         EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);

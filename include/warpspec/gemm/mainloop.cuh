@@ -6,10 +6,15 @@
 // 64 16-bit or 128 8-bit elements: one row):
 //   A K-major:  one box {BK, 128 M};     A M-major: two boxes {64 M, 64 K}, 8 KB apart.
 //   B K-major:  one box {BK, BN N};      B N-major: BN/64 boxes {64 N, 64 K}.
+// In a cluster that shares an operand (gemm/cluster_cast.cuh), its K-major box is cut
+// into one box per sharing CTA ({BK, BN/2 N} for 2x1's B: the host encodes the map so),
+// and each CTA loads and multicasts only its part of the boxes. A part starts at a
+// multiple of 1024 bytes, so the swizzle phase of every row is what it is unshared.
 // FP8 operands are K-major only (wgmma has no transpose for 8-bit inputs); their
 // consumer is gemm/mma_fp8.cuh, which reuses the loads and layouts here.
 // hopper::WgmmaOperandLayout names the same layouts for the descriptors, so the
 // loads and the wgmma reads agree by construction.
+#include "warpspec/gemm/cluster_cast.cuh"
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/convert.cuh"
@@ -45,8 +50,25 @@ struct Mainloop {
   static constexpr int kBytesA = kBlockM * kBlockK * kElemBytes;
   static constexpr int kBytesB = kBlockN * kBlockK * kElemBytes;
   static_assert(layout_a().bytes() == kBytesA && layout_b().bytes() == kBytesB, "operand layouts must be dense");
-  static constexpr uint32_t kStageTxBytes = kBytesA + kBytesB;  // full boxes, in bounds or not
+  // Every CTA's full barrier expects the whole stage, whichever CTA of a cluster loads
+  // which part of it: full boxes, in bounds or not.
+  static constexpr uint32_t kStageTxBytes = kBytesA + kBytesB;
   static constexpr int kKSteps = layout_a().k_steps();
+
+  // The loads of one operand as boxes along M (N): K-major, one box of all rows (one per
+  // sharing CTA when a cluster shares it); MN-major, kBoxMN-wide boxes. A CTA loads the
+  // kPerCta consecutive boxes of its part.
+  using Cast = ClusterCast<kCfg>;
+  static_assert(cluster_cast_supported<kCfg>(), "clusters are 1x1, 2x1 or 1x2 (gemm/cluster_cast.cuh)");
+  static constexpr int kBoxesA = kAKMajor ? Cast::kPartsA : kBlockM / kBoxMN;
+  static constexpr int kBoxesB = kBKMajor ? Cast::kPartsB : kBlockN / kBoxMN;
+  static constexpr int kBoxRowsA = kBlockM / kBoxesA, kBoxRowsB = kBlockN / kBoxesB;  // M (N) rows per box
+  static constexpr int kPerCtaA = kBoxesA / Cast::kPartsA, kPerCtaB = kBoxesB / Cast::kPartsB;
+  static_assert(kBoxesA % Cast::kPartsA == 0 && kBoxesB % Cast::kPartsB == 0 && (!kAKMajor || kPerCtaA == 1) &&
+                    (!kBKMajor || kPerCtaB == 1),
+                "a shared operand's boxes must split evenly between the CTAs that share it");
+  static_assert(Cast::kCtas == 1 || ((kBoxRowsA * 128) % 1024 == 0 && (kBoxRowsB * 128) % 1024 == 0),
+                "each CTA's part of a shared operand must start on an SW128 repeat (8 rows)");
 
   struct Storage {
     alignas(1024) TIn a[kStages][kBlockM * kBlockK];
@@ -58,8 +80,11 @@ struct Mainloop {
 
   // Producer (one thread): fill stages for one unit: its tile's k-iterations
   // [t.k_begin, t.k_end), the range the consumers multiply.
+  // A K-major A box holds p.a_rows rows (the host's map), so only MN-major boxes are
+  // skipped past a_rows. Clusters always load whole tiles (the host refuses M <= 64).
   __device__ __forceinline__ static void load(const GemmParams& p, Pipe& pipe, State& st, Storage& s,
                                               const schedule::KWorkUnit& t) {
+    const Cast cast;
     const int m0 = t.m_block * kBlockM;
     const int n0 = t.n_block * kBlockN;
     const int la = t.l * p.a_l_mul;
@@ -67,24 +92,31 @@ struct Mainloop {
 #pragma unroll 1
     for (int kt = t.k_begin; kt < t.k_end; ++kt) {
       const int k0 = kt * kBlockK;
-      pipe.producer_acquire(st);
+      cast.acquire(pipe, st);
       uint64_t* bar = pipe.full_barrier(st);
       pipe.producer_expect_tx(st, kStageTxBytes - (kBlockM - p.a_rows) * kBlockK * kElemBytes);
       TIn* a = s.a[st.index];
       TIn* b = s.b[st.index];
+      // `row`: the box's first row (M or N) in the tile. K-major: one box, this CTA's part.
       if constexpr (kAKMajor) {
-        hopper::tma_load(a, &p.map_a, bar, k0, m0, la);
+        const int row = cast.part_a() * kBoxRowsA;
+        cast.load_a(a + row * kBlockK, &p.map_a, bar, k0, m0 + row, la);
       } else {
 #pragma unroll
-        for (int i = 0; i < kBlockM / kBoxMN; ++i)
-          if (i * kBoxMN < p.a_rows) hopper::tma_load(a + i * kBoxMN * kBlockK, &p.map_a, bar, m0 + i * kBoxMN, k0, la);
+        for (int j = 0; j < kPerCtaA; ++j) {
+          const int row = (cast.part_a() * kPerCtaA + j) * kBoxRowsA;
+          if (row < p.a_rows) cast.load_a(a + row * kBlockK, &p.map_a, bar, m0 + row, k0, la);
+        }
       }
       if constexpr (kBKMajor) {
-        hopper::tma_load(b, &p.map_b, bar, k0, n0, lb);
+        const int row = cast.part_b() * kBoxRowsB;
+        cast.load_b(b + row * kBlockK, &p.map_b, bar, k0, n0 + row, lb);
       } else {
 #pragma unroll
-        for (int i = 0; i < kBlockN / kBoxMN; ++i)
-          hopper::tma_load(b + i * kBoxMN * kBlockK, &p.map_b, bar, n0 + i * kBoxMN, k0, lb);
+        for (int j = 0; j < kPerCtaB; ++j) {
+          const int row = (cast.part_b() * kPerCtaB + j) * kBoxRowsB;
+          cast.load_b(b + row * kBlockK, &p.map_b, bar, n0 + row, k0, lb);
+        }
       }
       st.advance();
     }
@@ -98,7 +130,8 @@ struct Mainloop {
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                              int k_count, float (&acc)[kBlockN / 2]) {
     constexpr hopper::WgmmaOperandLayout la = layout_a(), lb = layout_b();
-    const bool releaser = (threadIdx.x % 32) == 0;  // one arrival per consumer warp
+    const Cast cast;
+    const bool releaser = cast.releaser();  // one arrival per consumer warp and CTA of the cluster
     // A warpgroup whose rows were not loaded (p.a_rows) keeps the pipeline's pace but
     // issues no wgmma; its accumulators, never stored (rows >= M), stay defined.
     // An empty range (K = 0, or a split-K unit past the last k-iteration): nothing was
@@ -127,12 +160,12 @@ struct Mainloop {
         hopper::wgmma_commit_group();
         hopper::wgmma_wait_group<1>();
       }
-      if (kt > 0 && releaser) pipe.consumer_release(prev);
+      if (kt > 0 && releaser) cast.release(pipe, prev);
       prev = st;
       st.advance();
     }
     hopper::wgmma_wait_group<0>();
-    if (releaser) pipe.consumer_release(prev);
+    if (releaser) cast.release(pipe, prev);
   }
 };
 

@@ -67,7 +67,8 @@ struct MmaFp8Promote {
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                              int k_count, float (&acc)[kAcc]) {
     constexpr hopper::WgmmaOperandLayout la = Loads::layout_a(), lb = Loads::layout_b();
-    const bool releaser = (threadIdx.x % 32) == 0;
+    const typename Loads::Cast cast;
+    const bool releaser = cast.releaser();
     const bool idle = 64 * wg >= p.a_rows;
     const int promote_every = kParts == 1 ? p.promote_every : 1;
 #pragma unroll
@@ -105,12 +106,12 @@ struct MmaFp8Promote {
           }
         }
       }
-      if (kt > 0 && releaser) pipe.consumer_release(prev);
+      if (kt > 0 && releaser) cast.release(pipe, prev);
       prev = st;
       st.advance();
     }
     hopper::wgmma_wait_group<0>();
-    if (releaser) pipe.consumer_release(prev);
+    if (releaser) cast.release(pipe, prev);
   }
 };
 

@@ -58,7 +58,9 @@ enum class KDecomposition : uint8_t { kDataParallel = 0, kSplitK = 1, kStreamK =
 inline constexpr int kMaxSplits = 256;
 
 struct KSplitArguments {
-  // Tile counts, raster, swizzle and the persistent grid G (grid_size). No clusters.
+  // Tile counts, raster, swizzle and the persistent grid G (grid_size). Clusters only
+  // with kDataParallel; the kernel then walks units with ClusterUnits
+  // (schedule/cluster_units.hpp), not with first()/next() below.
   PersistentArguments tiles;
   int k_iters = 0;  // K loop length of a whole tile, in block_k steps
   KDecomposition decomposition = KDecomposition::kDataParallel;
@@ -77,7 +79,7 @@ struct KWorkUnit {
   int32_t cta = 0;
   bool stream_k = false;  // a unit of the stream-K phase
   bool valid = false;     // the loop runs while valid
-  bool in_bounds = false; // == valid (no clusters here), kept for the roles' symmetry
+  bool in_bounds = false; // == valid here; ClusterUnits' padded pair tiles are valid, not in bounds
 };
 
 // CTAs for a decomposition: one per unit of parallel work, up to the SMs. Data-parallel:
@@ -99,7 +101,9 @@ class KSplitScheduler {
   // argument and the rule). Keeps every index the kernel forms below 2^31.
   static const char* check(const Arguments& a) {
     if (const char* why = PersistentScheduler::check(a.tiles)) return why;
-    if (a.tiles.cluster_m != 1 || a.tiles.cluster_n != 1) return "cluster: K-split decompositions run without clusters";
+    if ((a.tiles.cluster_m != 1 || a.tiles.cluster_n != 1) && a.decomposition != KDecomposition::kDataParallel)
+      return "cluster: split-K and stream-K run without clusters (a multicast pair must run equal k-ranges in "
+             "lock-step, and the fixup makes CTAs wait on others); clusters are data-parallel only";
     if (a.k_iters < 0) return "k_iters: must be >= 0";
     if (a.decomposition != KDecomposition::kDataParallel && a.decomposition != KDecomposition::kSplitK &&
         a.decomposition != KDecomposition::kStreamK)
