@@ -46,15 +46,21 @@ struct Case {
   bool fast_accum = false;
   bool d_col_major = false;
   int tile_n = 0;  // 256: the wide FP8 tile (D bf16)
+  warpspec::GemmDecomposition decomposition = warpspec::GemmDecomposition::kHeuristic;
+  int splits = 0;  // split-K only
 };
 
 std::string name(const Case& c) {
-  char buf[200];
+  char buf[220];
   std::snprintf(buf, sizeof buf, "%ldx%ldx%ld_%s_%s_s%d_b%d%s_a%d%s%s%s", long(c.m), long(c.n), long(c.k),
                 warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), int(c.scaling), int(c.bias),
                 c.bias != Bias::kNone ? warpspec::dtype_name(c.bias_dtype) : "", int(c.act), c.fast_accum ? "_fast" : "",
                 c.d_col_major ? "_dcol" : "", c.tile_n == 256 ? "_t256" : "");
-  return buf;
+  std::string s = buf;
+  if (c.decomposition == warpspec::GemmDecomposition::kDataParallel) s += "_dp";
+  if (c.decomposition == warpspec::GemmDecomposition::kSplitK) s += "_splitk" + std::to_string(c.splits);
+  if (c.decomposition == warpspec::GemmDecomposition::kStreamK) s += "_streamk";
+  return s;
 }
 
 void PrintTo(const Case& c, std::ostream* os) { *os << name(c); }
@@ -145,6 +151,8 @@ void run_case(const Case& c) {
   g.activation = c.act;
   g.use_fast_accum = c.fast_accum;
   g.tile_n = c.tile_n;
+  g.decomposition = c.decomposition;
+  g.splits = c.splits;
   const warpspec::Status s = warpspec::gemm(g);
   ASSERT_TRUE(s.ok()) << s.to_string();
   CUDA_ASSERT(cudaDeviceSynchronize());
@@ -217,6 +225,24 @@ std::vector<Case> fp8_cases() {
                    GemmActivation::kNone, true, true, 256});
   cases.push_back({200, 136, 256, DType::kE4M3, DType::kFP32, Scaling::kTensor, Bias::kColumn, DType::kFP32,
                    GemmActivation::kReLU, true, true});
+  // The FP8 consumer's unit walk through one CTA: split-K with more splits than k-blocks
+  // (empty units, k_count 0) and with ragged ones, stream-K (units of different k_count
+  // per CTA), more tiles than SMs (a CTA runs several), M <= 64 (one warpgroup idle),
+  // both tiles, with and without fast accumulation (the consumer promotes differently).
+  using warpspec::GemmDecomposition;
+  struct Walk {
+    int64_t m, n, k;
+    GemmDecomposition d;
+    int splits;
+  };
+  for (Walk w : {Walk{200, 136, 1040, GemmDecomposition::kSplitK, 3}, Walk{200, 136, 384, GemmDecomposition::kSplitK, 7},
+                 Walk{64, 136, 1040, GemmDecomposition::kSplitK, 4}, Walk{257, 520, 1040, GemmDecomposition::kStreamK, 0},
+                 Walk{1100, 1300, 1168, GemmDecomposition::kStreamK, 0}, Walk{40, 2000, 1040, GemmDecomposition::kStreamK, 0},
+                 Walk{1024, 2304, 256, GemmDecomposition::kDataParallel, 0}})
+    for (int tile_n : {0, 256})
+      for (bool fast : {false, true})
+        cases.push_back({w.m, w.n, w.k, DType::kE4M3, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
+                         GemmActivation::kNone, fast, false, tile_n, w.d, w.splits});
   return cases;
 }
 
