@@ -112,8 +112,8 @@ struct GemmArgs {
   // row-major and B column-major (both K contiguous), D bf16, the 128 x 256 tile (tile_n 0
   // or 256), no scales, bias or activation, M > 64 (N > 64 for a column-major D), and
   // data-parallel (decomposition kHeuristic or kDataParallel); anything else with a
-  // cluster is refused by name. The choice (0 x 0) takes 2 x 1 for that kernel when its
-  // tiles fill two waves of the GPU or more, and no cluster otherwise.
+  // cluster is refused by name. The choice (0 x 0) is no cluster: on the H200 the pairs
+  // measured level with one CTA (bench/NOTES.md v13).
   int cluster_m = 0;
   int cluster_n = 0;
 };

@@ -13,7 +13,6 @@
 #include "../common/format.hpp"
 #include "../common/views.hpp"
 #include "../common/workspace.hpp"
-#include "cluster_choice.hpp"
 #include "decomposition.hpp"
 #include "describe.hpp"
 #include "epilogue_args.hpp"
@@ -444,9 +443,10 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const gemm_impl::KChoice kc = gemm_impl::choose_decomposition(
       cluster_requested ? GemmDecomposition::kDataParallel : args.decomposition, args.splits, tiles, k_iters,
       device.sm_count);
-  plan->config.cluster = plan->cluster_request.size() >= 1
-                             ? plan->cluster_request
-                             : gemm_impl::choose_cluster(plan->config, plan->m, tiles, kc.decomposition, device.sm_count);
+  // The library's choice is 1 x 1: 2 x 1 with B multicast measured level with it on the
+  // H200 (8192^3, 4096^3, 4096 x 14336 x 4096, 8192 x 8192 x 1024: -0.3% to +0.9%,
+  // bench/NOTES.md v13), so clusters run only when the caller asks for them.
+  plan->config.cluster = plan->cluster_request.size() >= 1 ? plan->cluster_request : gemm_impl::ClusterShape{1, 1};
   const Plan& p = *plan;
   const gemm_impl::ClusterShape cluster = p.config.cluster;
   GemmParams& q = *params;

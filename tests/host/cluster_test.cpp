@@ -1,7 +1,7 @@
 // Clusters on the host (issue 10): the pair walk the clustered GEMM kernels run
 // (schedule/cluster_units.hpp), the scheduler's refusal of clusters with K splits, the
-// library's choice of a cluster (src/gemm/cluster_choice.hpp), and the refusals of the
-// GemmArgs cluster fields, which come before the device check.
+// cluster kernels built, and the refusals of the GemmArgs cluster fields, which come
+// before the device check.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "host/test_memory.hpp"
-#include "src/gemm/cluster_choice.hpp"
+#include "src/gemm/instances.hpp"
 #include "warpspec/schedule/cluster_units.hpp"
 #include "warpspec/schedule/stream_k.hpp"
 #include "warpspec/warpspec.hpp"
@@ -182,35 +182,10 @@ TEST(ClusterUnits, KSplitsAreRefusedWithClusters) {
   EXPECT_NE(KSplitScheduler::check(a), nullptr);
 }
 
-// ------------------------------------------------------------------ the library's choice
+// ------------------------------------------------------------------ the kernels built
 
-TEST(ClusterChoice, APairForTheClusterKernelFromTwoWaves) {
-  using warpspec::gemm_impl::choose_cluster;
+TEST(ClusterKernels, TwoPairsOfTheTnKernelAppendedAfterTheOthers) {
   using warpspec::gemm_impl::kClusterBase;
-  constexpr int kSms = 132;
-  const GemmConfig tn = kClusterBase;  // bf16 TN, 128 x 256, D bf16, linear epilogue
-  const KDecomposition dp = KDecomposition::kDataParallel;
-  EXPECT_EQ(choose_cluster(tn, 8192, 2048, dp, kSms), (ClusterShape{2, 1}));
-  EXPECT_EQ(choose_cluster(tn, 4096, 2 * kSms, dp, kSms), (ClusterShape{2, 1}));
-  EXPECT_EQ(choose_cluster(tn, 4096, 2 * kSms - 1, dp, kSms), (ClusterShape{1, 1})) << "under two waves";
-  EXPECT_EQ(choose_cluster(tn, 64, 4096, dp, kSms), (ClusterShape{1, 1})) << "M <= 64";
-  EXPECT_EQ(choose_cluster(tn, 8192, 2048, KDecomposition::kStreamK, kSms), (ClusterShape{1, 1}));
-  EXPECT_EQ(choose_cluster(tn, 8192, 2048, KDecomposition::kSplitK, kSms), (ClusterShape{1, 1}));
-  GemmConfig other = tn;
-  other.b_k_major = false;  // N-major B: no cluster kernel built
-  EXPECT_EQ(choose_cluster(other, 8192, 2048, dp, kSms), (ClusterShape{1, 1}));
-  other = tn;
-  other.in = other.out = DType::kFP16;
-  EXPECT_EQ(choose_cluster(other, 8192, 2048, dp, kSms), (ClusterShape{1, 1}));
-  other = tn;
-  other.out = DType::kFP32;
-  EXPECT_EQ(choose_cluster(other, 8192, 2048, dp, kSms), (ClusterShape{1, 1}));
-  other = tn;
-  other.tile = warpspec::gemm_impl::kTileConfigs[1];  // 128 x 128
-  EXPECT_EQ(choose_cluster(other, 8192, 4096, dp, kSms), (ClusterShape{1, 1}));
-  other = tn;
-  other.epilogue = warpspec::gemm_impl::EpilogueKind::kFused;
-  EXPECT_EQ(choose_cluster(other, 8192, 2048, dp, kSms), (ClusterShape{1, 1}));
   // The built list: exactly the two pairs on the TN kernel, appended after the others.
   int clustered = 0;
   for (const GemmConfig& c : warpspec::gemm_impl::kGemmInstances)

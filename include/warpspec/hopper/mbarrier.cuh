@@ -42,11 +42,18 @@ WARPSPEC_DEVICE void mbarrier_expect_tx(uint64_t* bar, uint32_t bytes) {
 }
 
 // Arrive on the barrier at the same shared-memory offset in the cluster CTA of rank
-// `cta_rank` (release at cluster scope). A remote barrier accepts arrivals only.
+// `cta_rank`. A remote barrier accepts arrivals only.
+// The arrive's release is at CTA scope (the instruction's default), not `.release.cluster`:
+// its one user, a consumer releasing a multicast stage, only read that stage (its wgmma
+// reads completed at wait_group before the arrive), so it has nothing to make visible
+// to the peer; the peer's producer then overwrites the stage through TMA. `.release.cluster`
+// compiles to a MEMBAR before every arrive: on the H200 that was 41% of the 2x1 GEMM's
+// stall samples and a third of its speed (bench/NOTES.md v13). CUTLASS's ClusterBarrier
+// arrives the same way. A caller that wrote shared memory the peer reads must fence first.
 WARPSPEC_DEVICE void mbarrier_arrive_cluster(uint64_t* bar, uint32_t cta_rank) {
   uint32_t remote;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem_u32(bar)), "r"(cta_rank));
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
 }
 
 // One probe: true once the phase with parity `parity` has completed. May suspend the
