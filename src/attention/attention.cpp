@@ -202,6 +202,9 @@ struct Plan {
   bool heuristic_splits = false;
   void* workspace = nullptr;
   size_t workspace_bytes = 0, lse_offset = 0;
+  // The share counters of the in-kernel merge (split_combine.cuh): their bytes, and where
+  // they lie in a caller's workspace (after the partials; cleared on the stream per call).
+  size_t counters_offset = 0, counters_bytes = 0;
   int device = 0, sm_count = 1;
   schedule::AttentionSchedulerArguments sched_args;
 };
@@ -548,7 +551,10 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
     const int64_t lse_n = int64_t(sa.splits) * bq * rows * p.heads_q;
     const size_t o_bytes = size_t(lse_n) * size_t(p.head_dim) * 4;
     out->plan.lse_offset = (o_bytes + 255) / 256 * 256;
-    out->plan.workspace_bytes = out->plan.lse_offset + (size_t(lse_n) * 4 + 255) / 256 * 256;
+    out->plan.counters_offset = out->plan.lse_offset + (size_t(lse_n) * 4 + 255) / 256 * 256;
+    const int64_t query_tiles = int64_t(sa.tiles_m) * sa.heads * sa.batch;
+    out->plan.counters_bytes = (size_t(query_tiles) * attention_impl::kConsumerWarpgroups * 4 + 255) / 256 * 256;
+    out->plan.workspace_bytes = out->plan.counters_offset + out->plan.counters_bytes;
     if (a.workspace != nullptr) {
       if (a.workspace_bytes < out->plan.workspace_bytes)
         return invalid_argument(fmt("workspace_bytes: %zu is less than the %zu bytes this call needs "
@@ -671,7 +677,6 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
   AttentionParams params = p.params;
   params.o_partial = static_cast<float*>(ws);
   params.lse_partial = reinterpret_cast<float*>(static_cast<char*>(ws) + plan.lse_offset);
-  WARPSPEC_RETURN_IF_ERROR(launch_kernel(plan, params, p.shape, stream));
   attention_impl::CombineParams c{};
   c.o_partial = params.o_partial;
   c.op_stride_split = params.op_stride_split;
@@ -701,6 +706,29 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
   c.rows = int32_t(plan.tile_rows);
   c.heads = int32_t(plan.heads_q);
   c.head_dim = int32_t(plan.head_dim);
+  // The merge runs in the attention kernel (the tile's last share, split_combine.cuh)
+  // when its share counters are zero at launch: the library's own (zeroed at allocation,
+  // left zero by every call), or those in the caller's workspace, cleared here first.
+  // Otherwise (a capture that cannot grow the library's counters) the combine kernel.
+  void* counters = nullptr;
+  if (plan.workspace != nullptr) {
+    counters = static_cast<char*>(plan.workspace) + plan.counters_offset;
+    const cudaError_t err = cudaMemsetAsync(counters, 0, plan.counters_bytes, stream);
+    if (err != cudaSuccess) {
+      cudaGetLastError();
+      return cuda_error("cudaMemsetAsync (split-KV counters)", err);
+    }
+  } else {
+    bool capturing = false;
+    const Status s =
+        cached_workspace(WorkspaceKind::kSplitKvCounters, plan.device, stream, plan.counters_bytes, &counters, &capturing);
+    if (!s.ok() && !capturing) return s;
+    if (!s.ok()) counters = nullptr;  // capturing: merge with the combine kernel instead
+  }
+  params.split_counters = static_cast<int32_t*>(counters);
+  params.combine = c;
+  WARPSPEC_RETURN_IF_ERROR(launch_kernel(plan, params, p.shape, stream));
+  if (counters != nullptr) return Status::Ok();
   return attention_impl::launch_combine(c, stream, /*pdl=*/true);
 }
 

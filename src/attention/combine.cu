@@ -1,10 +1,27 @@
-// The split-KV combine kernel (attention/combine.cuh): one warp per output row.
+// The split-KV combine kernel: one warp per output row, combine_row (attention/combine.cuh).
 #include "combine.hpp"
 #include "warpspec/attention/combine.cuh"
 
 #include <string>
 
 namespace warpspec::attention_impl {
+
+__global__ void __launch_bounds__(32 * kCombineWarps) attention_combine_kernel(const __grid_constant__ CombineParams p) {
+  // Launched as a programmatic dependent of the split attention: wait until it has
+  // completed and its partials are visible (at once without that launch attribute).
+  hopper::griddep_wait();
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  const int64_t item = int64_t(blockIdx.x) * kCombineWarps + warp;  // (batch, row, head), head fastest
+  if (item >= int64_t(p.batch) * p.rows * p.heads) return;
+  const int h = int(item % p.heads);
+  const int r = int((item / p.heads) % p.rows);
+  const int b = int(item / (int64_t(p.heads) * p.rows));
+  int32_t offset, length, batch;
+  SeqInfo::span(p.cu_seqlens_q, p.seqused_q, p.total_rows, b, offset, length, batch);
+  if (r >= length) return;
+  combine_row(p, batch, int64_t(offset) + r, h, lane);
+}
+
 
 Status launch_combine(const CombineParams& p, cudaStream_t stream, bool pdl) {
   const int64_t items = int64_t(p.batch) * p.rows * p.heads;

@@ -17,7 +17,9 @@ namespace warpspec {
 // for the next kernel on it); the old buffer is kept, since a graph captured earlier may
 // still use it. A stream being captured cannot allocate: then the call is refused
 // (kUnsupported, *capturing set) unless the cached buffer is already large enough.
-enum class WorkspaceKind { kGemmFixup, kSplitKv };
+// kSplitKvCounters: split-KV's share counters (attention/split_combine.cuh), which every
+// call leaves zero, kept apart from the partials, which a later call overwrites.
+enum class WorkspaceKind { kGemmFixup, kSplitKv, kSplitKvCounters };
 Status cached_workspace(WorkspaceKind kind, int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing);
 
 }  // namespace warpspec

@@ -3,10 +3,10 @@
 // outputs, each normalised by its own softmax sum, by their log-sum-exps:
 //   LSE = log Σ_s exp(LSE_s)   (with a sink: + exp(sink))
 //   O   = Σ_s exp(LSE_s − LSE) · O_s
-// One warp per output row (batch, row, head). Lanes read the splits' LSEs, the warp
-// reduces their max and sum with a fixed shuffle tree, and each lane then sums its
-// float4 columns over the splits in ascending order: the bits depend on the split count
-// and the partials only, never on timing.
+// One warp per output row (batch, row, head): combine_row. Lanes read the splits' LSEs,
+// the warp reduces their max and sum with a fixed shuffle tree, and each lane then sums
+// its float4 columns over the splits in ascending order: the bits depend on the split
+// count and the partials only, never on timing or on which kernel merges.
 //
 // Rows the attention wrote no partial for are skipped: past a packed or seqused
 // sequence's end (SeqInfo::span, the same clamping as the attention kernel).
@@ -54,37 +54,32 @@ __device__ __forceinline__ void store4(void* out, DType dtype, int64_t index, fl
   }
 }
 
-__global__ void __launch_bounds__(32 * kCombineWarps) attention_combine_kernel(const __grid_constant__ CombineParams p) {
-  __shared__ float weight[kCombineWarps][schedule::kMaxKvSplits];
-  // Launched as a programmatic dependent of the split attention: wait until it has
-  // completed and its partials are visible (at once without that launch attribute).
-  hopper::griddep_wait();
-  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-  const int64_t item = int64_t(blockIdx.x) * kCombineWarps + warp;  // (batch, row, head), head fastest
-  if (item >= int64_t(p.batch) * p.rows * p.heads) return;
-  const int h = int(item % p.heads);
-  const int r = int((item / p.heads) % p.rows);
-  const int b = int(item / (int64_t(p.heads) * p.rows));
-  int32_t offset, length, batch;
-  SeqInfo::span(p.cu_seqlens_q, p.seqused_q, p.total_rows, b, offset, length, batch);
-  if (r >= length) return;
-  const int64_t row = int64_t(offset) + r;
-
+// One output row's merge, by one whole warp (`lane`: its lane): row `row` of layout batch
+// `batch` (0 when packed: rows are the tensor's) and head `h`. Lane i holds the LSEs of
+// splits i, i + 32, ... in registers and hands each split's weight round by a shuffle.
+// Called by the combine kernel (a warp per row) and by split-KV's last share of a tile
+// (split_combine.cuh): the same function, the same bits. The partials are read from L2
+// (ld.global.cg): the last share reads what other CTAs wrote.
+__device__ __forceinline__ void combine_row(const CombineParams& p, int64_t batch, int64_t row, int h, int lane) {
+  constexpr int kPerLane = schedule::kMaxKvSplits / 32;
   const float* lp = p.lse_partial + batch * p.lp_stride_b + row * p.lp_stride_s + h * p.lp_stride_h;
+  float l[kPerLane];
   float mx = -INFINITY;
   bool nan = false;
-  for (int s = lane; s < p.splits; s += 32) {
-    const float l = lp[s * p.lp_stride_split];
-    weight[warp][s] = l;
-    nan = nan || l != l;
-    mx = fmaxf(mx, l);
+#pragma unroll
+  for (int i = 0; i < kPerLane; ++i) {
+    const int s = lane + 32 * i;
+    l[i] = s < p.splits ? __ldcg(lp + s * p.lp_stride_split) : -INFINITY;
+    nan = nan || l[i] != l[i];
+    mx = fmaxf(mx, l[i]);
   }
   const float sink = p.sink != nullptr ? __ldg(p.sink + h) : -INFINITY;
   mx = fmaxf(warp_max(mx), sink);
   nan = __any_sync(0xffffffffu, nan);
-  __syncwarp();
   float sum = 0.0f;
-  for (int s = lane; s < p.splits; s += 32) sum += mx == -INFINITY ? 0.0f : expf(weight[warp][s] - mx);
+#pragma unroll
+  for (int i = 0; i < kPerLane; ++i)
+    if (lane + 32 * i < p.splits) sum += mx == -INFINITY ? 0.0f : expf(l[i] - mx);
   sum = warp_sum(sum);
   float lse;
   if (nan) {
@@ -95,30 +90,37 @@ __global__ void __launch_bounds__(32 * kCombineWarps) attention_combine_kernel(c
     if (sink != -INFINITY) sum += expf(sink - mx);
     lse = mx + logf(sum);
   }
-  __syncwarp();
-  for (int s = lane; s < p.splits; s += 32) {
-    const float l = weight[warp][s];
-    // −inf: no key in that split, skipped (its O is not read); a NaN LSE gives NaN.
-    weight[warp][s] = l == -INFINITY && !nan ? 0.0f : (mx == -INFINITY ? 0.0f : expf(l - lse));
-  }
-  __syncwarp();
+  float weight[kPerLane];
+#pragma unroll
+  for (int i = 0; i < kPerLane; ++i)  // −inf: no key in that split, skipped (its O is not read); NaN gives NaN
+    weight[i] = l[i] == -INFINITY && !nan ? 0.0f : (mx == -INFINITY ? 0.0f : expf(l[i] - lse));
   if (p.lse != nullptr && lane == 0) p.lse[batch * p.lse_stride_b + h * p.lse_stride_h + row * p.lse_stride_s] = lse;
 
   const float* op = p.o_partial + batch * p.op_stride_b + row * p.op_stride_s + h * p.op_stride_h;
   const int64_t out_index = batch * p.o_stride_b + row * p.o_stride_s + h * p.o_stride_h;
-  for (int col = 4 * lane; col < p.head_dim; col += 128) {
+  for (int c0 = 0; c0 < p.head_dim; c0 += 128) {  // every lane runs every pass: the shuffles need them
+    const int col = c0 + 4 * lane;
+    const bool mine = col < p.head_dim;
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-    for (int s = 0; s < p.splits; ++s) {
-      const float w = weight[warp][s];
-      if (w == 0.0f) continue;  // no key (or a vanishing weight): nothing to add
-      const float4 v = *reinterpret_cast<const float4*>(op + s * p.op_stride_split + col);
-      acc.x = fmaf(w, v.x, acc.x);
-      acc.y = fmaf(w, v.y, acc.y);
-      acc.z = fmaf(w, v.z, acc.z);
-      acc.w = fmaf(w, v.w, acc.w);
+    // Splits s = 32 i + j in ascending order (the bits depend on the split count only);
+    // split s's weight is lane j's weight[i], i a constant after unrolling.
+#pragma unroll
+    for (int i = 0; i < kPerLane; ++i) {
+      if (32 * i >= p.splits) break;
+      const int n = min(32, p.splits - 32 * i);
+      for (int j = 0; j < n; ++j) {
+        const float w = __shfl_sync(0xffffffffu, weight[i], j);
+        if (w == 0.0f || !mine) continue;  // no key (or a vanishing weight): nothing to add
+        const int s = 32 * i + j;
+        const float4 v = __ldcg(reinterpret_cast<const float4*>(op + s * p.op_stride_split + col));
+        acc.x = fmaf(w, v.x, acc.x);
+        acc.y = fmaf(w, v.y, acc.y);
+        acc.z = fmaf(w, v.z, acc.z);
+        acc.w = fmaf(w, v.w, acc.w);
+      }
     }
     if (nan) acc = make_float4(NAN, NAN, NAN, NAN);
-    store4(p.out, p.out_dtype, out_index + col, acc);
+    if (mine) store4(p.out, p.out_dtype, out_index + col, acc);
   }
 }
 

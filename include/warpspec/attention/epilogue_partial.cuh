@@ -2,8 +2,8 @@
 // The split-KV epilogue: a work tile that covers one share of its query tile's key
 // blocks (schedule/split_kv.hpp) writes fp32 O normalised by its own row sums and its
 // own natural-log LSE to the partial buffers (AttentionParams::o_partial, lse_partial);
-// the combine kernel (combine.cuh) merges the splits. No sink here: it joins once, in
-// the combine. A share that sees no key writes O = 0 and LSE = −inf (weight zero).
+// the tile's last share (split_combine.cuh) or the combine kernel (combine.cuh) merges
+// the splits. No sink here: it joins once, in the merge. A share that sees no key writes O = 0 and LSE = −inf (weight zero).
 //
 // Stores go straight from the accumulator registers (two adjacent fp32 columns per
 // register pair, 8-byte stores): no shared-memory staging, so Q's buffer is released as
@@ -13,6 +13,7 @@
 #include "warpspec/attention/pack_gqa.cuh"
 #include "warpspec/attention/seqlen.cuh"
 #include "warpspec/attention/softmax.cuh"
+#include "warpspec/attention/split_combine.cuh"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/warp.cuh"
 
@@ -68,6 +69,7 @@ struct PartialEpilogue {
         if (q == 0) store_lse(p, w, sq, row, lse[h]);
       }
     }
+    SplitCombine<kCfg>::arrive(p, wg, w, sq);
   }
 
   // A share with no visible key: O = 0, LSE = −inf for this warpgroup's rows.
@@ -77,12 +79,12 @@ struct PartialEpilogue {
     const int chunks = p.head_dim / 4;  // float4s per row
     const int row_base = w.m_block * kBlockM + 64 * wg;
     const int rows = min(64, PackGqa::rows<kPack>(p, sq.seqlen_q) - row_base);
-    if (rows <= 0) return;
 #pragma unroll 1
     for (int idx = t; idx < rows * chunks; idx += hopper::kWarpgroupSize)
       *reinterpret_cast<float4*>(o_row(p, w, sq, row_base + idx / chunks) + (idx % chunks) * 4) =
           make_float4(0.f, 0.f, 0.f, 0.f);
     if (t < rows) store_lse(p, w, sq, row_base + t, -INFINITY);
+    SplitCombine<kCfg>::arrive(p, wg, w, sq);  // this share counts too
   }
 };
 

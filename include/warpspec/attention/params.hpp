@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "warpspec/attention/combine_params.hpp"
 #include "warpspec/schedule/attention.hpp"
 
 namespace warpspec::attention_impl {
@@ -62,6 +63,11 @@ struct AttentionParams {
   int64_t op_stride_split, op_stride_b, op_stride_s, op_stride_h;
   float* lse_partial;  // (splits, batch, seqlen_q, heads_q)
   int64_t lp_stride_split, lp_stride_b, lp_stride_s, lp_stride_h;
+  // Non-null: the tile's last share merges the splits in the kernel (split_combine.cuh)
+  // with `combine`, counting shares on split_counters (one per query tile and consumer
+  // warpgroup, zero before the launch and left zero); null: the combine kernel merges.
+  int32_t* split_counters;
+  CombineParams combine;
   // KV cache (flash_attn_with_kvcache), all read on the device, nullptr when not given:
   // kv_batch_idx (batch,): the cache's batch entry of batch b (cache_batch_idx);
   // leftpad_k (batch,): sequence b's keys start at that cache row (cache_leftpad), its

@@ -40,6 +40,17 @@ WARPSPEC_DEVICE void named_barrier_sync(uint32_t id, uint32_t threads) {
 WARPSPEC_DEVICE void named_barrier_arrive(uint32_t id, uint32_t threads) {
   asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
+// bar.sync that also ORs a predicate over the participants: true in every thread when
+// any passed true (a sync and a broadcast in one instruction).
+WARPSPEC_DEVICE bool named_barrier_sync_or(uint32_t id, uint32_t threads, bool pred) {
+  uint32_t any;
+  asm volatile(
+      "{\n .reg .pred p, q;\n setp.ne.u32 p, %1, 0;\n bar.red.or.pred q, %2, %3, p;\n selp.u32 %0, 1, 0, q;\n}"
+      : "=r"(any)
+      : "r"(uint32_t(pred)), "r"(id), "r"(threads)
+      : "memory");
+  return any != 0;
+}
 
 // True in exactly one lane of the (fully active) warp; the same lane in every call.
 WARPSPEC_DEVICE bool elect_one() {

@@ -140,6 +140,12 @@ class AttentionScheduler {
     return w;
   }
 
+  // Work tile w's query tile (its index among the tiles of one split): where the shares
+  // of one tile meet (split-KV's counters, attention/split_combine.cuh).
+  WARPSPEC_HOST_DEVICE int tile_of(const AttentionWork& w) const {
+    return (w.batch * int(heads_div_.divisor()) + w.head) * tiles_m_ + w.m_block;
+  }
+
   WARPSPEC_HOST_DEVICE AttentionWork first(int cta) const { return get(cta); }
   // Call only while t.valid (check() keeps index + stride inside int32).
   WARPSPEC_HOST_DEVICE AttentionWork next(const AttentionWork& t) const { return get(t.linear + int(stride_)); }
