@@ -114,16 +114,28 @@ void run(const KvCase& c, uint64_t seed) {
   a.window_left = c.left, a.window_right = c.right;
   a.num_splits = c.splits;
 
+  // Twice on the library's workspace (the second call finds the share counters the first
+  // left behind: they must be re-armed), then on a caller's workspace full of 0xFF bytes
+  // (the counters in it are cleared per call): the same bits each time.
+  size_t ws_bytes = 0;
+  ASSERT_TRUE(warpspec::attention_workspace_size(a, &ws_bytes).ok());
+  if (c.splits != 0) EXPECT_EQ(ws_bytes == 0, c.splits == 1) << ws_bytes;  // 0: the heuristic's count
+  test::DeviceBuffer ws(std::max<size_t>(ws_bytes, 16));
+  CUDA_ASSERT(cudaMemset(ws.get(), 0xFF, std::max<size_t>(ws_bytes, 16)));
   std::vector<std::vector<uint16_t>> runs;
-  for (int rep = 0; rep < 2; ++rep) {
+  for (int rep = 0; rep < 3; ++rep) {
     CUDA_ASSERT(test::poison(d_o));
     CUDA_ASSERT(test::poison(d_lse));
-    const warpspec::Status st = warpspec::attention_forward(a, nullptr);
+    AttentionArgs call = a;
+    if (rep == 2 && ws_bytes > 0) call.workspace = ws.get(), call.workspace_bytes = ws_bytes;
+    const warpspec::Status st = warpspec::attention_forward(call, nullptr);
     ASSERT_TRUE(st.ok()) << st.to_string();
     CUDA_ASSERT(cudaDeviceSynchronize());
     runs.push_back(test::to_host<uint16_t>(d_o, size_t(B) * c.sq * row_q));
   }
   EXPECT_EQ(std::memcmp(runs[0].data(), runs[1].data(), runs[0].size() * 2), 0) << "not bitwise repeatable";
+  EXPECT_EQ(std::memcmp(runs[0].data(), runs[2].data(), runs[0].size() * 2), 0)
+      << "a caller's workspace (not zeroed) gives other bits than the library's";
   const auto& o = runs[0];
   const auto lse = test::to_host<float>(d_lse, size_t(B) * hq * c.sq);
   const auto v_host = test::to_host<uint16_t>(lv, logical);

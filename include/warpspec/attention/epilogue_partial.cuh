@@ -3,7 +3,8 @@
 // blocks (schedule/split_kv.hpp) writes fp32 O normalised by its own row sums and its
 // own natural-log LSE to the partial buffers (AttentionParams::o_partial, lse_partial);
 // the tile's last share (split_combine.cuh) or the combine kernel (combine.cuh) merges
-// the splits. No sink here: it joins once, in the merge. A share that sees no key writes O = 0 and LSE = −inf (weight zero).
+// the splits. No sink here: it joins once, in the merge. A share that sees no key
+// writes O = 0 and LSE = −inf (weight zero).
 //
 // Stores go straight from the accumulator registers (two adjacent fp32 columns per
 // register pair, 8-byte stores): no shared-memory staging, so Q's buffer is released as
