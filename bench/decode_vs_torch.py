@@ -31,12 +31,33 @@ SHAPES = [(1, 131072), (1, 8192), (32, 4096)]
 HEADS, HEADS_KV, D, PAGE = 32, 8, 128, 64
 
 
+def graphed(fn, sets):
+    """fn(i) captured once per cache copy i; returns i -> replay of copy i % sets."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up outside capture (workspaces, cuDNN plans)
+        for i in range(sets):
+            fn(i)
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    graphs = []
+    for i in range(sets):
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            fn(i)
+        graphs.append(g)
+    return lambda i: graphs[i % sets].replay()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--iters", type=int, default=20, help="timed calls per candidate per round")
     ap.add_argument("--warmup-s", type=float, default=1.0, help="seconds of sustained load before timing")
     ap.add_argument("--num-splits", type=int, default=0, help="warpspec's num_splits (0: the heuristic)")
+    ap.add_argument("--graph", action="store_true",
+                    help="replay every candidate's call from a CUDA graph (one per cache copy): the GPU's time "
+                         "without the host's per-call cost, as a serving loop that captures its decode step")
     args = ap.parse_args()
     if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
         sys.exit("decode_vs_torch: needs a Hopper GPU (compute capability 9.0)")
@@ -45,7 +66,7 @@ def main():
     dt = torch.bfloat16
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, warpspec {warpspec.library_version()}; bf16 "
           f"d={D}, {HEADS}/{HEADS_KV} heads, seqlen_q 1; GB/s of K+V read, median (least-largest) of {args.rounds} "
-          f"rounds; num_splits={args.num_splits}")
+          f"rounds; num_splits={args.num_splits}" + ("; CUDA graph replays" if args.graph else ""))
     print(f"{'batch':>5} {'cache':>7} | {'warpspec dense':<22} {'warpspec paged 64':<22} {'sdpa cudnn':<22} "
           f"{'sdpa flash':<22} | ms (ours dense)")
     for b, s in SHAPES:
@@ -88,6 +109,8 @@ def main():
             except RuntimeError:
                 continue
             fns.append(sdpa), names.append("sdpa " + name)
+        if args.graph:
+            fns = [graphed(f, sets) for f in fns]
         res = time_interleaved(fns, args.warmup_s, args.rounds, args.iters)
         cells = {n: res.ms[c].map(lambda t: kv_bytes / t / 1e6).fmt(0) for c, n in enumerate(names)}
         print(f"{b:>5} {s:>7} | " + " ".join(f"{cells.get(n, 'n/a'):<22}" for n in

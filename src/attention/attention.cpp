@@ -202,9 +202,9 @@ struct Plan {
   bool heuristic_splits = false;
   void* workspace = nullptr;
   size_t workspace_bytes = 0, lse_offset = 0;
-  // The share counters of the in-kernel merge (split_combine.cuh): their bytes, and where
-  // they lie in a caller's workspace (after the partials; cleared on the stream per call).
-  size_t counters_offset = 0, counters_bytes = 0;
+  // The share counters of the in-kernel merge (split_combine.cuh), in the library's own
+  // buffer (never the caller's workspace).
+  size_t counters_bytes = 0;
   int device = 0, sm_count = 1;
   schedule::AttentionSchedulerArguments sched_args;
 };
@@ -551,10 +551,9 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
     const int64_t lse_n = int64_t(sa.splits) * bq * rows * p.heads_q;
     const size_t o_bytes = size_t(lse_n) * size_t(p.head_dim) * 4;
     out->plan.lse_offset = (o_bytes + 255) / 256 * 256;
-    out->plan.counters_offset = out->plan.lse_offset + (size_t(lse_n) * 4 + 255) / 256 * 256;
+    out->plan.workspace_bytes = out->plan.lse_offset + (size_t(lse_n) * 4 + 255) / 256 * 256;
     const int64_t query_tiles = int64_t(sa.tiles_m) * sa.heads * sa.batch;
-    out->plan.counters_bytes = (size_t(query_tiles) * attention_impl::kConsumerWarpgroups * 4 + 255) / 256 * 256;
-    out->plan.workspace_bytes = out->plan.counters_offset + out->plan.counters_bytes;
+    out->plan.counters_bytes = size_t(query_tiles) * attention_impl::kConsumerWarpgroups * 4;
     if (a.workspace != nullptr) {
       if (a.workspace_bytes < out->plan.workspace_bytes)
         return invalid_argument(fmt("workspace_bytes: %zu is less than the %zu bytes this call needs "
@@ -707,23 +706,18 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
   c.heads = int32_t(plan.heads_q);
   c.head_dim = int32_t(plan.head_dim);
   // The merge runs in the attention kernel (the tile's last share, split_combine.cuh)
-  // when its share counters are zero at launch: the library's own (zeroed at allocation,
-  // left zero by every call), or those in the caller's workspace, cleared here first.
-  // Otherwise (a capture that cannot grow the library's counters) the combine kernel.
+  // when the call uses the library's workspace: its share counters are the library's own
+  // too (zeroed at allocation, left zero by every call). With a caller's workspace, or a
+  // capture that cannot grow the counters, the combine kernel merges: clearing counters
+  // in a caller's workspace would take a memset per call, which cost more than the merge
+  // saves (1 x 8192 under a CUDA graph: 1417 -> 1342 GB/s, bench/NOTES.md v14).
   void* counters = nullptr;
-  if (plan.workspace != nullptr) {
-    counters = static_cast<char*>(plan.workspace) + plan.counters_offset;
-    const cudaError_t err = cudaMemsetAsync(counters, 0, plan.counters_bytes, stream);
-    if (err != cudaSuccess) {
-      cudaGetLastError();
-      return cuda_error("cudaMemsetAsync (split-KV counters)", err);
-    }
-  } else {
+  if (plan.workspace == nullptr) {
     bool capturing = false;
     const Status s =
         cached_workspace(WorkspaceKind::kSplitKvCounters, plan.device, stream, plan.counters_bytes, &counters, &capturing);
     if (!s.ok() && !capturing) return s;
-    if (!s.ok()) counters = nullptr;  // capturing: merge with the combine kernel instead
+    if (!s.ok()) counters = nullptr;
   }
   params.split_counters = static_cast<int32_t*>(counters);
   params.combine = c;

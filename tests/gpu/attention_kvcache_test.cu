@@ -114,9 +114,10 @@ void run(const KvCase& c, uint64_t seed) {
   a.window_left = c.left, a.window_right = c.right;
   a.num_splits = c.splits;
 
-  // Twice on the library's workspace (the second call finds the share counters the first
-  // left behind: they must be re-armed), then on a caller's workspace full of 0xFF bytes
-  // (the counters in it are cleared per call): the same bits each time.
+  // Twice on the library's workspace, where the tile's last share merges the splits (the
+  // second call finds the share counters the first left behind: they must be re-armed),
+  // then on a caller's workspace full of 0xFF bytes, where the combine kernel merges: the
+  // same bits each time.
   size_t ws_bytes = 0;
   ASSERT_TRUE(warpspec::attention_workspace_size(a, &ws_bytes).ok());
   if (c.splits != 0) EXPECT_EQ(ws_bytes == 0, c.splits == 1) << ws_bytes;  // 0: the heuristic's count
@@ -135,7 +136,7 @@ void run(const KvCase& c, uint64_t seed) {
   }
   EXPECT_EQ(std::memcmp(runs[0].data(), runs[1].data(), runs[0].size() * 2), 0) << "not bitwise repeatable";
   EXPECT_EQ(std::memcmp(runs[0].data(), runs[2].data(), runs[0].size() * 2), 0)
-      << "a caller's workspace (not zeroed) gives other bits than the library's";
+      << "the combine kernel (a caller's workspace) gives other bits than the in-kernel merge";
   const auto& o = runs[0];
   const auto lse = test::to_host<float>(d_lse, size_t(B) * hq * c.sq);
   const auto v_host = test::to_host<uint16_t>(lv, logical);

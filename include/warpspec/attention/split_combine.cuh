@@ -12,9 +12,10 @@
 //
 // Why: the combine kernel after the split attention is a launch and a pass of its own
 // (6.4 us in ncu; with PDL about 1 us of a 22 us decode step at batch 1, cache 8192,
-// on the H200: bench/NOTES.md v14). The host uses it when the counters are known to be zero: the library's cached
-// counters (zeroed at allocation, re-armed by every call), or counters in the caller's
-// workspace after a memset on the stream (src/attention/attention.cpp).
+// on the H200: bench/NOTES.md v14). The host uses it when the call runs on the
+// library's workspace, whose counters are known to be zero (zeroed at allocation,
+// re-armed by every call); with a caller's workspace the combine kernel merges
+// (src/attention/attention.cpp says why).
 // p.split_counters == nullptr: the separate combine kernel merges instead.
 #include "warpspec/attention/combine.cuh"
 #include "warpspec/attention/config.hpp"
