@@ -716,8 +716,7 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
     bool capturing = false;
     const Status s =
         cached_workspace(WorkspaceKind::kSplitKvCounters, plan.device, stream, plan.counters_bytes, &counters, &capturing);
-    if (!s.ok() && !capturing) return s;
-    if (!s.ok()) counters = nullptr;
+    if (!s.ok() && !capturing) return s;  // capturing: counters stays null (the combine kernel)
   }
   params.split_counters = static_cast<int32_t*>(counters);
   params.combine = c;
