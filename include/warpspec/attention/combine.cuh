@@ -30,6 +30,8 @@ namespace warpspec::attention_impl {
 
 
 inline constexpr int kCombineWarps = 4;
+// Splits whose partial O a lane loads at once in combine_row.
+inline constexpr int kCombineBatch = 8;
 
 __device__ __forceinline__ float warp_max(float v) {
 #pragma unroll
@@ -103,20 +105,34 @@ __device__ __forceinline__ void combine_row(const CombineParams& p, int64_t batc
     const bool mine = col < p.head_dim;
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     // Splits s = 32 i + j in ascending order (the bits depend on the split count only);
-    // split s's weight is lane j's weight[i], i a constant after unrolling.
+    // split s's weight is lane j's weight[i], i a constant after unrolling. The loads of
+    // kCombineBatch splits are issued before any of them is added: one L2 round trip per
+    // batch, not per split (the merge is on the decode step's critical path).
 #pragma unroll
     for (int i = 0; i < kPerLane; ++i) {
       if (32 * i >= p.splits) break;
       const int n = min(32, p.splits - 32 * i);
-      for (int j = 0; j < n; ++j) {
-        const float w = __shfl_sync(0xffffffffu, weight[i], j);
-        if (w == 0.0f || !mine) continue;  // no key (or a vanishing weight): nothing to add
-        const int s = 32 * i + j;
-        const float4 v = __ldcg(reinterpret_cast<const float4*>(op + s * p.op_stride_split + col));
-        acc.x = fmaf(w, v.x, acc.x);
-        acc.y = fmaf(w, v.y, acc.y);
-        acc.z = fmaf(w, v.z, acc.z);
-        acc.w = fmaf(w, v.w, acc.w);
+#pragma unroll 1
+      for (int j0 = 0; j0 < n; j0 += kCombineBatch) {
+        float w[kCombineBatch];
+        float4 v[kCombineBatch];
+#pragma unroll
+        for (int k = 0; k < kCombineBatch; ++k) {
+          const float wk = __shfl_sync(0xffffffffu, weight[i], (j0 + k) & 31);
+          w[k] = j0 + k < n ? wk : 0.0f;
+          v[k] = make_float4(0.f, 0.f, 0.f, 0.f);
+          // w == 0: no key in that split (or a vanishing weight): its O is not read.
+          if (w[k] != 0.0f && mine)
+            v[k] = __ldcg(reinterpret_cast<const float4*>(op + (32 * i + j0 + k) * p.op_stride_split + col));
+        }
+#pragma unroll
+        for (int k = 0; k < kCombineBatch; ++k) {
+          if (w[k] == 0.0f) continue;
+          acc.x = fmaf(w[k], v[k].x, acc.x);
+          acc.y = fmaf(w[k], v[k].y, acc.y);
+          acc.z = fmaf(w[k], v[k].z, acc.z);
+          acc.w = fmaf(w[k], v[k].w, acc.w);
+        }
       }
     }
     if (nan) acc = make_float4(NAN, NAN, NAN, NAN);
