@@ -561,14 +561,15 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
       WARPSPEC_RETURN_IF_ERROR(check_device_memory(a.workspace, "workspace", device.ordinal));
       out->plan.workspace = a.workspace;
     }
-    q.op_stride_h = p.head_dim;
-    q.op_stride_s = p.heads_q * p.head_dim;
-    q.op_stride_b = rows * q.op_stride_s;
-    q.op_stride_split = bq * q.op_stride_b;
-    q.lp_stride_h = 1;
-    q.lp_stride_s = p.heads_q;
-    q.lp_stride_b = rows * p.heads_q;
-    q.lp_stride_split = bq * q.lp_stride_b;
+    attention_impl::CombineParams& c = q.combine;  // the pointers are set at launch (the workspace's)
+    c.op_stride_h = p.head_dim;
+    c.op_stride_s = p.heads_q * p.head_dim;
+    c.op_stride_b = rows * c.op_stride_s;
+    c.op_stride_split = bq * c.op_stride_b;
+    c.lp_stride_h = 1;
+    c.lp_stride_s = p.heads_q;
+    c.lp_stride_b = rows * p.heads_q;
+    c.lp_stride_split = bq * c.lp_stride_b;
   }
   if (p.paged) {
     q.page_table = static_cast<const int32_t*>(a.page_table.data);
@@ -674,19 +675,9 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
     }
   }
   AttentionParams params = p.params;
-  params.o_partial = static_cast<float*>(ws);
-  params.lse_partial = reinterpret_cast<float*>(static_cast<char*>(ws) + plan.lse_offset);
-  attention_impl::CombineParams c{};
-  c.o_partial = params.o_partial;
-  c.op_stride_split = params.op_stride_split;
-  c.op_stride_b = params.op_stride_b;
-  c.op_stride_s = params.op_stride_s;
-  c.op_stride_h = params.op_stride_h;
-  c.lse_partial = params.lse_partial;
-  c.lp_stride_split = params.lp_stride_split;
-  c.lp_stride_b = params.lp_stride_b;
-  c.lp_stride_s = params.lp_stride_s;
-  c.lp_stride_h = params.lp_stride_h;
+  attention_impl::CombineParams& c = params.combine;  // the partials' strides: set by prepare
+  c.o_partial = static_cast<float*>(ws);
+  c.lse_partial = reinterpret_cast<float*>(static_cast<char*>(ws) + plan.lse_offset);
   c.out = params.o;
   c.out_dtype = plan.dtype;
   c.o_stride_b = params.o_stride_b;
@@ -719,7 +710,6 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
     if (!s.ok() && !capturing) return s;  // capturing: counters stays null (the combine kernel)
   }
   params.split_counters = static_cast<int32_t*>(counters);
-  params.combine = c;
   WARPSPEC_RETURN_IF_ERROR(launch_kernel(plan, params, p.shape, stream));
   if (counters != nullptr) return Status::Ok();
   return attention_impl::launch_combine(c, stream, /*pdl=*/true);

@@ -119,12 +119,12 @@ Status attention_combine(const CombineArgs& a, cudaStream_t stream) {
     if (!v->empty()) WARPSPEC_RETURN_IF_ERROR(check_device_memory(v->data, name, device.ordinal));
 
   attention_impl::CombineParams c{};
-  c.o_partial = static_cast<const float*>(a.out_partial.data);
+  c.o_partial = static_cast<float*>(a.out_partial.data);  // read only
   c.op_stride_split = a.out_partial_split_stride;
   c.op_stride_b = a.out_partial.stride[0];
   c.op_stride_s = a.out_partial.stride[1];
   c.op_stride_h = a.out_partial.stride[2];
-  c.lse_partial = static_cast<const float*>(a.lse_partial.data);
+  c.lse_partial = static_cast<float*>(a.lse_partial.data);
   c.lp_stride_split = a.lse_partial_split_stride;
   c.lp_stride_b = a.lse_partial.stride[0];
   c.lp_stride_s = a.lse_partial.stride[1];

@@ -7,10 +7,12 @@
 
 namespace warpspec::attention_impl {
 
+// Also the split attention's own: it writes the partials through o_partial / lse_partial
+// and their strides (epilogue_partial.cuh), which the merge then reads.
 struct CombineParams {
-  const float* o_partial;  // (splits, batch, rows, heads, head_dim), last dim contiguous
+  float* o_partial;  // (splits, batch, rows, heads, head_dim), last dim contiguous
   int64_t op_stride_split, op_stride_b, op_stride_s, op_stride_h;
-  const float* lse_partial;  // (splits, batch, rows, heads)
+  float* lse_partial;  // (splits, batch, rows, heads)
   int64_t lp_stride_split, lp_stride_b, lp_stride_s, lp_stride_h;
   void* out;  // (batch, rows, heads, head_dim) of out_dtype, last dim contiguous
   DType out_dtype;

@@ -56,7 +56,7 @@ struct Epilogue {
                                                float (&o)[kHeadDim / 2], OnlineSoftmax<ML::kBlockN>& sm) {
     const AttentionParams& p = c.p;
     if constexpr (kSplitHeadDim(kHeadDim)) {
-      if (p.o_partial != nullptr) {  // split-KV: this share's fp32 partial instead
+      if (p.combine.o_partial != nullptr) {  // split-KV: this share's fp32 partial instead
         PartialEpilogue<kCfg>::store(c, wg, w, sq, o, sm);
         return;
       }
@@ -124,7 +124,7 @@ struct Epilogue {
   __device__ __forceinline__ static void store_zero(const AttentionParams& p, int wg, const schedule::AttentionWork& w,
                                                     const SeqInfo& sq) {
     if constexpr (kSplitHeadDim(kHeadDim)) {
-      if (p.o_partial != nullptr) {
+      if (p.combine.o_partial != nullptr) {
         PartialEpilogue<kCfg>::store_zero(p, wg, w, sq);
         return;
       }

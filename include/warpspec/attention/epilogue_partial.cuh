@@ -1,7 +1,7 @@
 #pragma once
 // The split-KV epilogue: a work tile that covers one share of its query tile's key
 // blocks (schedule/split_kv.hpp) writes fp32 O normalised by its own row sums and its
-// own natural-log LSE to the partial buffers (AttentionParams::o_partial, lse_partial);
+// own natural-log LSE to the partial buffers (AttentionParams::combine.o_partial, lse_partial);
 // the tile's last share (split_combine.cuh) or the combine kernel (combine.cuh) merges
 // the splits. No sink here: it joins once, in the merge. A share that sees no key
 // writes O = 0 and LSE = −inf (weight zero).
@@ -30,15 +30,17 @@ struct PartialEpilogue {
   // workspace is laid out by query head, so the combine never knows), split w.split.
   __device__ __forceinline__ static float* o_row(const AttentionParams& p, const schedule::AttentionWork& w,
                                                 const SeqInfo& sq, int row) {
-    return p.o_partial + w.split * p.op_stride_split + sq.q_batch * p.op_stride_b +
-           PackGqa::head<kPack>(p, w.head, row) * p.op_stride_h + int64_t(sq.q_offset + PackGqa::position<kPack>(p, row)) * p.op_stride_s;
+    const CombineParams& c = p.combine;
+    return c.o_partial + w.split * c.op_stride_split + sq.q_batch * c.op_stride_b +
+           PackGqa::head<kPack>(p, w.head, row) * c.op_stride_h + int64_t(sq.q_offset + PackGqa::position<kPack>(p, row)) * c.op_stride_s;
   }
   __device__ __forceinline__ static void store_lse(const AttentionParams& p, const schedule::AttentionWork& w,
                                                    const SeqInfo& sq, int row, float value) {
     const int pos = PackGqa::position<kPack>(p, row);
+    const CombineParams& c = p.combine;
     if (pos < sq.seqlen_q)
-      p.lse_partial[w.split * p.lp_stride_split + sq.q_batch * p.lp_stride_b +
-                    PackGqa::head<kPack>(p, w.head, row) * p.lp_stride_h + int64_t(sq.q_offset + pos) * p.lp_stride_s] = value;
+      c.lse_partial[w.split * c.lp_stride_split + sq.q_batch * c.lp_stride_b +
+                    PackGqa::head<kPack>(p, w.head, row) * c.lp_stride_h + int64_t(sq.q_offset + pos) * c.lp_stride_s] = value;
   }
 
   template <class Ctx>

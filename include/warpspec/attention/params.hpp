@@ -56,16 +56,13 @@ struct AttentionParams {
   int64_t o_stride_b, o_stride_s, o_stride_h;  // elements
   float* lse;                                  // nullptr: not requested
   int64_t lse_stride_b, lse_stride_h, lse_stride_s;
-  // Split-KV (sched.splits() > 1): each work tile writes its fp32 partial O (normalised
-  // by its own sums) and partial LSE here instead of O and LSE; the combine kernel
-  // merges the splits (epilogue_partial.cuh, combine.cuh). Unused with one split.
-  float* o_partial;  // (splits, batch, seqlen_q, heads_q, head_dim)
-  int64_t op_stride_split, op_stride_b, op_stride_s, op_stride_h;
-  float* lse_partial;  // (splits, batch, seqlen_q, heads_q)
-  int64_t lp_stride_split, lp_stride_b, lp_stride_s, lp_stride_h;
-  // Non-null: the tile's last share merges the splits in the kernel (split_combine.cuh)
-  // with `combine`, counting shares on split_counters (one per query tile and consumer
-  // warpgroup, zero before the launch and left zero); null: the combine kernel merges.
+  // Split-KV (sched.splits() > 1; combine.o_partial null with one split): each work
+  // tile writes its fp32 partial O (normalised by its own sums) and partial LSE to
+  // combine.o_partial / lse_partial instead of O and LSE (epilogue_partial.cuh), and the
+  // splits are merged with `combine` (combine.cuh): in this kernel by the tile's last
+  // share when split_counters is non-null (split_combine.cuh: one counter per query tile
+  // and consumer warpgroup, zero before the launch and left zero), else by the combine
+  // kernel after it.
   int32_t* split_counters;
   CombineParams combine;
   // KV cache (flash_attn_with_kvcache), all read on the device, nullptr when not given:
