@@ -284,12 +284,14 @@ def _activation_code(activation) -> int:
 _BENCH_TILE_N = 0
 
 
-def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE):
-    fc = _fields(c, "c") if c is not None else _lib.NULL_TENSOR
+def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE, fields=None):
+    """fields: a's, b's and c's _fields when the caller has them already (the first try)."""
+    fa, fb, fc = fields if fields is not None else (
+        _fields(a, "a"), _fields(b, "b"), _fields(c, "c") if c is not None else _lib.NULL_TENSOR)
     scale_a, scale_b, bias, activation, bias_per_row, fast = epilogue
     opt = [_fields(t, n) if t is not None else _lib.NULL_TENSOR
            for t, n in ((scale_a, "scale_a"), (scale_b, "scale_b"), (bias, "bias"))]
-    packed = _GEMM_PACK(_GEMM_SIZE, *_fields(a, "a"), *_fields(b, "b"), *fc, *_fields(d, "d"), alpha, beta, 0, 0,
+    packed = _GEMM_PACK(_GEMM_SIZE, *fa, *fb, *fc, *_fields(d, "d"), alpha, beta, 0, 0,
                         _BENCH_TILE_N, 0, 0, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast), 0)
     return _call(lib._gemm_packed, packed, index)
 
@@ -317,16 +319,13 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     out_dtype = a.dtype if out_dtype is None else out_dtype
     if out is not None:
         _check_out(out, shape, out_dtype, a)
-    _fields(a, "a")
-    _fields(b, "b")
-    if c is not None:
-        _fields(c, "c")
+    fields = (_fields(a, "a"), _fields(b, "b"), _fields(c, "c") if c is not None else _lib.NULL_TENSOR)
     _dtype_code(out_dtype, "out_dtype")
     lib = _lib.library()  # a missing library is reported before anything is allocated
     # An empty D (M, N or L = 0) still goes to the library: it checks every rule and
     # launches nothing; K = 0 gives beta * C (zeros when beta == 0), as torch.addmm.
     d = torch.empty(shape, dtype=out_dtype, device=a.device) if out is None else out
-    status = _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue)
+    status = _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue, fields)
     if status == _lib.OK:
         return d
     e = lib.error(status)
@@ -558,8 +557,8 @@ def _capturing(index: int) -> bool:
         return torch.cuda.is_current_stream_capturing()
 
 
-def _tile_counter(device: torch.device, index: int) -> torch.Tensor:
-    if _capturing(index):
+def _tile_counter(device: torch.device, index: int, capturing: bool) -> torch.Tensor:
+    if capturing:
         return torch.zeros(2, dtype=torch.int32, device=device)
     key = (index, _raw_stream(index))
     counter = _TILE_COUNTERS.get(key)
@@ -577,10 +576,12 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                     out_buffer: Optional[torch.Tensor] = None, num_splits: int = 1,
                     cache_batch_idx: Optional[torch.Tensor] = None, cache_leftpad: Optional[torch.Tensor] = None,
                     page_table: Optional[torch.Tensor] = None, pack_gqa: int = -1,
-                    before=None) -> Tuple[torch.Tensor, torch.Tensor]:
+                    before=None, want_lse: bool = True) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
     """pack_gqa: 1 on, 0 off, -1 the library's rule (_pack_gqa_arg). before: run (on the
     stream) after every argument is checked and before the launch (flash_attn_with_kvcache's
-    append: a refused attention must not leave the cache written)."""
+    append: a refused attention must not leave the cache written). want_lse False (the
+    public functions' eager path when the caller did not ask for it): no LSE is allocated
+    or written, and None is returned in its place (a torch.empty is ~3 µs of host time)."""
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     side = [(_tensor(t, name, optional=True), name) for t, name in
             ((sink, "learnable_sink"), (cu_seqlens_q, "cu_seqlens_q"), (cu_seqlens_k, "cu_seqlens_k"),
@@ -604,28 +605,37 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     packed_q = cu_seqlens_q is not None
     out_shape, lse_shape = _attention_shapes(q, packed_q)
     q, k, v = _contiguous_last(q), _contiguous_last(k), _contiguous_last(v)
-    for t, name in ((q, "q"), (k, "k"), (v, "v"), *present):
-        _fields(t, name)  # rank and dtype, before anything is allocated
+    # Rank and dtype checked before anything is allocated; the fields are kept for the
+    # packing (by the tensor's identity: every one of them stays referenced by this call).
+    fields = {id(t): _fields(t, name) for t, name in ((q, "q"), (k, "k"), (v, "v"), *present)}
+
+    def fields_of(t, name):
+        f = fields.get(id(t))
+        return f if f is not None else _fields(t, name)
+
     lib = _lib.library()
     # An empty output still goes to the library: it checks every rule and launches
     # nothing; seqlen_k = 0 gives out = 0 and lse = -inf (FlashAttention's answer).
     if out_buffer is not None:
         _check_out(out_buffer, out_shape, q.dtype, q)
     out = torch.empty(out_shape, dtype=q.dtype, device=q.device) if out_buffer is None else out_buffer
-    lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
+    lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device) if want_lse else None
     # The window fields are always given (-1, -1: none), and so is num_splits (1: none);
     # pack-GQA is a flag either way, or neither for the library's rule.
     flags = _lib.FLAG_WINDOW | _lib.FLAG_NUM_SPLITS | _pack_gqa_flags(pack_gqa)
     tail = [window_left, window_right, cap, 0]  # version 2's fields, in the struct's order
     for t, name in side:
-        tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
+        tail.extend(fields[id(t)] if t is not None else _NO_TENSOR)
     tail.append(int(max_seqlen_q))
-    if cu_seqlens_q is not None or cu_seqlens_k is not None or seqused_q is not None or seqused_k is not None:
+    ragged = cu_seqlens_q is not None or cu_seqlens_k is not None or seqused_q is not None or seqused_k is not None
+    # Whether the launch stream is being captured: asked once (~0.4 µs), when it matters.
+    capturing = (ragged or num_splits != 1) and _capturing(index)
+    if ragged:
         # The dynamic tile schedule of ragged batches: a zeroed counter pair, which the
         # kernel leaves zeroed when it ends (tile_stream.cuh). Eager calls reuse one per
         # device and stream (stream-ordered, so no call sees another's count); a call
         # being captured into a CUDA graph gets its own, zeroed in the graph.
-        counter = _tile_counter(q.device, index)  # referenced until the launch: a captured one is this call's
+        counter = _tile_counter(q.device, index, capturing)  # referenced until the launch: a captured one is this call's
         tail.extend(_fields(counter, "tile_counter"))
     else:
         tail.extend(_NO_TENSOR)
@@ -637,17 +647,18 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     ws_at = len(tail) + 2
     tail.extend((int(num_splits), 0, 0, 0))
     for t, name in cache:
-        tail.extend(_fields(t, name) if t is not None else _NO_TENSOR)
+        tail.extend(fields[id(t)] if t is not None else _NO_TENSOR)
 
     def pack(q, k, v, o=None):
-        return _ATTENTION_PACK(_ATTENTION_SIZE, *_fields(q, "q"), *_fields(k, "k"), *_fields(v, "v"),
-                               *_fields(out if o is None else o, "out"), *_fields(lse, "softmax_lse"), scale,
+        return _ATTENTION_PACK(_ATTENTION_SIZE, *fields_of(q, "q"), *fields_of(k, "k"), *fields_of(v, "v"),
+                               *_fields(out if o is None else o, "out"),
+                               *(_fields(lse, "softmax_lse") if lse is not None else _NO_TENSOR), scale,
                                1 if causal else 0, flags, 0, *tail)
 
     def run(q, k, v, o=None):
         return _call(lib._attention_packed, pack(q, k, v, o), index)
 
-    capturing = num_splits != 1 and _capturing(index)
+    capturing = capturing and num_splits != 1
     keep = []  # this call's graph-owned workspace, alive until the launch is recorded
 
     def own_workspace(q, k, v, o):
@@ -811,19 +822,20 @@ def _pack_gqa_flags(pack_gqa: int) -> int:
     return _lib.FLAG_PACK_GQA if pack_gqa else _lib.FLAG_NO_PACK_GQA
 
 
-def _run_attention(name, q, k, v, args, out=None, serving=(1, None, None, None, -1)):
+def _run_attention(name, q, k, v, args, out=None, serving=(1, None, None, None, -1), want_lse=True):
     """args: the op's arguments after v up to attention_chunk; serving: (num_splits,
-    cache_batch_idx, cache_leftpad, page_table, pack_gqa)."""
+    cache_batch_idx, cache_leftpad, page_table, pack_gqa). want_lse False: the LSE may
+    come back None (the eager path skips it; the registered ops always return one)."""
     tensors = (q, k, v) + tuple(t for t in args + serving if isinstance(t, torch.Tensor))
     if out is not None:
         if _needs_grad(*tensors):
             raise RuntimeError(f"warpspec.{name}: out= does not record gradients (as torch's out= functions); "
                                "call it under torch.no_grad() or without out=")
         if _plain_eager(*tensors, out):
-            return _attention_impl(q, k, v, *args, out, *serving)
+            return _attention_impl(q, k, v, *args, out, *serving, want_lse=want_lse)
         return out, _attention_out(q, k, v, *args, out, *serving)
     if _plain_eager(*tensors):
-        return _attention_impl(q, k, v, *args, None, *serving)
+        return _attention_impl(q, k, v, *args, None, *serving, want_lse=want_lse)
     if _needs_grad(*tensors):
         return _ForwardOnly.apply(name, _attention, q, k, v, *args, *serving)
     return _attention(q, k, v, *args, *serving)
@@ -894,7 +906,8 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0,
             _int_arg(attention_chunk or 0, "attention_chunk"))
     result, lse = _run_attention("flash_attn_func", q, k, v, args, out,
-                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)))
+                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)),
+                                 want_lse=bool(return_attn_probs))
     return (result, lse) if return_attn_probs else result
 
 
@@ -935,7 +948,8 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
             seqused_q, seqused_k, max_q, _int_arg(attention_chunk or 0, "attention_chunk"))
     result, lse = _run_attention("flash_attn_varlen_func", q, k, v, args, out,
-                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)))
+                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)),
+                                 want_lse=bool(return_attn_probs))
     return (result, lse) if return_attn_probs else result
 
 
@@ -967,7 +981,8 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
                   cache_leftpad: Optional[torch.Tensor], page_table: Optional[torch.Tensor],
                   cu_seqlens_q: Optional[torch.Tensor], max_seqlen_q: int, softmax_scale: Optional[float],
                   causal: bool, window_left: int, window_right: int, attention_chunk: int, softcap: float,
-                  rotary_interleaved: bool, num_splits: int, pack_gqa: int = -1) -> Tuple[torch.Tensor, torch.Tensor]:
+                  rotary_interleaved: bool, num_splits: int, pack_gqa: int = -1,
+                  want_lse: bool = True) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
     q = _tensor(q, "q")
     k_cache, v_cache = _tensor(k_cache, "k_cache"), _tensor(v_cache, "v_cache")
     if (k is None) != (v is None) or (rotary_cos is not None and k is None):
@@ -1027,7 +1042,15 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
     seqused_k = _kvcache_seqused(k, cache_seqlens, page_table, k_cache, batch)
     return _attention_impl(q, k_cache, v_cache, softmax_scale, causal, window_left, window_right, softcap, None,
                            cu_seqlens_q, None, None, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table, pack_gqa, before)
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa, before, want_lse)
+
+
+def _kvcache_op_impl(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
+                     page_table, cu_seqlens_q, max_seqlen_q, softmax_scale, causal, window_left, window_right,
+                     attention_chunk, softcap, rotary_interleaved, num_splits, pack_gqa=-1):
+    return _kvcache_impl(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx,
+                         cache_leftpad, page_table, cu_seqlens_q, max_seqlen_q, softmax_scale, causal, window_left,
+                         window_right, attention_chunk, softcap, rotary_interleaved, num_splits, pack_gqa)
 
 
 def _kvcache_fake(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
@@ -1045,7 +1068,7 @@ _kvcache = _register("flash_attn_with_kvcache",
                      "Tensor? page_table, Tensor? cu_seqlens_q, int max_seqlen_q, float? softmax_scale, bool causal, "
                      "int window_left, int window_right, int attention_chunk, float softcap, bool rotary_interleaved, "
                      "int num_splits, int pack_gqa=-1) -> (Tensor, Tensor)",
-                     _kvcache_impl, _kvcache_fake, mutates=("k_cache", "v_cache"))
+                     _kvcache_op_impl, _kvcache_fake, mutates=("k_cache", "v_cache"))
 
 
 def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary_cos=None, rotary_sin=None,
@@ -1122,7 +1145,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
             _splits_arg(num_splits), pack)
     tensors = [t for t in args if isinstance(t, torch.Tensor)]
     if _plain_eager(*tensors):
-        out, lse = _kvcache_impl(*args)
+        out, lse = _kvcache_impl(*args, want_lse=bool(return_softmax_lse))
     else:
         # Forward only: under autograd the op runs without recording (a backward through
         # the result finds nothing to differentiate and says so).
