@@ -21,6 +21,7 @@
 
 #include "warpspec/hopper/arch.cuh"
 #include "warpspec/hopper/convert.cuh"
+#include "warpspec/hopper/fp8_a_fragment.hpp"
 #include "warpspec/hopper/wgmma_desc.hpp"
 
 namespace warpspec::hopper {
@@ -296,19 +297,32 @@ WARPSPEC_DEVICE void mma_async(float (&d)[N / 2], const uint32_t (&a)[4], uint64
 #endif
 }
 
-// Pack the accumulator columns of k-slice `k_slice` (columns 16*k_slice .. +15) into the
-// A fragment of an RS wgmma, rounding to T (bf16/fp16, round-to-nearest-even). The
-// accumulator and A layouts agree thread by thread (HOPPER-FACTS §4 "FA3 P reuse"), so
-// a[r] = pack(d[8s + 2r], d[8s + 2r + 1]), no shuffles: this is FA3's P*V reuse of P.
+// Pack accumulator columns into the A fragment of an RS wgmma (k-step `k_slice`),
+// rounding to T: FA3's reuse of S as P in P*V, no shuffles in either width.
+// - 16-bit (bf16/fp16, round-to-nearest-even): k-slice s is columns 16s .. 16s+15. The
+//   accumulator and A layouts agree thread by thread (HOPPER-FACTS §4 "FA3 P reuse"),
+//   so a[r] = pack(d[8s + 2r], d[8s + 2r + 1]) and k position k holds column 16s + k.
+// - 8-bit (e4m3/e5m2, round-to-nearest, saturating): k-slice s is columns 32s ..
+//   32s+31. Byte b of a[r] is d[fp8_a_source(s, r, b)] (fp8_a_fragment.hpp), so k
+//   position 16h + k (h = 0, 1) holds column 32s + 16h + fp8_a_key(k): the keys are
+//   permuted inside each group of 16 (σ). The B operand must hold the same
+//   permutation along K (the FP8 V transpose writes Vᵀ that way).
 // `k_slice` must be a compile-time constant after unrolling (register arrays are
-// indexed with it). 8-bit A fragments need byte permutes and are not offered.
+// indexed with it).
 template <class T, int R>
 WARPSPEC_DEVICE void accum_to_a_fragment(const float (&d)[R], int k_slice, uint32_t (&a)[4]) {
-  static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
-                "accum_to_a_fragment: only 16-bit A fragments (bf16, fp16)");
-  static_assert(R % 8 == 0, "accum_to_a_fragment: the accumulator must cover whole 16-column k-slices");
+  static_assert(kIs16Bit<T> || kIs8Bit<T>, "accum_to_a_fragment: bf16, fp16, e4m3 or e5m2");
+  constexpr int kRegsPerSlice = 2 * WgmmaInput<T>::kK / 4;  // K columns / 4 threads of a row, x 2 rows
+  static_assert(R % kRegsPerSlice == 0, "accum_to_a_fragment: the accumulator must cover whole k-slices");
+  if constexpr (kIs16Bit<T>) {
 #pragma unroll
-  for (int r = 0; r < 4; ++r) a[r] = pack2<T>(d[8 * k_slice + 2 * r], d[8 * k_slice + 2 * r + 1]);
+    for (int r = 0; r < 4; ++r) a[r] = pack2<T>(d[8 * k_slice + 2 * r], d[8 * k_slice + 2 * r + 1]);
+  } else {
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+      a[r] = pack4<T>(d[fp8_a_source(k_slice, r, 0)], d[fp8_a_source(k_slice, r, 1)],
+                      d[fp8_a_source(k_slice, r, 2)], d[fp8_a_source(k_slice, r, 3)]);
+  }
 }
 
 }  // namespace warpspec::hopper
