@@ -23,12 +23,15 @@ inline uint32_t prmt_model(uint32_t a, uint32_t b, uint32_t sel) {
 }
 
 // The b16 element at byte offset `at` of an image (lower address = lower byte).
-inline uint32_t load_b16(const std::vector<uint8_t>& img, uint32_t at) { return img[at] | (uint32_t(img[at + 1]) << 8); }
+inline uint32_t load_b16(const std::vector<uint8_t>& img, uint32_t at) {
+  return img[at] | (uint32_t(img[at + 1]) << 8);
+}
 
 // ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16: row j of matrix m starts at the
 // address lane 8m + j gives; with .trans lane l receives, in register m, the elements
 // (row 2(l%4), column l/4) in the low half and (row 2(l%4)+1, column l/4) in the high.
-inline void ldmatrix_x4_trans_model(const std::vector<uint8_t>& smem, const uint32_t (&addr)[32], uint32_t (&r)[32][4]) {
+inline void ldmatrix_x4_trans_model(const std::vector<uint8_t>& smem, const uint32_t (&addr)[32],
+                                    uint32_t (&r)[32][4]) {
   for (int l = 0; l < 32; ++l)
     for (int m = 0; m < 4; ++m) {
       const uint32_t row0 = addr[8 * m + 2 * (l % 4)], row1 = addr[8 * m + 2 * (l % 4) + 1];
@@ -67,7 +70,8 @@ inline void transpose_v_unit_model(const std::vector<uint8_t>& v_img, std::vecto
 inline void transpose_v_model(const std::vector<uint8_t>& v_img, std::vector<uint8_t>& vt_img, const Fp8Layout& v,
                               const Fp8Layout& vt) {
   for (int kc = 0; kc < int(v.mn) / attention_impl::kVtUnitKeys; ++kc)
-    for (int dc = 0; dc < int(v.k) / attention_impl::kVtUnitCols; ++dc) transpose_v_unit_model(v_img, vt_img, v, vt, kc, dc);
+    for (int dc = 0; dc < int(v.k) / attention_impl::kVtUnitCols; ++dc)
+      transpose_v_unit_model(v_img, vt_img, v, vt, kc, dc);
 }
 
 // V (row-major block_n x head_dim bytes) as TMA writes it into fp8_v_layout.

@@ -143,7 +143,8 @@ std::vector<double> plain_pv(const Data& x, int block_n, int d) {
   std::vector<double> out(size_t(kM) * d, 0.0);
   for (int m = 0; m < kM; ++m)
     for (int c = 0; c < d; ++c)
-      for (int key = 0; key < block_n; ++key) out[m * d + c] += double(x.p[m * block_n + key]) * double(x.v_float[key * d + c]);
+      for (int key = 0; key < block_n; ++key)
+        out[m * d + c] += double(x.p[m * block_n + key]) * double(x.v_float[key * d + c]);
   return out;
 }
 

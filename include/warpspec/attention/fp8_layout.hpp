@@ -42,7 +42,9 @@ WARPSPEC_HOST_DEVICE constexpr int fp8_o_column(int q, int i) {
 }
 // The register holding output column 16c + 4q + j (j = 0..3) of row half h (row
 // g + 8h): o[8c + 2h + {0, 4, 1, 5}[j]].
-WARPSPEC_HOST_DEVICE constexpr int fp8_o_register(int c, int h, int j) { return 8 * c + 2 * h + 4 * (j & 1) + (j >> 1); }
+WARPSPEC_HOST_DEVICE constexpr int fp8_o_register(int c, int h, int j) {
+  return 8 * c + 2 * h + 4 * (j & 1) + (j >> 1);
+}
 
 // The swizzle of an 8-bit K-major tile with rows of `k_bytes`: the widest span that
 // divides the row (CUTLASS's choice for K-major operands): 128B, else 64B, else 32B.
@@ -81,12 +83,14 @@ inline constexpr uint32_t kVtOddColumn = 0x7531;   // bytes 1, 3 of a, then 1, 3
 
 // Byte offset (from the V tile base) of the row whose address lane `lane` gives
 // ldmatrix: row lane&7 of matrix lane>>3.
-WARPSPEC_HOST_DEVICE constexpr uint32_t fp8_vt_load_offset(const hopper::WgmmaOperandLayout& v, int kc, int dc, int lane) {
+WARPSPEC_HOST_DEVICE constexpr uint32_t fp8_vt_load_offset(const hopper::WgmmaOperandLayout& v, int kc, int dc,
+                                                         int lane) {
   return v.offset(uint32_t(kVtUnitKeys * kc + 8 * (lane >> 3) + (lane & 7)), uint32_t(kVtUnitCols * dc));
 }
 // Byte offset (from the Vᵀ tile base) of the row whose address lane `lane` gives
 // stmatrix: matrix lane>>3 = (row half, key half), row lane&7.
-WARPSPEC_HOST_DEVICE constexpr uint32_t fp8_vt_store_offset(const hopper::WgmmaOperandLayout& vt, int kc, int dc, int lane) {
+WARPSPEC_HOST_DEVICE constexpr uint32_t fp8_vt_store_offset(const hopper::WgmmaOperandLayout& vt, int kc, int dc,
+                                                          int lane) {
   return vt.offset(uint32_t(kVtUnitCols * dc + 8 * ((lane >> 3) & 1) + (lane & 7)),
                    uint32_t(kVtUnitKeys * kc + 16 * (lane >> 4)));
 }
