@@ -39,31 +39,35 @@ inline void ldmatrix_x4_trans_model(const std::vector<uint8_t>& smem, const uint
     }
 }
 
-// stmatrix.sync.aligned.m8n8.x4.shared.b16: lane l's register j holds row l/4,
-// elements 2(l%4), 2(l%4)+1 of matrix j, whose row l/4 starts at lane 8j + l/4's address.
-inline void stmatrix_x4_model(std::vector<uint8_t>& smem, const uint32_t (&addr)[32], const uint32_t (&x)[32][4]) {
+// stmatrix.sync.aligned.m8n8.x2.shared.b16: lane l's register j holds row l/4,
+// elements 2(l%4), 2(l%4)+1 of matrix j (0, 1), whose row l/4 starts at lane 8j + l/4's
+// address (lanes 0-15 give addresses).
+inline void stmatrix_x2_model(std::vector<uint8_t>& smem, const uint32_t (&addr)[32], const uint32_t (&x)[32][2]) {
   for (int l = 0; l < 32; ++l)
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < 2; ++j)
       for (int b = 0; b < 4; ++b) smem[addr[8 * j + l / 4] + 4 * (l % 4) + b] = uint8_t(x[l][j] >> (8 * b));
 }
 
-// One unit, as transpose_v_unit issues it (same lane addresses, same selectors).
+// One unit, as transpose_v_unit issues it (same lane addresses, same selectors, the
+// store as two .x2, the second at each address XOR kVtHighKeysXor).
 inline void transpose_v_unit_model(const std::vector<uint8_t>& v_img, std::vector<uint8_t>& vt_img, const Fp8Layout& v,
                                    const Fp8Layout& vt, int kc, int dc) {
   namespace ai = attention_impl;
-  uint32_t load_addr[32], store_addr[32], r[32][4], x[32][4];
+  uint32_t load_addr[32], store_addr[32], high_addr[32], r[32][4], lo[32][2], hi[32][2];
   for (int l = 0; l < 32; ++l) {
     load_addr[l] = ai::fp8_vt_load_offset(v, kc, dc, l);
     store_addr[l] = ai::fp8_vt_store_offset(vt, kc, dc, l);
+    high_addr[l] = store_addr[l] ^ ai::kVtHighKeysXor;
   }
   ldmatrix_x4_trans_model(v_img, load_addr, r);
   for (int l = 0; l < 32; ++l) {
-    x[l][0] = prmt_model(r[l][0], r[l][1], ai::kVtEvenColumn);
-    x[l][1] = prmt_model(r[l][0], r[l][1], ai::kVtOddColumn);
-    x[l][2] = prmt_model(r[l][2], r[l][3], ai::kVtEvenColumn);
-    x[l][3] = prmt_model(r[l][2], r[l][3], ai::kVtOddColumn);
+    lo[l][0] = prmt_model(r[l][0], r[l][1], ai::kVtEvenColumn);
+    lo[l][1] = prmt_model(r[l][0], r[l][1], ai::kVtOddColumn);
+    hi[l][0] = prmt_model(r[l][2], r[l][3], ai::kVtEvenColumn);
+    hi[l][1] = prmt_model(r[l][2], r[l][3], ai::kVtOddColumn);
   }
-  stmatrix_x4_model(vt_img, store_addr, x);
+  stmatrix_x2_model(vt_img, store_addr, lo);
+  stmatrix_x2_model(vt_img, high_addr, hi);
 }
 
 // Every unit of a block (v.mn keys x v.k head-dim bytes) into `vt_img` (vt.bytes()).

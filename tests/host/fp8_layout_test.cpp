@@ -159,6 +159,32 @@ TEST(Fp8Layout, TransposeRowsAreBankConflictFree) {
   }
 }
 
+// The V pump computes a lane's addresses once per block and adds unit constants
+// (fp8_unit_address), and stores each unit as two stmatrix.x2 whose second half is the
+// first's address XOR kVtHighKeysXor. Both must agree with the per-unit lane offsets
+// above for every unit and lane; and the split is not a plain sum (the XOR matters).
+TEST(Fp8Layout, UnitAddressesSplitIntoLanePartAndUnitConstants) {
+  for (const TransposeCase& c : kTransposeCases) {
+    SCOPED_TRACE(::testing::Message() << "block_n " << c.block_n << " head_dim " << c.head_dim);
+    EXPECT_TRUE(ai::fp8_unit_split_holds(c.block_n, c.head_dim));
+    const Fp8Layout v = ai::fp8_v_layout(c.block_n, c.head_dim), vt = ai::fp8_vt_layout(c.block_n, c.head_dim);
+    int load_sum_wrong = 0, store_sum_wrong = 0;
+    for (int kc = 0; kc < int(c.block_n) / ai::kVtUnitKeys; ++kc)
+      for (int dc = 0; dc < int(c.head_dim) / ai::kVtUnitCols; ++dc)
+        for (int l = 0; l < 32; ++l) {
+          const uint32_t load = ai::fp8_vt_load_offset(v, kc, dc, l), store = ai::fp8_vt_store_offset(vt, kc, dc, l);
+          EXPECT_EQ(ai::fp8_unit_address(ai::fp8_vt_load_offset(v, 0, 0, l), ai::fp8_v_unit_origin(v, kc, dc)), load);
+          EXPECT_EQ(ai::fp8_unit_address(ai::fp8_vt_store_offset(vt, 0, 0, l), ai::fp8_vt_unit_origin(vt, kc, dc)),
+                    store);
+          if (l < 16) EXPECT_EQ(store ^ ai::kVtHighKeysXor, ai::fp8_vt_store_offset(vt, kc, dc, l + 16));
+          load_sum_wrong += ai::fp8_vt_load_offset(v, 0, 0, l) + ai::fp8_v_unit_origin(v, kc, dc) != load;
+          store_sum_wrong += ai::fp8_vt_store_offset(vt, 0, 0, l) + ai::fp8_vt_unit_origin(vt, kc, dc) != store;
+        }
+    EXPECT_GT(load_sum_wrong, 0) << "V's chunk XOR is visible in a plain sum";
+    if (vt.swizzle != hw::WgmmaSwizzle::k32B) EXPECT_GT(store_sum_wrong, 0) << "Vᵀ's chunk XOR is visible too";
+  }
+}
+
 TEST(Fp8Layout, OutputColumnIsTheVtColumnOfTheAccumulatorColumn) {
   for (int t = 0; t < 128; ++t)
     for (int i = 0; i < 128; ++i)  // head dim 256

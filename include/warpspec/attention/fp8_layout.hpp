@@ -88,11 +88,54 @@ WARPSPEC_HOST_DEVICE constexpr uint32_t fp8_vt_load_offset(const hopper::WgmmaOp
   return v.offset(uint32_t(kVtUnitKeys * kc + 8 * (lane >> 3) + (lane & 7)), uint32_t(kVtUnitCols * dc));
 }
 // Byte offset (from the Vᵀ tile base) of the row whose address lane `lane` gives
-// stmatrix: matrix lane>>3 = (row half, key half), row lane&7.
+// stmatrix.x4: matrix lane>>3 = (row half, key half), row lane&7. Stored as two .x2
+// (v_transpose_unit.cuh), lanes 0-15 give matrices 0, 1 and then, XOR kVtHighKeysXor,
+// matrices 2, 3 (lanes 16-31's rows): K positions +16 are the next 16-byte chunk of the
+// same Vᵀ row, i.e. chunk index bit 0 (32kc has it clear) under every swizzle, which
+// flips address bit 4 (fp8_unit_split_holds checks this too).
+inline constexpr uint32_t kVtHighKeysXor = 16;
 WARPSPEC_HOST_DEVICE constexpr uint32_t fp8_vt_store_offset(const hopper::WgmmaOperandLayout& vt, int kc, int dc,
                                                           int lane) {
   return vt.offset(uint32_t(kVtUnitCols * dc + 8 * ((lane >> 3) & 1) + (lane & 7)),
                    uint32_t(kVtUnitKeys * kc + 16 * (lane >> 4)));
+}
+
+// The lane addresses above, split so the pump computes the lane's part once per block
+// and each unit adds constants: offset(unit, lane) = fp8_unit_address(lane part, unit
+// origin), with the lane part the lane's offset in unit (0, 0) and the origin the
+// unit's first byte (V: key 32kc, column 16dc; Vᵀ: row 16dc, K position 32kc). It holds
+// because unit origins sit on 8-row boundaries of 1024-byte swizzle periods: the rows
+// that feed the XOR (address bits 7-9) come from the lane alone, the origin's chunk
+// bits (4-6) only XOR in, and its bits 7 and up only add, so a 1024-aligned stage base
+// added to the lane part changes nothing. fp8_unit_split_holds checks it exhaustively.
+// Add first, XOR last: XOR first would give at most 8 distinct lane ^ chunk values that
+// the compiler keeps live across a block's units (register pressure at 24 per thread).
+WARPSPEC_HOST_DEVICE constexpr uint32_t fp8_unit_address(uint32_t lane_part, uint32_t origin) {
+  return (lane_part + (origin & ~0x7Fu)) ^ (origin & 0x70u);
+}
+WARPSPEC_HOST_DEVICE constexpr uint32_t fp8_v_unit_origin(const hopper::WgmmaOperandLayout& v, int kc, int dc) {
+  return v.offset(uint32_t(kVtUnitKeys * kc), uint32_t(kVtUnitCols * dc));
+}
+WARPSPEC_HOST_DEVICE constexpr uint32_t fp8_vt_unit_origin(const hopper::WgmmaOperandLayout& vt, int kc, int dc) {
+  return vt.offset(uint32_t(kVtUnitCols * dc), uint32_t(kVtUnitKeys * kc));
+}
+// Every unit and lane of a (block_n, head_dim) block, loads and stores, and the .x2
+// halves' address relation (host tests, and the pump's static_assert for its shape).
+WARPSPEC_HOST_DEVICE constexpr bool fp8_unit_split_holds(uint32_t block_n, uint32_t head_dim) {
+  const hopper::WgmmaOperandLayout v = fp8_v_layout(block_n, head_dim), vt = fp8_vt_layout(block_n, head_dim);
+  for (int kc = 0; kc < int(block_n) / kVtUnitKeys; ++kc)
+    for (int dc = 0; dc < int(head_dim) / kVtUnitCols; ++dc)
+      for (int lane = 0; lane < 32; ++lane) {
+        if (fp8_unit_address(fp8_vt_load_offset(v, 0, 0, lane), fp8_v_unit_origin(v, kc, dc)) !=
+            fp8_vt_load_offset(v, kc, dc, lane))
+          return false;
+        if (fp8_unit_address(fp8_vt_store_offset(vt, 0, 0, lane), fp8_vt_unit_origin(vt, kc, dc)) !=
+            fp8_vt_store_offset(vt, kc, dc, lane))
+          return false;
+        if (lane < 16 && (fp8_vt_store_offset(vt, kc, dc, lane) ^ kVtHighKeysXor) != fp8_vt_store_offset(vt, kc, dc, lane + 16))
+          return false;
+      }
+  return true;
 }
 
 static_assert(fp8_v_layout(128, 64).swizzle == hopper::WgmmaSwizzle::k64B, "V at head dim 64: 64-byte rows, SW64");

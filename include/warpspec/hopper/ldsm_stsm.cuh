@@ -10,6 +10,8 @@
 //   lane-divergent branch.
 // - .x4: four 8x8 matrices of b16. Lane l supplies the shared address of row l&7 of
 //   matrix l>>3; each row is 16 contiguous bytes, 16-byte aligned (one swizzle chunk).
+//   .x2: two matrices, addresses from lanes 0-15; it holds two registers live where .x4
+//   holds four (what let the FP8 V pump keep two units in flight at 24 registers).
 // - Register j of a lane belongs to matrix j. Without .trans lane l holds row l/4,
 //   elements 2(l%4) and 2(l%4)+1 (lower element in the lower half). ldmatrix .trans
 //   reads the matrix column-major: lane l holds rows 2(l%4) and 2(l%4)+1 of column l/4.
@@ -39,6 +41,13 @@ WARPSPEC_DEVICE void stmatrix_x4_b16(uint32_t addr, const uint32_t (&r)[4]) {
   asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(r[0]),
                "r"(r[1]), "r"(r[2]), "r"(r[3])
                : "memory");
+}
+
+// Two 8x8 b16 matrices stored as they are held. Lanes 0-15 give the row addresses (row
+// l&7 of matrix l>>3); lanes 16-31's `addr` is ignored. Register j of lane l is row l/4,
+// elements 2(l%4), 2(l%4)+1 of matrix j.
+WARPSPEC_DEVICE void stmatrix_x2_b16(uint32_t addr, uint32_t r0, uint32_t r1) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};\n" ::"r"(addr), "r"(r0), "r"(r1) : "memory");
 }
 
 // prmt.b32 (CUDA's __byte_perm): byte i of the result is byte ((sel >> 4i) & 7) of the

@@ -16,6 +16,14 @@ WARPSPEC_DEVICE int warpgroup_index() {
 WARPSPEC_DEVICE int warp_index() { return __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / kWarpSize, 0); }
 WARPSPEC_DEVICE int warp_index_in_warpgroup() { return warp_index() % 4; }
 WARPSPEC_DEVICE int lane_index() { return static_cast<int>(threadIdx.x) % kWarpSize; }
+// The lane, read from %laneid at every call (asm volatile): the compiler neither hoists
+// it out of a loop nor keeps what is derived from it live across iterations. For loops
+// at the 24-register floor, where a recomputed address is cheaper than a spill.
+WARPSPEC_DEVICE int lane_index_fresh() {
+  uint32_t lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return static_cast<int>(lane);
+}
 
 // Register reallocation between warpgroups (needs a register cap at kernel entry:
 // __launch_bounds__(threads, 1)). Immediate in 24..256, multiple of 8. `dec` returns
