@@ -132,7 +132,8 @@ WARPSPEC_HOST_DEVICE constexpr bool fp8_unit_split_holds(uint32_t block_n, uint3
         if (fp8_unit_address(fp8_vt_store_offset(vt, 0, 0, lane), fp8_vt_unit_origin(vt, kc, dc)) !=
             fp8_vt_store_offset(vt, kc, dc, lane))
           return false;
-        if (lane < 16 && (fp8_vt_store_offset(vt, kc, dc, lane) ^ kVtHighKeysXor) != fp8_vt_store_offset(vt, kc, dc, lane + 16))
+        if (lane < 16 &&
+            (fp8_vt_store_offset(vt, kc, dc, lane) ^ kVtHighKeysXor) != fp8_vt_store_offset(vt, kc, dc, lane + 16))
           return false;
       }
   return true;

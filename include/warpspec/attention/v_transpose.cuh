@@ -63,7 +63,8 @@ struct VTransposePump {
   static constexpr int kDcs = kHeadDim / kVtUnitCols;
   static constexpr int kUnits = (kBlockN / kVtUnitKeys) * kDcs;
   static_assert(kBlockN % kVtUnitKeys == 0 && kHeadDim % kVtUnitCols == 0, "a block is whole 32-key x 16-byte units");
-  static_assert(layout_v().bytes() == kBlockBytes && layout_vt().bytes() == kBlockBytes, "V and Vᵀ are dense block_n x head_dim bytes");
+  static_assert(layout_v().bytes() == kBlockBytes && layout_vt().bytes() == kBlockBytes,
+                "V and Vᵀ are dense block_n x head_dim bytes");
   static_assert(kBlockBytes % 1024 == 0, "stages stay 1024-byte aligned: the swizzle is on absolute address bits");
   static_assert(fp8_unit_split_holds(kBlockN, kHeadDim), "unit addresses must split into lane part + unit constant");
 

@@ -25,7 +25,8 @@ namespace warpspec::attention_impl {
 // the second half's rows are the first's next 16-byte chunk (kVtHighKeysXor).
 WARPSPEC_DEVICE void load_v_unit(uint32_t src, uint32_t (&r)[4]) { hopper::ldmatrix_x4_trans_b16(src, r); }
 WARPSPEC_DEVICE void store_vt_unit(uint32_t dst, const uint32_t (&r)[4]) {
-  hopper::stmatrix_x2_b16(dst, hopper::byte_perm(r[0], r[1], kVtEvenColumn), hopper::byte_perm(r[0], r[1], kVtOddColumn));
+  hopper::stmatrix_x2_b16(dst, hopper::byte_perm(r[0], r[1], kVtEvenColumn),
+                          hopper::byte_perm(r[0], r[1], kVtOddColumn));
   hopper::stmatrix_x2_b16(dst ^ kVtHighKeysXor, hopper::byte_perm(r[2], r[3], kVtEvenColumn),
                           hopper::byte_perm(r[2], r[3], kVtOddColumn));
 }
