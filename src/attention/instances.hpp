@@ -1,18 +1,33 @@
 #pragma once
 // The attention kernels that are built: one explicit list. Every kernel head dim of
-// kHeadDimConfigs x dtype (bf16, fp16) = 8 kernels. Other head dims run padded on the
-// next one (kernel_head_dim).
+// kHeadDimConfigs x dtype (bf16, fp16) = 8 kernels, other head dims padded on the next
+// one (kernel_head_dim); and e4m3 x kFp8HeadDimConfigs = 3 (head dims 64, 128, 256
+// exactly): 11.
 #include <array>
 
 #include "warpspec/attention/config.hpp"
 
 namespace warpspec::attention_impl {
 
+// The FP8 kernels compile, but ptxas spills in them at the producer's 24 registers
+// (the V pump: 68 bytes at head dims 64/128, 124 at 256; see the design note's
+// "Step 3 as built"), which the ptxas gate refuses. Until that is fixed they are built
+// only with -DWARPSPEC_FP8_ATTENTION=ON (gate off to look at them); without them the
+// host refuses e4m3 by name.
+#if defined(WARPSPEC_FP8_ATTENTION)
+inline constexpr bool kFp8AttentionBuilt = true;
+#else
+inline constexpr bool kFp8AttentionBuilt = false;
+#endif
+
 constexpr auto make_attention_instances() {
-  std::array<AttentionConfig, std::size(kHeadDimConfigs) * 2> list{};
+  std::array<AttentionConfig, std::size(kHeadDimConfigs) * 2 + (kFp8AttentionBuilt ? std::size(kFp8HeadDimConfigs) : 0)>
+      list{};
   int i = 0;
   for (const HeadDimConfig& shape : kHeadDimConfigs)
     for (DType dtype : {DType::kBF16, DType::kFP16}) list[i++] = AttentionConfig{shape, dtype};
+  if constexpr (kFp8AttentionBuilt)
+    for (const HeadDimConfig& shape : kFp8HeadDimConfigs) list[i++] = AttentionConfig{shape, DType::kE4M3};
   return list;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The slice of kAttentionInstances with kernel head dim kHeadDim: included by exactly
-// one .cu per head dim, so the instantiations build in parallel.
+// The slice of kAttentionInstances with kernel head dim kHeadDim, 16-bit or FP8 (kFp8):
+// included by exactly one .cu per (head dim, kind), so the instantiations build in
+// parallel.
 #include "../common/dispatch.hpp"
 #include "../common/launch.cuh"
 #include "instances.hpp"
@@ -13,20 +14,22 @@ namespace warpspec::attention_impl {
 template <std::size_t I>
 struct AttentionInstance : AttentionKernel<kAttentionInstances[I]> {};
 
-template <int kHeadDim>
+template <int kHeadDim, bool kFp8>
 struct AttentionSlice {
   static constexpr const char* kFamily = "attention";
-  static constexpr bool keep(const AttentionConfig& c) { return c.shape.head_dim == kHeadDim; }
+  static constexpr bool keep(const AttentionConfig& c) {
+    return c.shape.head_dim == kHeadDim && is_fp8(c.dtype) == kFp8;
+  }
   template <std::size_t I>
   static Status launch(const AttentionParams& p, const LaunchShape& shape, cudaStream_t stream) {
     return warpspec::launch<AttentionInstance<I>>(p, shape, stream, "attention");
   }
 };
 
-template <int kHeadDim>
+template <int kHeadDim, bool kFp8 = false>
 Status launch_attention_slice(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
                               cudaStream_t stream) {
-  return launch_built<kAttentionInstances, AttentionSlice<kHeadDim>>(cfg, p, shape, stream);
+  return launch_built<kAttentionInstances, AttentionSlice<kHeadDim, kFp8>>(cfg, p, shape, stream);
 }
 
 }  // namespace warpspec::attention_impl

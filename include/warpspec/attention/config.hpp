@@ -67,7 +67,27 @@ constexpr bool kSplitHeadDim(int kernel_d) { return kernel_d <= 192; }
 // keep the unpacked rows (mask.cuh: kPackGqaMask) and the host never packs there.
 constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 
-constexpr HeadDimConfig config_for(int kernel_d) {
+// FP8 (e4m3 Q, K, V; bf16 O): design note docs/design/fp8-attention.md §5, §7.1.
+// Shared memory: Q (128 x d) + stages x (K + vload + Vᵀ) (block_n x d bytes each):
+//   d  64:  8 KB + 2 x 24 KB =  56 KB
+//   d 128: 16 KB + 2 x 48 KB = 112 KB
+//   d 256: 32 KB + 2 x 96 KB = 224 KB   (no room for O staging: direct stores)
+// Registers: d 256 holds 128 O + 64 S + 16 P (design note §5, the register risk).
+// Only these head dims are built; the host refuses the others by name.
+inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
+    {64, 128, 2},
+    {128, 128, 2},
+    {256, 128, 2},
+};
+
+constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }
+
+constexpr HeadDimConfig config_for(int kernel_d, DType dtype = DType::kBF16) {
+  if (is_fp8(dtype)) {
+    for (const auto& c : kFp8HeadDimConfigs)
+      if (c.head_dim == kernel_d) return c;
+    return {0, 0, 0};
+  }
   for (const auto& c : kHeadDimConfigs)
     if (c.head_dim == kernel_d) return c;
   return {0, 0, 0};
@@ -77,7 +97,7 @@ constexpr HeadDimConfig config_for(int kernel_d) {
 // registers, shared memory or instructions. Masks, lengths and scales are runtime.
 struct AttentionConfig {
   HeadDimConfig shape;
-  DType dtype = DType::kBF16;  // Q, K, V and O
+  DType dtype = DType::kBF16;  // Q, K and V; also O, except e4m3 (O bf16)
   constexpr bool operator==(const AttentionConfig&) const = default;
 };
 

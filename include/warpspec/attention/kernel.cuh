@@ -2,8 +2,9 @@
 // The warp-specialized persistent attention forward kernel: roles only (the skeleton,
 // ws_kernel.cuh, does the set-up, the register split and PDL).
 //
-//   warpgroup 0 (producer, 24 registers): one thread loads, per tile, Q once and the
-//     tile's K and V blocks (last block first) through two TMA pipelines.
+//   warpgroup 0 (producer, 24 registers): one thread of warp 0 loads, per tile, Q once
+//     and the tile's K and V blocks (last block first) through TMA pipelines; warps
+//     1-3 run the V path's pump (FP8: V -> Vᵀ, v_transpose.cuh; 16-bit: nothing).
 //   warpgroups 1, 2 (consumers, 240 registers): query rows 0-63 and 64-127 of the
 //     same tile against the same K/V blocks; online softmax, ping-pong on the tensor
 //     cores, then the epilogue of their rows.
@@ -14,6 +15,7 @@
 // tile reads (narrowed to the work tile's share under split-KV: split_share).
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/epilogue.cuh"
+#include "warpspec/attention/epilogue_direct.cuh"
 #include "warpspec/attention/mainloop.cuh"
 #include "warpspec/attention/mask.cuh"
 #include "warpspec/attention/params.hpp"
@@ -25,14 +27,18 @@
 namespace warpspec::attention_impl {
 
 template <AttentionConfig kCfg>
-struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs> {
+struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::kProducerRegs,
+                                 AttentionOperands<kCfg>::kConsumerRegs> {
   using Params = AttentionParams;
   using MainloopT = Mainloop<kCfg>;
-  using EpilogueT = Epilogue<kCfg>;
+  // FP8 writes bf16 O from registers (epilogue_direct.cuh); 16-bit stages it in Q.
+  using EpilogueT = std::conditional_t<MainloopT::Ops::kFp8, DirectEpilogue<kCfg>, Epilogue<kCfg>>;
+  using VPath = typename MainloopT::VPath;
   static constexpr int kHeadDim = MainloopT::kHeadDim, kBlockN = MainloopT::kBlockN, kStages = MainloopT::kStages;
 
   struct SharedStorage {
     typename MainloopT::Storage tiles;
+    typename VPath::Storage vpath;  // the pump's vload ring (empty for 16-bit)
     PipelineStorage<kStages> k_barriers;
     PipelineStorage<kStages> v_barriers;
     uint64_t q_full;   // Q landed (TMA, one expect_tx per tile)
@@ -51,7 +57,8 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
   __device__ __forceinline__ static void init_barriers(SharedStorage& s) {
     // 1 expect_tx arrival per stage; released by one lane of each consumer warp.
     Pipeline<kStages>(s.k_barriers).init(1, 4 * kConsumerWarpgroups);
-    Pipeline<kStages>(s.v_barriers).init(1, 4 * kConsumerWarpgroups);
+    Pipeline<kStages>(s.v_barriers).init(VPath::kVFullArrivals, 4 * kConsumerWarpgroups);
+    VPath::init(s.vpath);
     hopper::mbarrier_init(&s.q_full, 1);
     hopper::mbarrier_init(&s.q_empty, kConsumerWarpgroups);
     TileStream::init(s.tiles_ring);
@@ -65,7 +72,11 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
   }
 
   __device__ __forceinline__ static void producer(Context& c, int warp) {
-    if (warp != 0 || !hopper::elect_one()) return;
+    if (warp != 0) {
+      VPath::pump(c, warp);  // until the loader's end marker
+      return;
+    }
+    if (!hopper::elect_one()) return;
     typename MainloopT::Cursor cur;
     uint32_t passed = 0;  // tiles through the dynamic schedule's ring
     for (auto w = TileStream::producer_first(c.p, c.s.tiles_ring, passed); w.valid;
@@ -74,6 +85,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
       const KeyBlocks kb = split_share(key_blocks<kBlockN, kHeadDim>(c.p, sq, w.m_block), c.p, w);
       if (kb.count() > 0) MainloopT::load(c, cur, w, sq, kb);
     }
+    MainloopT::finish(c, cur);
     allow_dependents();  // every load of this CTA is issued
   }
 
@@ -86,7 +98,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRe
     for (auto w = TileStream::consumer_first(c.p, c.s.tiles_ring, passed); w.valid;) {  // (advanced at the end: fewer live registers)
       const SeqInfo sq = SeqInfo::get(c.p, w.batch);
       const KeyBlocks kb = split_share(key_blocks<kBlockN, kHeadDim>(c.p, sq, w.m_block), c.p, w);
-      OnlineSoftmax<kBlockN> sm(c.p.scale_log2);
+      typename MainloopT::Softmax sm(MainloopT::Descale::scale_log2(c.p, w));
       if (kb.count() > 0) {
         MainloopT::mma(c, cur, consumer, w, sq, kb, o, sm);
         EpilogueT::store(c, consumer, w, sq, o, sm);

@@ -2,7 +2,8 @@
 // Where a K or V block comes from: the producer thread asks KvSource for the TMA boxes
 // of one block, dense or paged. The consumers never know the difference.
 //
-// Dense: kCols boxes of {64 columns, block_n rows} at the block's tensor row.
+// Dense: kCols boxes of {kBoxCols columns, block_n rows} at the block's tensor row
+// (kBoxCols: one swizzle span of elements, operands.hpp).
 // Paged (AttentionParams::page_table): K and V are (num_pages, page_size, heads_kv, d),
 // and the maps' boxes are page_box_rows rows, a multiple of 16 that divides block_n and
 // page_size, so every box lies inside one page: a block is block_n / page_box_rows boxes
@@ -20,10 +21,8 @@
 
 namespace warpspec::attention_impl {
 
-template <class T, int kBlockN, int kCols>
+template <class T, int kBlockN, int kCols, int kBoxCols>
 struct KvSource {
-  static constexpr int kBoxCols = 64;
-
   // The boxes of one block of kBlockN keys starting at sequence position `key0` (dense:
   // tensor row `row`, batch coordinate `batch`) into `dst`, completing on `bar`.
   __device__ __forceinline__ static void load(const AttentionParams& p, const CUtensorMap* map, uint64_t* bar, T* dst,

@@ -2,12 +2,17 @@
 // Attention mainloop: the TMA producer that streams Q once per tile and K, V blocks
 // through their own pipelines, and the consumer warpgroups' wgmma + online softmax.
 //
-// Shared-memory tiles are SW128 with 64-column (128-byte) columns, one TMA box each:
-//   Q: kBlockM x d, K-major A of S = Q·Kᵀ        (box {64, g, 128/g}: 128 rows of
+// Shared-memory tiles are swizzled columns of one span each (SW128: 64 16-bit or 128
+// 8-bit elements; FP8 head dim 64: SW64, 64 elements), one TMA box per column
+// (operands.hpp holds the table):
+//   Q: kBlockM x d, K-major A of S = Q·Kᵀ        (box {cols, g, 128/g}: 128 rows of
 //      g heads x 128/g positions, pack_gqa.cuh; g = 1 without pack-GQA)
-//   K: block_n x d, K-major B of S               (box {64, block_n})
-//   V: block_n x d, N-major B of O += P·V        (the same box as K: V's rows are the
-//      P·V reduction dim, its columns O's N, so K and V tiles are byte-identical)
+//   K: block_n x d, K-major B of S               (box {cols, block_n})
+//   V: 16-bit: block_n x d, N-major B of O += P·V (the same box as K: V's rows are the
+//      P·V reduction dim, its columns O's N, so K and V tiles are byte-identical).
+//      FP8: V lands like K in the pump's vload ring; the consumers' V ring holds Vᵀ
+//      (d x block_n, K-major), which the pump writes (v_transpose.cuh). The V path is
+//      one type, VDirect or VTransposePump, with the same calls.
 // hopper::WgmmaOperandLayout names the same layouts for the descriptors.
 //
 // Consumer schedule per tile (FlashAttention-3, HOPPER-FACTS §9), blocks from the last
@@ -20,14 +25,20 @@
 // Ping-pong: every batch of wgmma issues is bracketed by named barriers so the two
 // consumer warpgroups take turns on the tensor cores, one issuing while the other
 // does its softmax (HOPPER-FACTS §6).
+#include <type_traits>
+
 #include "warpspec/attention/config.hpp"
+#include "warpspec/attention/descale.cuh"
 #include "warpspec/attention/kv_source.cuh"
 #include "warpspec/attention/mask.cuh"
+#include "warpspec/attention/operands.hpp"
 #include "warpspec/attention/pack_gqa.cuh"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/attention/seqlen.cuh"
 #include "warpspec/attention/softcap.cuh"
 #include "warpspec/attention/softmax.cuh"
+#include "warpspec/attention/v_direct.cuh"
+#include "warpspec/attention/v_transpose.cuh"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/tma.cuh"
@@ -40,52 +51,57 @@ namespace warpspec::attention_impl {
 
 template <AttentionConfig kCfg>
 struct Mainloop {
+  using Ops = AttentionOperands<kCfg>;
   using T = hopper::element_t<kCfg.dtype>;
   static constexpr int kHeadDim = kCfg.shape.head_dim;
-  static_assert(config_for(kHeadDim) == kCfg.shape, "no configuration for this kernel head dim");
-  static_assert(sizeof(T) == 2, "the attention kernel is written for 16-bit inputs");
+  static_assert(config_for(kHeadDim, kCfg.dtype) == kCfg.shape, "no configuration for this kernel head dim");
+  static_assert(sizeof(T) == 2 || kCfg.dtype == DType::kE4M3, "16-bit inputs, or e4m3");
   static constexpr int kBlockN = kCfg.shape.block_n;
   static constexpr int kStages = kCfg.shape.stages;
-  static constexpr int kBoxCols = 64;  // 128 bytes of 16-bit elements: the SW128 span
-  static constexpr int kCols = kHeadDim / kBoxCols;
-  static_assert(kHeadDim % kBoxCols == 0, "kernel head dims are whole SW128 columns");
+  static constexpr int kBoxCols = Ops::kBoxCols;  // one swizzle span of elements
+  static constexpr int kCols = Ops::kCols;
+  static constexpr int kPvSteps = Ops::kPvSteps;  // P·V k-steps per block (16 or 32 keys each)
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "block_n is the wgmma N and a whole number of P·V k-steps");
 
-  static constexpr hopper::WgmmaOperandLayout layout_q() {
-    return {hopper::Major::kK, hopper::WgmmaSwizzle::k128B, 2, kBlockM, kHeadDim};
-  }
-  static constexpr hopper::WgmmaOperandLayout layout_k() {
-    return {hopper::Major::kK, hopper::WgmmaSwizzle::k128B, 2, kBlockN, kHeadDim};
-  }
-  static constexpr hopper::WgmmaOperandLayout layout_v() {
-    return {hopper::Major::kMN, hopper::WgmmaSwizzle::k128B, 2, kHeadDim, kBlockN};
-  }
-  static constexpr uint32_t kQBytes = kBlockM * kHeadDim * 2;
-  static constexpr uint32_t kKVBytes = kBlockN * kHeadDim * 2;
+  static constexpr hopper::WgmmaOperandLayout layout_q() { return Ops::layout_q(); }
+  static constexpr hopper::WgmmaOperandLayout layout_k() { return Ops::layout_k(); }
+  static constexpr hopper::WgmmaOperandLayout layout_v() { return Ops::layout_pv(); }  // what P·V reads
+  static constexpr uint32_t kQBytes = kBlockM * kHeadDim * sizeof(T);
+  static constexpr uint32_t kKVBytes = kBlockN * kHeadDim * sizeof(T);
   static_assert(layout_q().bytes() == kQBytes && layout_k().bytes() == kKVBytes && layout_v().bytes() == kKVBytes,
                 "operand layouts must be dense boxes");
-  static_assert(kKVBytes % 1024 == 0 && (kBlockN * 128) % 1024 == 0,
-                "K/V tiles and their columns must stay 1024-byte aligned for SW128");
+  static_assert(kKVBytes % 1024 == 0 && (kBlockN * layout_k().row_bytes()) % 1024 == 0,
+                "K/V tiles and their columns must stay 1024-byte aligned (the swizzle is on absolute address bits)");
 
   struct Storage {
-    alignas(1024) T q[kBlockM * kHeadDim];  // also O's staging for the TMA store
+    alignas(1024) T q[kBlockM * kHeadDim];  // also O's staging for the 16-bit TMA store
     alignas(1024) T k[kStages][kBlockN * kHeadDim];
-    alignas(1024) T v[kStages][kBlockN * kHeadDim];
+    alignas(1024) T v[kStages][kBlockN * kHeadDim];  // what P·V reads: V, or the pump's Vᵀ (FP8)
   };
 
   using Pipe = Pipeline<kStages>;
   using State = PipelineState<kStages>;
 
+  // V's way into the consumers' ring (v_direct.cuh / v_transpose.cuh): the loader's
+  // TMA straight into it, or into the pump's vload ring and through the transpose.
+  using VPath = std::conditional_t<Ops::kFp8, VTransposePump<kBlockN, kHeadDim, kStages, kStages>,
+                                   VDirect<kStages, kKVBytes>>;
+  // The softmax (FP8: the 2^8 offset) and the descales (16-bit: none).
+  using Softmax = OnlineSoftmax<kBlockN, Ops::kSoftmaxOffset>;
+  using Descale = std::conditional_t<Ops::kFp8, Fp8Descale, UnitDescale>;
+
   // What each role carries from tile to tile: its place in the K and V rings and the
-  // count of Q loads (the parity of q_full / q_empty).
+  // count of Q loads (the parity of q_full / q_empty). The loader fills V through
+  // `vload` (VPath's ring: the consumers' own with VDirect), the consumers read `v`.
   struct Cursor {
     State k, v;
+    typename VPath::LoadState vload;
     uint32_t q_iter = 0;
   };
 
   // ------------------------------------------------------------------ producer
 
-  using Source = KvSource<T, kBlockN, kCols>;
+  using Source = KvSource<T, kBlockN, kCols, kBoxCols>;
 
   // One K or V block (KvSource: dense, or page by page) into the next stage.
   __device__ __forceinline__ static void load_kv(const AttentionParams& p, const CUtensorMap* map, Pipe& pipe, State& st,
@@ -115,13 +131,28 @@ struct Mainloop {
     for (int col = 0; col < kCols; ++col)
       hopper::tma_load(s.q + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full, col * kBoxCols, 0,
                        sq.q_offset + PackGqa::position<kPackGqaHeadDim(kHeadDim)>(p, w.m_block * kBlockM), w.head, sq.q_batch);
-    load_kv(p, &p.map_v, c.vpipe, cur.v, &s.v[0][0], sq, n, head_kv, w.batch);
+    load_v(c, cur, sq, n, head_kv, w.batch);
 #pragma unroll 1
     for (n = kb.hi - 2; n >= kb.lo; --n) {
       load_kv(p, &p.map_k, c.kpipe, cur.k, &s.k[0][0], sq, n, head_kv, w.batch);
-      load_kv(p, &p.map_v, c.vpipe, cur.v, &s.v[0][0], sq, n, head_kv, w.batch);
+      load_v(c, cur, sq, n, head_kv, w.batch);
     }
     ++cur.q_iter;
+  }
+
+  // One V block through the V path (its stage, its barrier; the boxes as K's).
+  template <class Ctx>
+  __device__ __forceinline__ static void load_v(Ctx& c, Cursor& cur, const SeqInfo& sq, int n, int head_kv, int b) {
+    VPath::load(c, cur.vload, [&](void* dst, uint64_t* bar) {
+      Source::load(c.p, &c.p.map_v, bar, static_cast<T*>(dst), sq.k_offset + n * kBlockN, n * kBlockN, sq.seqlen_k,
+                   head_kv, sq.k_batch, b);
+    });
+  }
+
+  // The loader thread, after its last tile: the V path's end of stream.
+  template <class Ctx>
+  __device__ __forceinline__ static void finish(Ctx& c, Cursor& cur) {
+    VPath::finish(c, cur.vload);
   }
 
   // ------------------------------------------------------------------ consumers
@@ -142,22 +173,24 @@ struct Mainloop {
   }
 
   // O (+)= P · V(stage) (issue only). `accumulate` false overwrites O.
-  __device__ __forceinline__ static void issue_pv(float (&o)[kHeadDim / 2], const uint32_t (&pf)[kBlockN / 16][4],
+  // FP8: B = Vᵀ, whose keys carry P's permutation σ, so O's columns come out permuted
+  // by δ (fp8_layout.hpp: fp8_o_column); the FP8 epilogue stores them where they belong.
+  __device__ __forceinline__ static void issue_pv(float (&o)[kHeadDim / 2], const uint32_t (&pf)[kPvSteps][4],
                                                   uint32_t v_base, bool accumulate) {
     constexpr hopper::WgmmaOperandLayout lv = layout_v();
 #pragma unroll
-    for (int j = 0; j < kBlockN / 16; ++j)
-      hopper::mma_async<kHeadDim, T, hopper::Major::kMN>(o, pf[j], lv.desc(v_base, j), accumulate || j > 0);
+    for (int j = 0; j < kPvSteps; ++j)
+      hopper::mma_async<kHeadDim, T, Ops::kPvMajor>(o, pf[j], lv.desc(v_base, j), accumulate || j > 0);
   }
 
-  __device__ __forceinline__ static void pack_p(const float (&s)[kBlockN / 2], uint32_t (&pf)[kBlockN / 16][4]) {
+  __device__ __forceinline__ static void pack_p(const float (&s)[kBlockN / 2], uint32_t (&pf)[kPvSteps][4]) {
 #pragma unroll
-    for (int j = 0; j < kBlockN / 16; ++j) hopper::accum_to_a_fragment<T>(s, j, pf[j]);
+    for (int j = 0; j < kPvSteps; ++j) hopper::accum_to_a_fragment<T>(s, j, pf[j]);
   }
 
-  __device__ __forceinline__ static void fence_p(uint32_t (&pf)[kBlockN / 16][4]) {
+  __device__ __forceinline__ static void fence_p(uint32_t (&pf)[kPvSteps][4]) {
 #pragma unroll
-    for (int j = 0; j < kBlockN / 16; ++j) hopper::wgmma_fence_operands(pf[j]);
+    for (int j = 0; j < kPvSteps; ++j) hopper::wgmma_fence_operands(pf[j]);
   }
 
   // Softcap (if any), then the mask on a block that needs one.
@@ -172,7 +205,7 @@ struct Mainloop {
   template <class Ctx>
   __device__ __forceinline__ static void mma(Ctx& c, Cursor& cur, int wg, const schedule::AttentionWork& w,
                                              const SeqInfo& sq, KeyBlocks kb, float (&o)[kHeadDim / 2],
-                                             OnlineSoftmax<kBlockN>& sm) {
+                                             Softmax& sm) {
     const AttentionParams& p = c.p;
     Storage& s = c.s.tiles;
     Pipe& kpipe = c.kpipe;
@@ -187,7 +220,7 @@ struct Mainloop {
     const int m0 = w.m_block * kBlockM;
     const int row0 = m0 + 64 * wg + 16 * (t / 32) + (t % 32) / 4;
     float sacc[kBlockN / 2];
-    uint32_t pf[kBlockN / 16][4];
+    uint32_t pf[kPvSteps][4];
     float alpha[2];
 
     // First block (the last keys): S only.

@@ -15,6 +15,13 @@ namespace warpspec::attention_impl {
 // stay below 2^30), and row + (seqlen_k - seqlen_q) ± 2^30 stays inside int32.
 inline constexpr int32_t kUnboundedWindow = int32_t(1) << 30;
 
+// One FP8 descale tensor: fp32 (batch, heads_kv), element (b, h) at b·stride_b +
+// h·stride_h; data nullptr means 1 (attention/descale.cuh).
+struct DescaleView {
+  const float* data;
+  int64_t stride_b, stride_h;
+};
+
 struct AttentionParams {
   // K and V: rank-4 maps over (head_dim, seqlen, heads, batch), innermost first, SW128,
   // boxes of 64 columns (128 bytes) x {block_n} rows. Q and O: rank-5 maps over
@@ -83,6 +90,10 @@ struct AttentionParams {
   // tile row r is query position r >> pack_shift of head (work head << pack_shift) +
   // (r & (2^pack_shift - 1)). 0: off (a work tile is one query head).
   int32_t pack_shift;
+  // FP8 (e4m3) kernels only: Q, K and V hold x / descale; the kernel multiplies the
+  // score scale by q·k descales per tile and O's row scale by the v descale
+  // (design note §4). Indexed by (batch, KV head) also for Q, as FlashAttention-3.
+  DescaleView q_descale, k_descale, v_descale;
 };
 
 }  // namespace warpspec::attention_impl

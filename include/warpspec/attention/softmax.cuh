@@ -28,8 +28,14 @@ WARPSPEC_DEVICE float exp2_approx(float x) {
   return y;
 }
 
-template <int kBlockN>
+// kOffset (FP8 kernels: 8, design note §4): p = 2^(s·scale_log2 − m + kOffset), so P
+// fills e4m3's range up to 256 (fewer underflows to 0). O and l both carry 2^kOffset,
+// so 1/l normalises O unchanged; only the LSE (and the sink term) use l·2^−kOffset.
+// kOffset 0 compiles to exactly the 16-bit kernels' arithmetic.
+template <int kBlockN, int kOffset = 0>
 struct OnlineSoftmax {
+  static_assert(kOffset >= 0 && kOffset < 32, "the offset is a small power-of-two exponent");
+  static constexpr float kUnscale = 1.0f / float(1u << kOffset);  // exact
   static constexpr int kRegs = kBlockN / 2;  // S accumulator registers per thread
   float row_max[2];  // log2 units: the rounded product of the raw max and scale_log2
   float row_sum[2];  // this thread's share of Σ p
@@ -50,8 +56,10 @@ struct OnlineSoftmax {
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j) mx = fmaxf(mx, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
       const float m_new = fmaxf(row_max[h], __fmul_rn(hopper::quad_max(mx), scale_log2));
-      const float m_scaled = m_new == -INFINITY ? 0.0f : m_new;
-      alpha[h] = kFirst ? 1.0f : exp2_approx(row_max[h] - m_scaled);
+      const float m_sub = m_new == -INFINITY ? 0.0f : m_new;
+      // A row with no key so far subtracts 0 (not −kOffset): its p stay 2^−inf = 0.
+      const float m_scaled = (kOffset == 0 || m_new == -INFINITY) ? m_sub : m_sub - float(kOffset);
+      alpha[h] = kFirst ? 1.0f : exp2_approx(row_max[h] - m_sub);
       row_max[h] = m_new;
       float sum = 0.0f;
 #pragma unroll
@@ -82,7 +90,7 @@ struct OnlineSoftmax {
   WARPSPEC_DEVICE void finalize(float (&inv)[2], float (&lse)[2], const float (&sink_log2)[2]) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const float l = hopper::quad_sum(row_sum[h]);
+      const float l = hopper::quad_sum(row_sum[h]) * kUnscale;  // without the offset's 2^kOffset
       const float m = row_max[h];  // without a sink m − top is exactly 0
       // The running max skips NaN scores (fmaxf), but their 2^NaN made l NaN; with only
       // NaN scores m is still −inf, and 2^(m − top) is then 2^NaN: NaN all the way.
@@ -95,7 +103,7 @@ struct OnlineSoftmax {
       const float keys = exp2_approx(m - top);        // 1 without a sink; 0 with no key
       const float sink = exp2_approx(sink_log2[h] - top);  // 0 without a sink
       const float total = fmaf(l, keys, sink);         // >= 1: the larger term is 1
-      inv[h] = keys / total;
+      inv[h] = keys * kUnscale / total;  // O carries 2^kOffset too
       lse[h] = (top + __log2f(total)) * 0.6931471805599453f;
     }
   }
