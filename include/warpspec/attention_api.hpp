@@ -133,6 +133,18 @@ struct AttentionArgs {
   //     block: 128 up to head_dim 128, 112 at 192, 80 at 256; 16-row boxes are slower
   //     than whole blocks). Not with cu_seqlens_k, cache_batch_idx or cache_leftpad.
   TensorView cache_batch_idx, cache_leftpad, page_table;
+
+  // ---- FP8 (e4m3) ----
+  // q, k and v may all be e4m3 (FlashAttention-3's FP8 forward); o is then bf16. Head
+  // dims 64, 128 and 256 only, and none of: varlen (cu_seqlens_*, seqused_*), paged or
+  // cached KV (page_table, cache_batch_idx, cache_leftpad), num_splits other than 1 (0
+  // runs unsplit), window_left / window_right (causal is fine), attention_chunk,
+  // softcap, sink, pack_gqa = true: each is refused by name (kUnsupported).
+  // Descales: optional fp32 (batch, heads_kv) views, any non-negative strides, device
+  // memory; the inputs hold x / descale, so the kernel computes with q·q_descale etc.
+  // (q_descale is per KV head, as FlashAttention-3's). Values must be positive and
+  // finite (read on the device, not checked). Left empty: 1. Only with e4m3 inputs.
+  TensorView q_descale, k_descale, v_descale;
 };
 
 // Can this run? Checks every argument and the device without launching anything.

@@ -16,9 +16,11 @@
 #include "../common/workspace.hpp"
 #include "combine.hpp"
 #include "describe.hpp"
+#include "instances.hpp"
 #include "launch.hpp"
 #include "warpspec/attention/combine_params.hpp"
 #include "warpspec/attention/config.hpp"
+#include "warpspec/attention/operands.hpp"
 #include "warpspec/attention_api.hpp"
 #include "warpspec/describe.hpp"
 #include "warpspec/device.hpp"
@@ -140,13 +142,19 @@ void tma_strides(const TensorView& v, uint64_t (&out)[3]) {
   out[2] = v.shape[0] > 1 ? uint64_t(v.stride[0]) * e : out[1] * uint64_t(v.shape[2]);
 }
 
-Status make_map(CUtensorMap* map, const TensorView& v, uint32_t box_rows, const char* name) {
+// The TMA swizzle of a tile whose rows are one wgmma swizzle span (operands.hpp).
+hopper::TmaSwizzle tma_swizzle(hopper::WgmmaSwizzle s) {
+  return s == hopper::WgmmaSwizzle::k64B ? hopper::TmaSwizzle::k64B : hopper::TmaSwizzle::k128B;
+}
+
+Status make_map(CUtensorMap* map, const TensorView& v, uint32_t box_rows, const char* name, uint32_t box_cols = 64,
+                hopper::TmaSwizzle swizzle = hopper::TmaSwizzle::k128B) {
   const uint64_t dims[4] = {uint64_t(v.shape[3]), uint64_t(v.shape[1]), uint64_t(v.shape[2]), uint64_t(v.shape[0])};
   uint64_t strides[3];
   tma_strides(v, strides);
   for (uint64_t& st : strides) st = st >= (uint64_t(1) << 40) ? 16 : st;  // only reachable for unit dims
-  const uint32_t box[4] = {64, box_rows, 1, 1};
-  Status s = hopper::make_tma_map(map, v.dtype, v.data, dims, strides, box, hopper::TmaSwizzle::k128B);
+  const uint32_t box[4] = {box_cols, box_rows, 1, 1};
+  Status s = hopper::make_tma_map(map, v.dtype, v.data, dims, strides, box, swizzle);
   if (!s.ok()) return Status(s.code(), std::string(name) + ": " + s.message());
   return s;
 }
@@ -156,15 +164,16 @@ Status make_map(CUtensorMap* map, const TensorView& v, uint32_t box_rows, const 
 // position-major, the tile's row order. The head in group steps by the head stride and
 // the group by g head strides (both multiples of 16 bytes: check_bshd). g = 1 is the
 // unpacked map with a unit dimension.
-Status make_qo_map(CUtensorMap* map, const TensorView& v, int64_t g, uint32_t box_rows, const char* name) {
+Status make_qo_map(CUtensorMap* map, const TensorView& v, int64_t g, uint32_t box_rows, const char* name,
+                   uint32_t box_cols = 64, hopper::TmaSwizzle swizzle = hopper::TmaSwizzle::k128B) {
   const uint64_t dims[5] = {uint64_t(v.shape[3]), uint64_t(g), uint64_t(v.shape[1]), uint64_t(v.shape[2] / g),
                             uint64_t(v.shape[0])};
   uint64_t bshd[3];  // seqlen, heads, batch
   tma_strides(v, bshd);
   uint64_t strides[4] = {bshd[1], bshd[0], bshd[1] * uint64_t(g), bshd[2]};
   for (uint64_t& st : strides) st = st >= (uint64_t(1) << 40) ? 16 : st;  // only reachable for unit dims
-  const uint32_t box[5] = {64, uint32_t(g), box_rows / uint32_t(g), 1, 1};
-  Status s = hopper::make_tma_map(map, v.dtype, v.data, dims, strides, box, hopper::TmaSwizzle::k128B);
+  const uint32_t box[5] = {box_cols, uint32_t(g), box_rows / uint32_t(g), 1, 1};
+  Status s = hopper::make_tma_map(map, v.dtype, v.data, dims, strides, box, swizzle);
   if (!s.ok()) return Status(s.code(), std::string(name) + ": " + s.message());
   return s;
 }
@@ -181,8 +190,46 @@ bool pack_gqa_pays(int64_t rows, int64_t g) {
   return rows > 0 && fill(rows) < 0.9 * fill(rows * g);
 }
 
+// FP8's limits today (attention_api.hpp): each unsupported option refused by name.
+Status check_fp8_options(const AttentionArgs& a) {
+  const std::pair<const TensorView*, const char*> views[] = {
+      {&a.cu_seqlens_q, "cu_seqlens_q"}, {&a.cu_seqlens_k, "cu_seqlens_k"}, {&a.seqused_q, "seqused_q"},
+      {&a.seqused_k, "seqused_k"},       {&a.page_table, "page_table"},     {&a.cache_batch_idx, "cache_batch_idx"},
+      {&a.cache_leftpad, "cache_leftpad"}, {&a.sink, "sink"}};
+  for (const auto& [v, name] : views)
+    if (!v->empty()) return unsupported(fmt("%s: not supported with e4m3 inputs yet", name));
+  if (a.num_splits > 1)
+    return unsupported(fmt("num_splits: split-KV is not supported with e4m3 inputs yet, got %d", a.num_splits));
+  if (a.window_left != -1 || (!a.causal && a.window_right != -1))
+    return unsupported(fmt("window_left / window_right: sliding windows are not supported with e4m3 inputs yet, got "
+                           "(%" PRId64 ", %" PRId64 ")", a.window_left, a.window_right));
+  if (a.attention_chunk != 0)
+    return unsupported(fmt("attention_chunk: not supported with e4m3 inputs yet, got %" PRId64, a.attention_chunk));
+  if (a.softcap != 0.0f) return unsupported(fmt("softcap: not supported with e4m3 inputs yet, got %g", double(a.softcap)));
+  if (a.pack_gqa.value_or(false)) return unsupported("pack_gqa: not supported with e4m3 inputs yet");
+  return Status::Ok();
+}
+
+// An FP8 descale: fp32 (batch, heads_kv), non-negative strides, 4-byte aligned.
+Status check_descale(const TensorView& v, const char* name, int64_t batch, int64_t heads_kv) {
+  if (v.rank != 2) return invalid_argument(fmt("%s.rank: must be 2 (batch, heads_kv), got %d", name, v.rank));
+  if (v.dtype != DType::kFP32) return invalid_argument(fmt("%s.dtype: must be fp32, got %s", name, dtype_name(v.dtype)));
+  const int64_t want[2] = {batch, heads_kv};
+  const char* names[2] = {"batch", "heads_kv"};
+  for (int i = 0; i < 2; ++i) {
+    if (v.shape[i] != want[i])
+      return invalid_argument(fmt("%s.shape[%d] (%s): must be %" PRId64 ", got %" PRId64, name, i, names[i], want[i],
+                                  v.shape[i]));
+    if (v.stride[i] < 0)
+      return invalid_argument(fmt("%s.stride[%d] (%s): must be >= 0, got %" PRId64, name, i, names[i], v.stride[i]));
+  }
+  if (reinterpret_cast<uintptr_t>(v.data) % 4 != 0)
+    return misaligned(fmt("%s.data: must be 4-byte aligned (got %p)", name, v.data));
+  return Status::Ok();
+}
+
 struct Plan {
-  DType dtype = DType::kBF16;
+  DType dtype = DType::kBF16;  // q, k, v (o: attention_impl::out_dtype)
   bool packed_q = false, packed_k = false;
   TensorView q, k, v, o, lse;  // rank 4 (3 for lse) whatever the caller's layout
   int64_t batch = 0, seqlen_q = 0, seqlen_k = 0, heads_q = 0, heads_kv = 0, head_dim = 0;
@@ -219,11 +266,16 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     return invalid_argument(p.packed_q ? fmt("q.rank: must be 3 (total_q, heads, head_dim) with cu_seqlens_q, got %d",
                                              a.q.rank)
                                        : fmt("q.rank: must be 4 (batch, seqlen, heads, head_dim), got %d", a.q.rank));
-  if (a.q.dtype != DType::kBF16 && a.q.dtype != DType::kFP16)
-    return unsupported(fmt("q.dtype: must be bf16 or fp16, got %s", dtype_name(a.q.dtype)));
+  if (a.q.dtype != DType::kBF16 && a.q.dtype != DType::kFP16 && a.q.dtype != DType::kE4M3)
+    return unsupported(fmt("q.dtype: must be bf16, fp16 or e4m3, got %s", dtype_name(a.q.dtype)));
   p.dtype = a.q.dtype;
+  const bool fp8 = attention_impl::is_fp8(p.dtype);
   p.head_dim = a.q.shape[qrank - 1];
   p.kernel_d = attention_impl::kernel_head_dim(p.head_dim);
+  if (fp8 && attention_impl::config_for(int(p.head_dim), p.dtype).head_dim == 0)
+    return unsupported(fmt("q.shape[%d] (head_dim): e4m3 attention runs head dims 64, 128 and 256 only, got %" PRId64,
+                           qrank - 1, p.head_dim));
+  if (fp8) WARPSPEC_RETURN_IF_ERROR(check_fp8_options(a));
   if (p.kernel_d == 0)
     return unsupported(fmt("q.shape[%d] (head_dim): must be a multiple of 8 from 8 to 256 (64, 128, 192 and 256 run "
                            "natively, others padded up to the next), got %" PRId64, qrank - 1, p.head_dim));
@@ -313,7 +365,22 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   p.seqlen_q = a.q.shape[qrank - 3];
   const int64_t want_o_dense[4] = {p.batch, p.seqlen_q, p.heads_q, p.head_dim};
   const int64_t want_o_packed[3] = {p.seqlen_q, p.heads_q, p.head_dim};
-  WARPSPEC_RETURN_IF_ERROR(check_bshd(a.o, "o", p.dtype, p.packed_q ? want_o_packed : want_o_dense, p.packed_q));
+  const DType odtype = attention_impl::out_dtype(p.dtype);
+  if (fp8 && a.o.rank != 0 && a.o.dtype != odtype)
+    return invalid_argument(fmt("o.dtype: must be bf16 with e4m3 inputs, got %s", dtype_name(a.o.dtype)));
+  WARPSPEC_RETURN_IF_ERROR(check_bshd(a.o, "o", odtype, p.packed_q ? want_o_packed : want_o_dense, p.packed_q));
+  {
+    const std::pair<const TensorView*, const char*> descales[] = {
+        {&a.q_descale, "q_descale"}, {&a.k_descale, "k_descale"}, {&a.v_descale, "v_descale"}};
+    for (const auto& [v, name] : descales) {
+      if (v->empty()) continue;
+      if (!fp8)
+        return invalid_argument(fmt("%s: descales are for e4m3 inputs only, q.dtype is %s", name, dtype_name(p.dtype)));
+      WARPSPEC_RETURN_IF_ERROR(check_descale(*v, name, p.batch, p.heads_kv));
+      WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.o, "o", *v, name, false));
+      if (!a.lse.empty()) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.lse, "lse", *v, name, false));
+    }
+  }
   p.tile_rows = p.packed_q ? std::min(a.max_seqlen_q, p.seqlen_q) : p.seqlen_q;
   if (!a.lse.empty()) {
     const TensorView& l = a.lse;
@@ -430,7 +497,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     }
     const bool on = a.pack_gqa.has_value()
                         ? *a.pack_gqa && g > 1
-                        : g > 1 && pack_gqa_group_ok(g) && attention_impl::kPackGqaHeadDim(p.kernel_d) && fits &&
+                        : g > 1 && !fp8 && pack_gqa_group_ok(g) && attention_impl::kPackGqaHeadDim(p.kernel_d) && fits &&
                               pack_gqa_pays(p.tile_rows, g);
     p.pack_shift = 0;
     while (on && (int64_t(1) << p.pack_shift) < g) ++p.pack_shift;
@@ -458,6 +525,9 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   }
   if (a.causal && a.window_right < -1)
     return invalid_argument(fmt("window_right: must be -1 (unbounded) or >= 0, got %" PRId64, a.window_right));
+  if (fp8 && !attention_impl::kFp8AttentionBuilt)
+    return unsupported("q.dtype: the e4m3 attention kernels are not in this build (configure with "
+                       "-DWARPSPEC_FP8_ATTENTION=ON)");
   p.q = as_bshd(a.q, p.packed_q);
   p.o = as_bshd(a.o, p.packed_q);
   p.k = as_bshd(a.k, p.packed_k);
@@ -477,7 +547,9 @@ Status check_pointers(const AttentionArgs& a, int device) {
       {&a.cu_seqlens_q, "cu_seqlens_q"}, {&a.cu_seqlens_k, "cu_seqlens_k"},
       {&a.seqused_q, "seqused_q"},       {&a.seqused_k, "seqused_k"},
       {&a.tile_counter, "tile_counter"}, {&a.cache_batch_idx, "cache_batch_idx"},
-      {&a.cache_leftpad, "cache_leftpad"}, {&a.page_table, "page_table"}};
+      {&a.cache_leftpad, "cache_leftpad"}, {&a.page_table, "page_table"},
+      {&a.q_descale, "q_descale"},       {&a.k_descale, "k_descale"},
+      {&a.v_descale, "v_descale"}};
   for (const auto& [v, name] : views) {
     if (v->empty() && (v != &a.q && v != &a.k && v != &a.v && v != &a.o)) continue;  // optional, not given
     ByteSpan span;
@@ -501,16 +573,19 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   }
 
   const Plan& p = *plan;
-  const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d);
+  const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d, p.dtype);
   AttentionParams& q = *params;
   const int64_t pack = int64_t(1) << p.pack_shift;  // query heads per tile row group
-  WARPSPEC_RETURN_IF_ERROR(make_qo_map(&q.map_q, p.q, pack, uint32_t(kBlockM), "q"));
+  // Q, K, V: one swizzle span per box (FP8: 128 e4m3 columns, 64 at head dim 64).
+  const uint32_t in_cols = uint32_t(attention_impl::qk_box_cols(p.kernel_d, p.dtype));
+  const hopper::TmaSwizzle in_swizzle = tma_swizzle(attention_impl::qk_swizzle(p.kernel_d, p.dtype));
+  WARPSPEC_RETURN_IF_ERROR(make_qo_map(&q.map_q, p.q, pack, uint32_t(kBlockM), "q", in_cols, in_swizzle));
   WARPSPEC_RETURN_IF_ERROR(make_qo_map(&q.map_o, p.o, pack, 64, "o"));
   // Paged: boxes of gcd(page_size, block_n) rows, each inside one page (kv_source.cuh).
   const uint32_t kv_box_rows = p.paged ? uint32_t(std::gcd(p.page_size, int64_t(cfg.block_n))) : uint32_t(cfg.block_n);
   if (p.seqlen_k > 0 && p.k.shape[0] > 0) {
-    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_k, p.k, kv_box_rows, "k"));
-    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_v, p.v, kv_box_rows, "v"));
+    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_k, p.k, kv_box_rows, "k", in_cols, in_swizzle));
+    WARPSPEC_RETURN_IF_ERROR(make_map(&q.map_v, p.v, kv_box_rows, "v", in_cols, in_swizzle));
   } else {  // no key: every tile writes O = 0 and LSE = −inf without loading K or V
     q.map_k = q.map_v = q.map_q;
   }
@@ -535,7 +610,8 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
                                        : a.num_splits;
   out->plan.heuristic_splits = a.num_splits == 0;
   if (p.seqlen_k == 0) out->plan.splits = 1;  // no key anywhere: nothing to split
-  if (!attention_impl::kSplitHeadDim(p.kernel_d)) out->plan.splits = 1;  // the heuristic never splits there
+  // The heuristic never splits where the kernel has no partial epilogue (FP8: none yet).
+  if (!attention_impl::kSplitHeadDim(p.kernel_d) || attention_impl::is_fp8(p.dtype)) out->plan.splits = 1;
   sa.splits = out->plan.splits;
   sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, device.sm_count, sa.splits);
   if (const char* why = schedule::AttentionScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
@@ -599,6 +675,13 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   q.seqused_q = static_cast<const int32_t*>(a.seqused_q.data);
   q.seqused_k = static_cast<const int32_t*>(a.seqused_k.data);
   q.sink = static_cast<const float*>(a.sink.data);
+  const auto descale = [](const TensorView& v) {
+    return attention_impl::DescaleView{static_cast<const float*>(v.data), v.empty() ? 0 : v.stride[0],
+                                       v.empty() ? 0 : v.stride[1]};
+  };
+  q.q_descale = descale(a.q_descale);
+  q.k_descale = descale(a.k_descale);
+  q.v_descale = descale(a.v_descale);
   // The dynamic schedule for packed batches (tile costs unknown to the host).
   const bool ragged = p.packed_q || p.packed_k || !a.seqused_q.empty() || !a.seqused_k.empty();
   q.tile_counter = ragged ? static_cast<int32_t*>(a.tile_counter.data) : nullptr;
@@ -631,14 +714,22 @@ std::string describe_plan(const Prepared& p) {
   c.dynamic = p.params.tile_counter != nullptr;
   c.page_size = int(l.page_size);
   c.pack_gqa = 1 << l.pack_shift;
-  c.kernel = attention_impl::config_for(l.kernel_d);
+  c.kernel = attention_impl::config_for(l.kernel_d, l.dtype);
   c.sched = p.params.sched;
   c.shape = p.shape;
   return attention_impl::describe(c);
 }
 
 Status launch_kernel(const Plan& plan, const AttentionParams& params, const LaunchShape& shape, cudaStream_t stream) {
-  const attention_impl::AttentionConfig cfg{attention_impl::config_for(plan.kernel_d), plan.dtype};
+  const attention_impl::AttentionConfig cfg{attention_impl::config_for(plan.kernel_d, plan.dtype), plan.dtype};
+  if (attention_impl::is_fp8(plan.dtype)) {
+    switch (plan.kernel_d) {
+      case 64: return attention_impl::launch_attention_e4m3_hd64(cfg, params, shape, stream);
+      case 128: return attention_impl::launch_attention_e4m3_hd128(cfg, params, shape, stream);
+      case 256: return attention_impl::launch_attention_e4m3_hd256(cfg, params, shape, stream);
+      default: return internal_error(fmt("attention: no e4m3 kernel for head dim %d", plan.kernel_d));
+    }
+  }
   switch (plan.kernel_d) {
     case 64: return attention_impl::launch_attention_hd64(cfg, params, shape, stream);
     case 128: return attention_impl::launch_attention_hd128(cfg, params, shape, stream);

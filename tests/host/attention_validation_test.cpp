@@ -328,3 +328,106 @@ TEST(AttentionValidation, Varlen) {
 }
 
 }  // namespace attention_validation_test
+
+namespace attention_validation_test {
+
+// FP8: e4m3 q, k, v with bf16 o; descales fp32 (batch, heads_kv).
+AttentionArgs valid_fp8(int64_t d = 128) {
+  AttentionArgs a;
+  a.q = bshd(2, 100, 8, d, DType::kE4M3);
+  a.k = bshd(2, 300, 2, d, DType::kE4M3, fake(0x1000000));
+  a.v = bshd(2, 300, 2, d, DType::kE4M3, fake(0x2000000));
+  a.o = bshd(2, 100, 8, d, DType::kBF16, fake(0x3000000));
+  return a;
+}
+
+TensorView descale(int64_t b, int64_t h, uintptr_t at) {
+  TensorView v;
+  v.data = fake(at);
+  v.dtype = DType::kFP32;
+  v.rank = 2;
+  v.shape[0] = b, v.shape[1] = h;
+  v.stride[0] = h, v.stride[1] = 1;
+  return v;
+}
+
+// Valid FP8 arguments pass every rule: accepted where the kernels are built, else the
+// one refusal that names the build option.
+void expect_fp8_valid(const AttentionArgs& a) {
+  const warpspec::Status s = warpspec::check(a);
+  if (accepted(s)) return;
+  EXPECT_EQ(s.code(), StatusCode::kUnsupported) << s.message();
+  EXPECT_NE(s.message().find("WARPSPEC_FP8_ATTENTION"), std::string::npos) << s.message();
+}
+
+TEST(AttentionValidationFp8, ValidArguments) {
+  for (int64_t d : {64, 128, 256}) expect_fp8_valid(valid_fp8(d));
+  AttentionArgs a = valid_fp8();
+  a.causal = true;
+  a.q_descale = descale(2, 2, 0x5000000);
+  a.k_descale = descale(2, 2, 0x5001000);
+  a.v_descale = descale(2, 2, 0x5002000);
+  expect_fp8_valid(a);
+  a.num_splits = 0;  // the heuristic: FP8 runs unsplit
+  expect_fp8_valid(a);
+}
+
+TEST(AttentionValidationFp8, HeadDimsAndDtypes) {
+  for (int64_t d : {32, 96, 192, 200}) expect_refused(valid_fp8(d), StatusCode::kUnsupported, "head_dim");
+  AttentionArgs a = valid_fp8();
+  a.o.dtype = DType::kE4M3;
+  expect_refused(a, StatusCode::kInvalidArgument, "o.dtype: must be bf16");
+  a = valid_fp8();
+  a.k.dtype = DType::kBF16;
+  expect_refused(a, StatusCode::kInvalidArgument, "k.dtype");
+  a = valid_fp8();
+  a.v.dtype = DType::kE5M2;
+  expect_refused(a, StatusCode::kInvalidArgument, "v.dtype");
+  a = valid_fp8();
+  a.q.dtype = a.k.dtype = a.v.dtype = DType::kE5M2;
+  expect_refused(a, StatusCode::kUnsupported, "q.dtype");
+}
+
+TEST(AttentionValidationFp8, Descales) {
+  AttentionArgs a = valid_fp8();
+  a.q_descale = descale(2, 8, 0x5000000);  // heads_q, not heads_kv
+  expect_refused(a, StatusCode::kInvalidArgument, "q_descale.shape[1] (heads_kv)");
+  a = valid_fp8();
+  a.k_descale = descale(3, 2, 0x5000000);
+  expect_refused(a, StatusCode::kInvalidArgument, "k_descale.shape[0] (batch)");
+  a = valid_fp8();
+  a.v_descale = descale(2, 2, 0x5000000);
+  a.v_descale.dtype = DType::kBF16;
+  expect_refused(a, StatusCode::kInvalidArgument, "v_descale.dtype");
+  a = valid_fp8();
+  a.v_descale = descale(2, 2, 0x5000000);
+  a.v_descale.rank = 1;
+  expect_refused(a, StatusCode::kInvalidArgument, "v_descale.rank");
+  a = valid_fp8();
+  a.q_descale = descale(2, 2, 0x5000002);
+  expect_refused(a, StatusCode::kMisaligned, "q_descale.data");
+  AttentionArgs b = valid();  // bf16 inputs take no descale
+  b.q_descale = descale(2, 2, 0x5000000);
+  expect_refused(b, StatusCode::kInvalidArgument, "q_descale: descales are for e4m3 inputs only");
+}
+
+TEST(AttentionValidationFp8, UnsupportedOptionsAreNamed) {
+  const auto refused = [](void (*set)(AttentionArgs&), const char* needle) {
+    AttentionArgs a = valid_fp8();
+    set(a);
+    expect_refused(a, StatusCode::kUnsupported, needle);
+  };
+  refused([](AttentionArgs& a) { a.softcap = 30.0f; }, "softcap");
+  refused([](AttentionArgs& a) { a.window_left = 64; }, "window_left");
+  refused([](AttentionArgs& a) { a.window_right = 64; }, "window_right");
+  refused([](AttentionArgs& a) { a.attention_chunk = 256; }, "attention_chunk");
+  refused([](AttentionArgs& a) { a.num_splits = 4; }, "num_splits");
+  refused([](AttentionArgs& a) { a.pack_gqa = true; }, "pack_gqa");
+  refused([](AttentionArgs& a) { a.sink.data = fake(0x6000000), a.sink.rank = 1, a.sink.shape[0] = 8,
+                                 a.sink.dtype = DType::kFP32; }, "sink");
+  refused([](AttentionArgs& a) { a.page_table.data = fake(0x6000000), a.page_table.rank = 2; }, "page_table");
+  refused([](AttentionArgs& a) { a.seqused_k.data = fake(0x6000000), a.seqused_k.rank = 1, a.seqused_k.shape[0] = 2,
+                                 a.seqused_k.dtype = DType::kI32; }, "seqused_k");
+}
+
+}  // namespace attention_validation_test
