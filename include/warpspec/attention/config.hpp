@@ -71,13 +71,15 @@ constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 // Shared memory: Q (128 x d) + stages x (K + vload + Vᵀ) (block_n x d bytes each):
 //   d  64:  8 KB + 2 x 24 KB =  56 KB
 //   d 128: 16 KB + 2 x 48 KB = 112 KB
-//   d 256: 32 KB + 2 x 96 KB = 224 KB   (no room for O staging: direct stores)
-// Registers: d 256 holds 128 O + 64 S + 16 P (design note §5, the register risk).
+//   d 256: 32 KB + 2 x 72 KB = 176 KB   (block_n 96; direct stores)
+// Registers: d 256 holds 128 O + 48 S + 12 P at block_n 96; at 128 (64 S + 16 P) the
+// consumer spilled 40 B at 240 (ptxas, 2026-11-30), so d 256 takes 96-key blocks (whole
+// 32-key pump units; Fp8VTranspose.Pump_BlockN96_D256_VtSw32 covers the Vᵀ layout).
 // Only these head dims are built; the host refuses the others by name.
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
     {64, 128, 2},
     {128, 128, 2},
-    {256, 128, 2},
+    {256, 96, 2},
 };
 
 constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }

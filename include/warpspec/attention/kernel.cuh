@@ -71,9 +71,25 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
     hopper::tma_prefetch_descriptor(&p.map_o);
   }
 
+  // What the V path's pump warps see: the storage and the V pipeline.
+  struct PumpContext {
+    SharedStorage& s;
+    Pipeline<kStages> vpipe;
+  };
+
+  // The pump warps' loop in a frame of its own (one call per warp and kernel). Inlined
+  // beside the loader, ptxas allocated both roles' 24 registers together and spilled the
+  // loader's (68 B at head dim 64 and 128; SASS line info on the H200); apart, neither
+  // spills. Only the storage reference crosses the call (a Context would be built on
+  // the stack to be passed).
+  __device__ __noinline__ static void pump(SharedStorage& s, int warp) {
+    PumpContext c{s, Pipeline<kStages>(s.v_barriers)};
+    VPath::pump(c, warp);
+  }
+
   __device__ __forceinline__ static void producer(Context& c, int warp) {
     if (warp != 0) {
-      VPath::pump(c, warp);  // until the loader's end marker
+      pump(c.s, warp);  // until the loader's end marker
       return;
     }
     if (!hopper::elect_one()) return;
