@@ -71,7 +71,7 @@ constexpr std::size_t kGemmArgsSizes[] = {352, 376, 632, 640};
 static_assert(offsetof(warpspec_gemm_args, cluster_m) == 632 && offsetof(warpspec_gemm_args, cluster_n) == 636 &&
                   sizeof(warpspec_gemm_args) == 640,
               "warpspec_gemm_args v4 layout is ABI; append fields, never move them");
-constexpr std::size_t kAttentionArgsSizes[] = {424, 944, 1208};
+constexpr std::size_t kAttentionArgsSizes[] = {424, 944, 1208, 1448};
 static_assert(offsetof(warpspec_attention_args, window_left) == 424 &&
               offsetof(warpspec_attention_args, softcap) == 440 && offsetof(warpspec_attention_args, sink) == 448 &&
               offsetof(warpspec_attention_args, cu_seqlens_q) == 528 &&
@@ -84,8 +84,12 @@ static_assert(offsetof(warpspec_attention_args, num_splits) == 944 && offsetof(w
               offsetof(warpspec_attention_args, workspace_bytes) == 960 &&
               offsetof(warpspec_attention_args, cache_batch_idx) == 968 &&
               offsetof(warpspec_attention_args, cache_leftpad) == 1048 &&
-              offsetof(warpspec_attention_args, page_table) == 1128 && sizeof(warpspec_attention_args) == 1208,
+              offsetof(warpspec_attention_args, page_table) == 1128,
               "warpspec_attention_args v3 layout is ABI; append fields, never move them");
+static_assert(offsetof(warpspec_attention_args, q_descale) == 1208 &&
+                  offsetof(warpspec_attention_args, k_descale) == 1288 &&
+                  offsetof(warpspec_attention_args, v_descale) == 1368 && sizeof(warpspec_attention_args) == 1448,
+              "warpspec_attention_args v4 layout is ABI; append fields, never move them");
 static_assert(offsetof(warpspec_combine_args, out_partial) == 8 && offsetof(warpspec_combine_args, num_splits) == 88 &&
               offsetof(warpspec_combine_args, lse_partial) == 104 &&
               offsetof(warpspec_combine_args, lse_partial_split_stride) == 184 &&
@@ -99,7 +103,7 @@ static_assert(offsetof(warpspec_kvcache_append_args, k_cache) == 8 &&
               offsetof(warpspec_kvcache_append_args, rotary_interleaved) == 968 &&
               sizeof(warpspec_kvcache_append_args) == 976,
               "warpspec_kvcache_append_args v1 layout is ABI; append fields, never move them");
-static_assert(kGemmArgsSizes[3] == sizeof(warpspec_gemm_args) && kAttentionArgsSizes[2] == sizeof(warpspec_attention_args),
+static_assert(kGemmArgsSizes[3] == sizeof(warpspec_gemm_args) && kAttentionArgsSizes[3] == sizeof(warpspec_attention_args),
               "a new version: add its size to the list");
 constexpr std::size_t kCombineArgsSizes[] = {sizeof(warpspec_combine_args)};
 constexpr std::size_t kKvAppendArgsSizes[] = {sizeof(warpspec_kvcache_append_args)};
@@ -287,6 +291,10 @@ Status to_attention_args(const warpspec_attention_args* user, AttentionArgs* out
   out->cache_batch_idx = optional(args.cache_batch_idx);
   out->cache_leftpad = optional(args.cache_leftpad);
   out->page_table = optional(args.page_table);
+  // Version 4 (defaulted to none above for an older struct).
+  out->q_descale = optional(args.q_descale);
+  out->k_descale = optional(args.k_descale);
+  out->v_descale = optional(args.v_descale);
   return Status::Ok();
 }
 

@@ -237,7 +237,7 @@ WARPSPEC_API warpspec_status warpspec_gemm_workspace_size(const warpspec_gemm_ar
  * Version 1 is 424 bytes with no padding; version 2 appends the sliding window,
  * softcap, sinks and variable length (944 bytes); version 3 the serving options:
  * split-KV, its workspace, cache_batch_idx, cache_leftpad and the page table (1208
- * bytes). AttentionArgs has the rules of each. An older caller's struct_size gets the
+ * bytes); version 4 the FP8 descales (1448 bytes). AttentionArgs has the rules of each. An older caller's struct_size gets the
  * defaults for what it lacks (no split, no cache indirection). */
 typedef struct warpspec_attention_args {
   uint64_t struct_size; /* sizeof(warpspec_attention_args) as the caller compiled it */
@@ -275,6 +275,11 @@ typedef struct warpspec_attention_args {
    * rules): cache_batch_idx (batch,), cache_leftpad (batch,), page_table (batch,
    * max_pages) with k and v (num_pages, page_size, heads_kv, head_dim) and seqused_k. */
   warpspec_tensor cache_batch_idx, cache_leftpad, page_table;
+  /* ---- version 4 (appended) ---- */
+  /* FP8 (q, k, v e4m3; o bf16): FlashAttention-3's descales, fp32 (batch, heads_kv),
+   * data NULL: 1. The inputs hold x / descale; the kernel computes with q * q_descale
+   * etc. Only with e4m3 inputs (AttentionArgs::q_descale has the rules). */
+  warpspec_tensor q_descale, k_descale, v_descale;
 } warpspec_attention_args;
 
 /* struct_size set, everything else zero (default scale, not causal, no lse). */

@@ -94,7 +94,7 @@ class GemmArgs(ctypes.Structure):
 
 
 class AttentionArgs(ctypes.Structure):
-    """warpspec_attention_args, version 3. Build it with attention_args()."""
+    """warpspec_attention_args, version 4. Build it with attention_args()."""
 
     _fields_ = [
         ("struct_size", ctypes.c_uint64),
@@ -128,6 +128,10 @@ class AttentionArgs(ctypes.Structure):
         ("cache_batch_idx", Tensor),
         ("cache_leftpad", Tensor),
         ("page_table", Tensor),
+        # version 4
+        ("q_descale", Tensor),
+        ("k_descale", Tensor),
+        ("v_descale", Tensor),
     ]
 
 
@@ -159,10 +163,10 @@ class KvAppendArgs(ctypes.Structure):
 assert ctypes.sizeof(Tensor) == 80, "warpspec_tensor layout"
 assert ctypes.sizeof(GemmArgs) == 632 and GemmArgs.flags.offset == 348 and GemmArgs.scale_a.offset == 376 and \
     GemmArgs.activation.offset == 616, "warpspec_gemm_args layout"
-assert ctypes.sizeof(AttentionArgs) == 1208 and AttentionArgs.tile_counter.offset == 856 and \
+assert ctypes.sizeof(AttentionArgs) == 1448 and AttentionArgs.tile_counter.offset == 856 and \
     AttentionArgs.softmax_scale.offset == 408 and AttentionArgs.sink.offset == 448 and \
     AttentionArgs.max_seqlen_q.offset == 848 and AttentionArgs.num_splits.offset == 944 and \
-    AttentionArgs.page_table.offset == 1128, "warpspec_attention_args layout"
+    AttentionArgs.page_table.offset == 1128 and AttentionArgs.q_descale.offset == 1208, "warpspec_attention_args layout"
 assert ctypes.sizeof(CombineArgs) == 352 and CombineArgs.lse.offset == 272, "warpspec_combine_args layout"
 assert ctypes.sizeof(KvAppendArgs) == 976 and KvAppendArgs.rotary_interleaved.offset == 968, \
     "warpspec_kvcache_append_args layout"
@@ -176,7 +180,7 @@ assert ctypes.sizeof(KvAppendArgs) == 976 and KvAppendArgs.rotary_interleaved.of
 TENSOR_FORMAT = "Qii4q4q"
 GEMM_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 4 + "ffiiiI" + "iiQQ" + TENSOR_FORMAT * 3 + "iiiI")
 ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII" + "qqfI" + TENSOR_FORMAT * 5 + "q" + TENSOR_FORMAT + "q"
-                                 + "iIQQ" + TENSOR_FORMAT * 3)
+                                 + "iIQQ" + TENSOR_FORMAT * 3 + TENSOR_FORMAT * 3)
 COMBINE_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT + "qq" + TENSOR_FORMAT + "q" + TENSOR_FORMAT * 2)
 APPEND_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 12 + "ii")
 NULL_TENSOR = (0,) * 11  # data NULL: an absent optional tensor

@@ -576,18 +576,24 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                     out_buffer: Optional[torch.Tensor] = None, num_splits: int = 1,
                     cache_batch_idx: Optional[torch.Tensor] = None, cache_leftpad: Optional[torch.Tensor] = None,
                     page_table: Optional[torch.Tensor] = None, pack_gqa: int = -1,
+                    q_descale: Optional[torch.Tensor] = None, k_descale: Optional[torch.Tensor] = None,
+                    v_descale: Optional[torch.Tensor] = None,
                     before=None, want_lse: bool = True) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
     """pack_gqa: 1 on, 0 off, -1 the library's rule (_pack_gqa_arg). before: run (on the
     stream) after every argument is checked and before the launch (flash_attn_with_kvcache's
     append: a refused attention must not leave the cache written). want_lse False (the
     public functions' eager path when the caller did not ask for it): no LSE is allocated
-    or written, and None is returned in its place (a torch.empty is ~3 µs of host time)."""
+    or written, and None is returned in its place (a torch.empty is ~3 µs of host time).
+    q/k/v_descale: FP8 (e4m3 q, k, v) only, float32 (batch, heads_k); the output is then
+    bfloat16."""
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
     side = [(_tensor(t, name, optional=True), name) for t, name in
             ((sink, "learnable_sink"), (cu_seqlens_q, "cu_seqlens_q"), (cu_seqlens_k, "cu_seqlens_k"),
              (seqused_q, "seqused_q"), (seqused_k, "seqused_k"))]
     cache = [(_tensor(t, name, optional=True), name) for t, name in
              ((cache_batch_idx, "cache_batch_idx"), (cache_leftpad, "cache_leftpad"), (page_table, "page_table"))]
+    descales = [(_tensor(t, name, optional=True), name) for t, name in
+                ((q_descale, "q_descale"), (k_descale, "k_descale"), (v_descale, "v_descale"))]
     scale = 0.0
     if softmax_scale is not None:
         scale = _f32(softmax_scale, "softmax_scale")
@@ -600,10 +606,11 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     if cap != 0.0 and not _F32_PACK.unpack(_F32_PACK.pack(cap))[0] > 0.0 and cap > 0.0:
         raise _lib.WarpspecArgumentError(f"invalid argument: softcap: {softcap!r} rounds to 0 in float32 (0 turns "
                                          "softcapping off; pass 0.0 for that)", _lib.INVALID_ARGUMENT)
-    present = [(t, name) for t, name in side + cache if t is not None]
+    present = [(t, name) for t, name in side + cache + descales if t is not None]
     index = _device_of(_ATTENTION_NAMES + tuple(name for _, name in present), q, k, v, *(t for t, _ in present))
     packed_q = cu_seqlens_q is not None
     out_shape, lse_shape = _attention_shapes(q, packed_q)
+    out_dtype = _attention_out_dtype(q.dtype)
     q, k, v = _contiguous_last(q), _contiguous_last(k), _contiguous_last(v)
     # Rank and dtype checked before anything is allocated; the fields are kept for the
     # packing (by the tensor's identity: every one of them stays referenced by this call).
@@ -617,8 +624,8 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     # An empty output still goes to the library: it checks every rule and launches
     # nothing; seqlen_k = 0 gives out = 0 and lse = -inf (FlashAttention's answer).
     if out_buffer is not None:
-        _check_out(out_buffer, out_shape, q.dtype, q)
-    out = torch.empty(out_shape, dtype=q.dtype, device=q.device) if out_buffer is None else out_buffer
+        _check_out(out_buffer, out_shape, out_dtype, q)
+    out = torch.empty(out_shape, dtype=out_dtype, device=q.device) if out_buffer is None else out_buffer
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device) if want_lse else None
     # The window fields are always given (-1, -1: none), and so is num_splits (1: none);
     # pack-GQA is a flag either way, or neither for the library's rule.
@@ -647,6 +654,8 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     ws_at = len(tail) + 2
     tail.extend((int(num_splits), 0, 0, 0))
     for t, name in cache:
+        tail.extend(fields[id(t)] if t is not None else _NO_TENSOR)
+    for t, name in descales:  # version 4
         tail.extend(fields[id(t)] if t is not None else _NO_TENSOR)
 
     def pack(q, k, v, o=None):
@@ -686,7 +695,7 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     fresh = None
     if out_buffer is not None and (out_buffer.data_ptr() % 16 or out_buffer.stride(-1) != 1
                                    or not _tma_strides(out_buffer)):
-        fresh = torch.empty(out_shape, dtype=q.dtype, device=q.device)
+        fresh = torch.empty(out_shape, dtype=out_dtype, device=q.device)
     if before is not None:
         # Every rule is checked before the append writes the cache. Views TMA cannot
         # address are replaced by contiguous buffers first (filled after the append, since
@@ -723,13 +732,19 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         e = lib.error(status)
         msg = str(e)
         if out_buffer is None and (": o." in msg or ": lse." in msg):
-            raise type(e)(f"{msg} (o and lse are the outputs: new contiguous {out_shape} {q.dtype} and "
+            raise type(e)(f"{msg} (o and lse are the outputs: new contiguous {out_shape} {out_dtype} and "
                           f"{lse_shape} float32 tensors)", e.code) from None
         if ": sink" in msg:
             msg = msg.replace(": sink", ": learnable_sink", 1)
             raise type(e)(msg, e.code) from None
         raise e
     return out, lse
+
+
+def _attention_out_dtype(dtype: torch.dtype) -> torch.dtype:
+    """The output dtype of attention on inputs of `dtype`: the same for 16-bit, bfloat16
+    for FP8 (e4m3) as FlashAttention-3's."""
+    return torch.bfloat16 if dtype == getattr(torch, "float8_e4m3fn", None) else dtype
 
 
 def _tma_strides(t: torch.Tensor) -> bool:
@@ -741,30 +756,34 @@ def _tma_strides(t: torch.Tensor) -> bool:
 
 def _attention_op_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                        cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, num_splits=1,
-                       cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
+                       cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1, q_descale=None,
+                       k_descale=None, v_descale=None):
     return _attention_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                            cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table, pack_gqa)
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa, q_descale, k_descale, v_descale)
 
 
 def _attention_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                     cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, num_splits=1,
-                    cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
+                    cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1, q_descale=None,
+                    k_descale=None, v_descale=None):
     out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
-    return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
+    return q.new_empty(out_shape, dtype=_attention_out_dtype(q.dtype)), q.new_empty(lse_shape, dtype=torch.float32)
 
 
 def _attention_out_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                         cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits=1,
-                        cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
+                        cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1, q_descale=None,
+                        k_descale=None, v_descale=None):
     return _attention_impl(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                            cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table, pack_gqa)[1]
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa, q_descale, k_descale, v_descale)[1]
 
 
 def _attention_out_fake(q, k, v, softmax_scale, causal, window_left, window_right, softcap, sink, cu_seqlens_q,
                         cu_seqlens_k, seqused_q, seqused_k, max_seqlen_q, attention_chunk, out, num_splits=1,
-                        cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1):
+                        cache_batch_idx=None, cache_leftpad=None, page_table=None, pack_gqa=-1, q_descale=None,
+                        k_descale=None, v_descale=None):
     _, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
     return q.new_empty(lse_shape, dtype=torch.float32)
 
@@ -773,7 +792,8 @@ def _attention_out_fake(q, k, v, softmax_scale, causal, window_left, window_righ
 # schema (positional, up to attention_chunk / out) still bind. pack_gqa: 1 on, 0 off, -1
 # the library's rule (an int: a schema has no optional bool default that traces as None).
 _SERVING_SCHEMA = ("int num_splits=1, Tensor? cache_batch_idx=None, Tensor? cache_leftpad=None, "
-                   "Tensor? page_table=None, int pack_gqa=-1")
+                   "Tensor? page_table=None, int pack_gqa=-1, Tensor? q_descale=None, Tensor? k_descale=None, "
+                   "Tensor? v_descale=None")
 _attention = _register("flash_attn_forward",
                        "(Tensor q, Tensor k, Tensor v, float? softmax_scale, bool causal, int window_left, "
                        "int window_right, float softcap, Tensor? sink, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
@@ -792,7 +812,8 @@ def _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin, **more):
     """FlashAttention-3's arguments that warpspec does not implement yet: their
     defaults are accepted, any other value raises NotImplementedError naming it.
     more: further name=value arguments whose default is None (flash_attn_with_kvcache's
-    own), checked after qv."""
+    own), checked after qv. q/k/v_descale: pass None where FP8 is built (they are then
+    the caller's to check)."""
     for name, value in (("qv", qv), *more.items(), ("q_descale", q_descale), ("k_descale", k_descale),
                         ("v_descale", v_descale)):
         if value is not None:
@@ -824,7 +845,8 @@ def _pack_gqa_flags(pack_gqa: int) -> int:
 
 def _run_attention(name, q, k, v, args, out=None, serving=(1, None, None, None, -1), want_lse=True):
     """args: the op's arguments after v up to attention_chunk; serving: (num_splits,
-    cache_batch_idx, cache_leftpad, page_table, pack_gqa). want_lse False: the LSE may
+    cache_batch_idx, cache_leftpad, page_table, pack_gqa[, q_descale, k_descale,
+    v_descale]). want_lse False: the LSE may
     come back None (the eager path skips it; the registered ops always return one)."""
     tensors = (q, k, v) + tuple(t for t in args + serving if isinstance(t, torch.Tensor))
     if out is not None:
@@ -891,7 +913,12 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     (nheads // nheads_k a power of two up to 16 and headdim up to 192, else ValueError;
     nheads == nheads_k runs unpacked), False never. The results match unpacked up to the
     split-KV merge order.
-    qv, q/k/v_descale and sm_margin are not supported yet: a value other than the default raises NotImplementedError.
+    q_descale, k_descale, v_descale: FP8 (FlashAttention-3's): q, k, v float8_e4m3fn hold
+    x / descale; each descale is float32 (batch, nheads_k) or None (1); the output is
+    bfloat16. Head dims 64, 128 and 256; causal, windows off the diagonal, GQA; varlen,
+    split-KV, softcap, sinks and pack-GQA are refused by name (ValueError). Built only
+    with -DWARPSPEC_FP8_ATTENTION=ON for now (the library says so otherwise).
+    qv and sm_margin are not supported yet: a value other than the default raises NotImplementedError.
 
     Returns out, (batch, seqlen_q, nheads, headdim) contiguous, or with
     return_attn_probs=True (out, softmax_lse) as FlashAttention-3 does, softmax_lse
@@ -900,13 +927,15 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     (warpspec.WarpspecArgumentError) with the library's message; no Hopper GPU raises
     RuntimeError. Forward only.
     """
-    _require_tensors(("q", q), ("k", k), ("v", v), ("learnable_sink", learnable_sink, True), ("out", out, True))
-    _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin)
+    _require_tensors(("q", q), ("k", k), ("v", v), ("learnable_sink", learnable_sink, True), ("out", out, True),
+                     ("q_descale", q_descale, True), ("k_descale", k_descale, True), ("v_descale", v_descale, True))
+    _refuse_unsupported(qv, None, None, None, sm_margin)
     left, right = _window(window_size)
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0,
             _int_arg(attention_chunk or 0, "attention_chunk"))
     result, lse = _run_attention("flash_attn_func", q, k, v, args, out,
-                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)),
+                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa),
+                                  q_descale, k_descale, v_descale),
                                  want_lse=bool(return_attn_probs))
     return (result, lse) if return_attn_probs else result
 
@@ -939,8 +968,9 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     """
     _require_tensors(("q", q), ("k", k), ("v", v), ("cu_seqlens_q", cu_seqlens_q, True),
                      ("cu_seqlens_k", cu_seqlens_k, True), ("seqused_q", seqused_q, True),
-                     ("seqused_k", seqused_k, True), ("learnable_sink", learnable_sink, True), ("out", out, True))
-    _refuse_unsupported(qv, q_descale, k_descale, v_descale, sm_margin)
+                     ("seqused_k", seqused_k, True), ("learnable_sink", learnable_sink, True), ("out", out, True),
+                     ("q_descale", q_descale, True), ("k_descale", k_descale, True), ("v_descale", v_descale, True))
+    _refuse_unsupported(qv, None, None, None, sm_margin)
     left, right = _window(window_size)
     max_q = _max_seqlen_q(cu_seqlens_q, max_seqlen_q)
     if max_seqlen_k is not None:
@@ -948,7 +978,8 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
             seqused_q, seqused_k, max_q, _int_arg(attention_chunk or 0, "attention_chunk"))
     result, lse = _run_attention("flash_attn_varlen_func", q, k, v, args, out,
-                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa)),
+                                 (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa),
+                                  q_descale, k_descale, v_descale),
                                  want_lse=bool(return_attn_probs))
     return (result, lse) if return_attn_probs else result
 
@@ -1042,7 +1073,7 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
     seqused_k = _kvcache_seqused(k, cache_seqlens, page_table, k_cache, batch)
     return _attention_impl(q, k_cache, v_cache, softmax_scale, causal, window_left, window_right, softcap, None,
                            cu_seqlens_q, None, None, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table, pack_gqa, before, want_lse)
+                           cache_batch_idx, cache_leftpad, page_table, pack_gqa, before=before, want_lse=want_lse)
 
 
 def _kvcache_op_impl(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,

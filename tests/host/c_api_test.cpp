@@ -429,7 +429,7 @@ TEST(CApiAttention, DefaultsAreZeroWithTheSizeSet) {
   EXPECT_EQ(args.causal, 0);
   EXPECT_EQ(args.q.data, nullptr);
   EXPECT_EQ(args.lse.data, nullptr);
-  EXPECT_EQ(sizeof(warpspec_attention_args), 1208u);
+  EXPECT_EQ(sizeof(warpspec_attention_args), 1448u);
   // Version 2's fields default to "not used": no window, no softcap, no sink, dense.
   EXPECT_EQ(args.window_left, 0);
   EXPECT_EQ(args.flags & WARPSPEC_FLAG_WINDOW, 0u);
@@ -443,13 +443,17 @@ TEST(CApiAttention, DefaultsAreZeroWithTheSizeSet) {
   EXPECT_EQ(args.workspace_bytes, 0u);
   EXPECT_EQ(args.cache_batch_idx.data, nullptr);
   EXPECT_EQ(args.page_table.data, nullptr);
+  // Version 4's: no descales (1 each).
+  EXPECT_EQ(args.q_descale.data, nullptr);
+  EXPECT_EQ(args.k_descale.data, nullptr);
+  EXPECT_EQ(args.v_descale.data, nullptr);
 }
 
 TEST(CApiAttention, AVersion2StructIsStillRead) {
   // A caller compiled against version 2 (944 bytes) gets version 3's defaults; whatever
   // lies past its struct in memory is never read.
   struct V2 {
-    unsigned char bytes[1208];
+    unsigned char bytes[sizeof(warpspec_attention_args)];
   } old{};
   warpspec_attention_args args = valid_attention();
   args.flags = WARPSPEC_FLAG_NUM_SPLITS;  // past byte 944 the fields are garbage to a v2 caller
@@ -474,6 +478,29 @@ TEST(CApiAttention, AVersion2StructIsStillRead) {
   v2->reserved3 = 0;
   EXPECT_EQ(warpspec_attention_check(v2), WARPSPEC_INVALID_ARGUMENT);
   EXPECT_NE(last_error().find("num_splits (999)"), std::string::npos) << last_error();
+}
+
+TEST(CApiAttention, AVersion3StructIsStillRead) {
+  // A caller compiled against version 3 (1208 bytes) gets version 4's defaults (no
+  // descales); bytes past its struct are never read. Read as version 4, the same bytes'
+  // descale is refused by name (bf16 inputs take none).
+  struct V3 {
+    unsigned char bytes[sizeof(warpspec_attention_args)];
+  } old{};
+  warpspec_attention_args args = valid_attention();
+  args.q_descale = vector(0x60000000, WARPSPEC_DTYPE_FP32, 1);  // garbage to a v3 caller
+  std::memcpy(old.bytes, &args, sizeof args);
+  auto* v3 = reinterpret_cast<warpspec_attention_args*>(old.bytes);
+  v3->struct_size = 1208;
+  v3->o.data = nullptr;  // a refusal that comes after the struct is read
+  EXPECT_EQ(warpspec_attention_check(v3), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("o.data"), std::string::npos) << last_error();
+  v3->o = args.o;
+  const warpspec_status s = warpspec_attention_check(v3);
+  EXPECT_TRUE(s == WARPSPEC_OK || s == WARPSPEC_NO_DEVICE) << last_error();
+  v3->struct_size = sizeof(warpspec_attention_args);
+  EXPECT_EQ(warpspec_attention_check(v3), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("q_descale"), std::string::npos) << last_error();
 }
 
 TEST(CApiAttention, WorkspaceSizeRefusesWhatCheckRefuses) {
@@ -565,7 +592,7 @@ const AttentionRefusal kAttentionRefusals[] = {
     {"pack_gqa both", [](warpspec_attention_args& a) { a.flags = WARPSPEC_FLAG_PACK_GQA | WARPSPEC_FLAG_NO_PACK_GQA; }, WARPSPEC_INVALID_ARGUMENT, "WARPSPEC_FLAG_NO_PACK_GQA (16) together"},
     {"reserved", [](warpspec_attention_args& a) { a.reserved = 1; }, WARPSPEC_UNSUPPORTED, "reserved: must be 0"},
     {"old struct", [](warpspec_attention_args& a) { a.struct_size = 352; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 352 is smaller than the first version's 424 bytes"},
-    {"size between versions", [](warpspec_attention_args& a) { a.struct_size = 500; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 500 is not the size of any version (424, 944 or 1208 bytes)"},
+    {"size between versions", [](warpspec_attention_args& a) { a.struct_size = 500; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_attention_args.struct_size: 500 is not the size of any version (424, 944, 1208 or 1448 bytes)"},
     {"size inside the last version", [](warpspec_attention_args& a) { a.struct_size = 1200; }, WARPSPEC_INVALID_ARGUMENT, "1200 is not the size of any version"},
     {"window without its flag", [](warpspec_attention_args& a) { a.window_left = 5; }, WARPSPEC_INVALID_ARGUMENT, "set WARPSPEC_FLAG_WINDOW"},
     {"reserved2", [](warpspec_attention_args& a) { a.reserved2 = 3; }, WARPSPEC_UNSUPPORTED, "reserved2: must be 0"},
@@ -685,8 +712,8 @@ TEST(CApiAttention, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[2] = 7;
   EXPECT_EQ(warpspec_attention_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 1208"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 1224"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 1448"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 1464"), std::string::npos) << last_error();
 }
 
 TEST(CApiAttention, HeaderCompilesAsC99AndWorksFromC) {
