@@ -21,6 +21,7 @@
 // gives O = 0, LSE = -inf.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -155,6 +156,11 @@ inline cudaError_t launch_reference(const RefProblem& p, RefTensor q, RefTensor 
 // Needs sk <= ~56k (the row's scores live in shared memory).
 inline cudaError_t attention_reference(const RefProblem& p, RefTensor q, RefTensor k, RefTensor v, float* out,
                                        float* lse, bool plain_lowp, cudaStream_t stream = nullptr) {
+  // e4m3 inputs: the float32 reference of the values as stored (descales 1); there is no
+  // "plain e4m3" computation to compare with (attention_check.hpp bounds FP8 directly).
+  if (p.dtype == DType::kE4M3)
+    return plain_lowp ? cudaErrorInvalidValue
+                      : detail::launch_reference<__nv_fp8_e4m3, false>(p, q, k, v, out, lse, stream);
   if (p.dtype == DType::kBF16)
     return plain_lowp ? detail::launch_reference<__nv_bfloat16, true>(p, q, k, v, out, lse, stream)
                       : detail::launch_reference<__nv_bfloat16, false>(p, q, k, v, out, lse, stream);

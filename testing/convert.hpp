@@ -3,6 +3,7 @@
 // buffer of dtype t as a float, and back (round to nearest even).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cstddef>
 #include <cstring>
@@ -16,6 +17,7 @@ inline float load_float(DType t, const void* base, size_t i) {
   switch (t) {
     case DType::kBF16: { __nv_bfloat16 v; std::memcpy(&v, p + 2 * i, 2); return __bfloat162float(v); }
     case DType::kFP16: { __half v; std::memcpy(&v, p + 2 * i, 2); return __half2float(v); }
+    case DType::kE4M3: { __nv_fp8_e4m3 v; std::memcpy(&v, p + i, 1); return float(v); }
     default: { float v; std::memcpy(&v, p + 4 * i, 4); return v; }
   }
 }

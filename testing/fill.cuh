@@ -4,6 +4,7 @@
 // only) and the GPU tests.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -34,6 +35,7 @@ cudaError_t launch_fill(void* p, DType t, size_t n, uint64_t seed, cudaStream_t 
     case DType::kBF16: fill_kernel<__nv_bfloat16, kDist><<<blocks, 256, 0, stream>>>(static_cast<__nv_bfloat16*>(p), n, seed); break;
     case DType::kFP16: fill_kernel<__half, kDist><<<blocks, 256, 0, stream>>>(static_cast<__half*>(p), n, seed); break;
     case DType::kFP32: fill_kernel<float, kDist><<<blocks, 256, 0, stream>>>(static_cast<float*>(p), n, seed); break;
+    case DType::kE4M3: fill_kernel<__nv_fp8_e4m3, kDist><<<blocks, 256, 0, stream>>>(static_cast<__nv_fp8_e4m3*>(p), n, seed); break;
     default: return cudaErrorInvalidValue;
   }
   return cudaGetLastError();

@@ -35,11 +35,17 @@ std::string attention_check_json(const AttentionCheck& c) {
   return o.text();
 }
 
+// --dtype: bf16, fp16 or e4m3 (FP8 inputs, bf16 output, descales 1).
+bool parse_attention_dtype(const std::string& s, DType* out) {
+  if (s == "e4m3") return *out = DType::kE4M3, true;
+  return parse_dtype(s, out) && *out != DType::kFP32;
+}
+
 int run_attention(AttentionOptions o) {
   if (int rc = require_hopper()) return rc;
-  if (!parse_dtype(o.dtype, &o.p.dtype) || o.p.dtype == DType::kFP32) {
-    std::fprintf(stderr, "warpspec: --dtype must be bf16 or fp16, got %s\n", o.dtype.c_str());
-    return 1;
+  if (!parse_attention_dtype(o.dtype, &o.p.dtype)) {
+    std::fprintf(stderr, "warpspec: --dtype must be bf16, fp16 or e4m3, got %s\n", o.dtype.c_str());
+    return 2;
   }
   if (o.p.heads_kv == 0) o.p.heads_kv = o.p.heads;
   AttentionRunner r(o.p);
@@ -82,17 +88,24 @@ struct BenchAttentionOptions {
 int run_bench_attention(const BenchAttentionOptions& o) {
   if (int rc = require_hopper()) return rc;
   DType dtype = DType::kBF16;
-  if (!parse_dtype(o.dtype, &dtype) || dtype == DType::kFP32) {
-    std::fprintf(stderr, "warpspec: --dtype must be bf16 or fp16, got %s\n", o.dtype.c_str());
-    return 1;
+  if (!parse_attention_dtype(o.dtype, &dtype)) {
+    std::fprintf(stderr, "warpspec: --dtype must be bf16, fp16 or e4m3, got %s\n", o.dtype.c_str());
+    return 2;
   }
+  // e4m3: each problem also runs our bf16 kernel on the same shape, interleaved (ABBA),
+  // and prints the speed ratio (issue 12's bar: >= 1.5x at 8k and 16k).
+  const bool fp8 = dtype == DType::kE4M3;
   const bool json = common_options().json;
   const TimingOptions& timing = o.timing;
   if (!json) {
     std::printf("# after %.1f s of load; median of %d rounds of %d calls each, (least-largest round). Peer (cuDNN, "
                 "flash) in the same process: bench/attention_vs_torch.py\n",
                 timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2));
-    std::printf("%-6s %-7s %6s %6s %5s %9s %-22s\n", "hdim", "mask", "seqlen", "batch", "heads", "ms", "TFLOP/s");
+    if (fp8)
+      std::printf("%-6s %-7s %6s %6s %5s %9s %-22s %-22s %s\n", "hdim", "mask", "seqlen", "batch", "heads", "ms",
+                  "e4m3 TFLOP/s", "bf16 TFLOP/s", "e4m3/bf16");
+    else
+      std::printf("%-6s %-7s %6s %6s %5s %9s %-22s\n", "hdim", "mask", "seqlen", "batch", "heads", "ms", "TFLOP/s");
   }
   const RecordContext ctx = json ? record_context("bench attention", timing) : RecordContext{};
   for (int d : o.dims)
@@ -107,15 +120,32 @@ int run_bench_attention(const BenchAttentionOptions& o) {
         AttentionRunner r(p);
         TimingResult t;
         if (int rc = report(r.status())) return rc;
-        if (int rc = report(r.time(timing, &t))) return rc;
+        if (fp8) {
+          AttentionProblem p16 = p;
+          p16.dtype = DType::kBF16;
+          AttentionRunner r16(p16);
+          if (int rc = report(r16.status())) return rc;
+          TimingStream stream;
+          if (int rc = report(stream.status())) return rc;
+          std::vector<Candidate> cands(2);
+          cands[0].run = [&r](int i, cudaStream_t st) { return r.run(i, st); };
+          cands[1].run = [&r16](int i, cudaStream_t st) { return r16.run(i, st); };
+          if (int rc = report(time_interleaved(cands, timing, stream.get(), &t))) return rc;
+        } else if (int rc = report(r.time(timing, &t))) {
+          return rc;
+        }
         if (json) {
           std::string config;
           if (int rc = report(r.describe_config(&config))) return rc;
           std::printf("%s\n", make_record(ctx, "attention", attention_args_json(p), t, p.flops(), p.bytes(), "", config)
                                   .c_str());
         } else {
-          std::printf("%-6d %-7s %6ld %6ld %5ld %9.4f %-22s\n", d, causal ? "causal" : "full", long(s), long(p.batch),
+          std::printf("%-6d %-7s %6ld %6ld %5ld %9.4f %-22s", d, causal ? "causal" : "full", long(s), long(p.batch),
                       long(p.heads), t.ms[0].median, format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str());
+          if (fp8)  // ratio[1]: bf16's time over e4m3's per round, i.e. e4m3's speed over bf16's
+            std::printf(" %-22s %s", format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str(),
+                        format_spread(t.ratio[1], 3).c_str());
+          std::printf("\n");
         }
         std::fflush(stdout);
       }
@@ -193,7 +223,8 @@ void register_attention(CLI::App& app, int& exit_code) {
   cmd->add_option("--window-left", o->p.window_left, "sliding window: keys this far left of the diagonal (-1: all)");
   cmd->add_option("--window-right", o->p.window_right, "sliding window: keys this far right of the diagonal (-1: all)");
   cmd->add_option("--softcap", o->p.softcap, "cap the scores at softcap*tanh(score/softcap) (0: off)");
-  cmd->add_option("--dtype", o->dtype, "bf16 or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
+  cmd->add_option("--dtype", o->dtype, "bf16, fp16 or e4m3 (FP8 q, k, v, bf16 out; head dims 64, 128, 256)")
+      ->check(CLI::IsMember({"bf16", "fp16", "e4m3"}));
   cmd->add_flag("--check", o->check, "compare with the float32 reference (FlashAttention-3's rule)");
   add_timing_options(cmd, o->timing);
   add_common_options(cmd);
@@ -209,7 +240,8 @@ void register_bench_attention(CLI::App* bench, int& exit_code) {
   a->add_option("--seqlen,--seqlens", o->seqlens, "sequence lengths to sweep (queries = keys)")->check(positive());
   a->add_option("--tokens", o->tokens, "tokens per problem: batch = tokens / seqlen (at least 1)")->check(positive());
   a->add_option("--hidden", o->hidden, "hidden size: heads = hidden / head_dim (at least 1)")->check(positive());
-  a->add_option("--dtype", o->dtype, "bf16 or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
+  a->add_option("--dtype", o->dtype, "bf16, fp16 or e4m3 (e4m3: each row also times our bf16 kernel, ABBA)")
+      ->check(CLI::IsMember({"bf16", "fp16", "e4m3"}));
   auto* causal = a->add_flag("--causal-only", o->only_causal, "only the causal half");
   a->add_flag("--full-only", o->only_full, "only the non-causal half")->excludes(causal);
   add_common_options(a);

@@ -18,6 +18,9 @@ Status fill(void* p, DType t, size_t n, uint64_t seed) {
   return e == cudaSuccess ? Status::Ok() : cuda_error("fill kernel", e);
 }
 
+// O's dtype: the inputs', or bf16 for e4m3 (FlashAttention-3's FP8 output).
+DType out_dtype(DType in) { return in == DType::kE4M3 ? DType::kBF16 : in; }
+
 }  // namespace
 
 std::string AttentionProblem::describe() const {
@@ -89,7 +92,7 @@ AttentionArgs AttentionRunner::args_for(int set) const {
   a.q = testbed::bshd_contiguous(q_[set], p.dtype, p.batch, p.seqlen_q, p.heads, p.head_dim);
   a.k = testbed::bshd_contiguous(k_[set], p.dtype, p.batch, p.seqlen_k, p.heads_kv, p.head_dim);
   a.v = testbed::bshd_contiguous(v_[set], p.dtype, p.batch, p.seqlen_k, p.heads_kv, p.head_dim);
-  a.o = testbed::bshd_contiguous(o_, p.dtype, p.batch, p.seqlen_q, p.heads, p.head_dim);
+  a.o = testbed::bshd_contiguous(o_, out_dtype(p.dtype), p.batch, p.seqlen_q, p.heads, p.head_dim);
   a.lse = testbed::lse_contiguous(lse_, p.batch, p.heads, p.seqlen_q);
   a.causal = p.causal;
   a.window_left = p.window_left;
@@ -136,10 +139,15 @@ Status AttentionRunner::time(const TimingOptions& opt, TimingResult* out) {
 bool AttentionCheck::passes() const { return errors.nan == 0 && errors.o <= tolerance && lse_bad == 0; }
 
 void print_check(const AttentionCheck& c, DType t) {
-  std::printf("check against the fp32 reference: max |O err| %.3g (limit %.3g: 2x plain %s's %.3g, capped), "
-              "%ld NaN, %ld of %ld LSE values off",
-              c.errors.o, c.tolerance, dtype_name(t), c.errors.o_plain, long(c.errors.nan), long(c.lse_bad),
-              long(c.rows));
+  if (t == DType::kE4M3)
+    std::printf("check against the fp32 reference of the e4m3 values: max |O err| %.3g (limit %.3g: "
+                "(2^-4 + 2^-9 + 2^-10) max|v|, P rounded to e4m3 and O to bf16), %ld NaN, %ld of %ld LSE values off",
+                c.errors.o, c.tolerance, long(c.errors.nan), long(c.lse_bad), long(c.rows));
+  else
+    std::printf("check against the fp32 reference: max |O err| %.3g (limit %.3g: 2x plain %s's %.3g, capped), "
+                "%ld NaN, %ld of %ld LSE values off",
+                c.errors.o, c.tolerance, dtype_name(t), c.errors.o_plain, long(c.errors.nan), long(c.lse_bad),
+                long(c.rows));
   if (c.lse_bad > 0) std::printf(" (first: row %ld = %.6g, expected %.6g)", long(c.lse_first_bad), c.lse_got, c.lse_want);
   std::printf(": %s\n", c.passes() ? "ok" : "FAILED");
 }
@@ -166,23 +174,28 @@ Status AttentionRunner::check(AttentionCheck* out) {
   const testbed::RefTensor rk{k_[0], p.seqlen_k * p.heads_kv * p.head_dim, p.heads_kv * p.head_dim, p.head_dim};
   const testbed::RefTensor rv{v_[0], p.seqlen_k * p.heads_kv * p.head_dim, p.heads_kv * p.head_dim, p.head_dim};
   if (s.ok() && (e = testbed::attention_reference(rp, rq, rk, rv, ref, ref_lse, false)) != cudaSuccess) s = cuda_error("reference", e);
-  if (s.ok() && (e = testbed::attention_reference(rp, rq, rk, rv, plain, nullptr, true)) != cudaSuccess) s = cuda_error("reference", e);
+  const bool fp8 = p.dtype == DType::kE4M3;  // no plain low-precision computation: a direct bound
+  if (s.ok() && !fp8 && (e = testbed::attention_reference(rp, rq, rk, rv, plain, nullptr, true)) != cudaSuccess)
+    s = cuda_error("reference", e);
+  if (s.ok() && fp8 && (e = cudaMemcpy(plain, ref, n * 4, cudaMemcpyDeviceToDevice)) != cudaSuccess)
+    s = cuda_error("reference", e);
   if (s.ok() && (e = cudaDeviceSynchronize()) != cudaSuccess) s = cuda_error("running attention and the reference", e);
   if (s.ok()) {
     std::vector<float> r(n), pl(n), rl(rows), gl(rows);
-    std::vector<uint16_t> o(n), v(nk);
+    std::vector<uint16_t> o(n), v(nk);  // v: 2 bytes an element at most (e4m3 uses the first half)
     cudaMemcpy(r.data(), ref, n * 4, cudaMemcpyDeviceToHost);
     cudaMemcpy(pl.data(), plain, n * 4, cudaMemcpyDeviceToHost);
     cudaMemcpy(rl.data(), ref_lse, rows * 4, cudaMemcpyDeviceToHost);
     cudaMemcpy(gl.data(), lse_, rows * 4, cudaMemcpyDeviceToHost);
     cudaMemcpy(o.data(), o_, n * 2, cudaMemcpyDeviceToHost);
-    cudaMemcpy(v.data(), v_[0], nk * 2, cudaMemcpyDeviceToHost);
+    cudaMemcpy(v.data(), v_[0], nk * dtype_size(p.dtype), cudaMemcpyDeviceToHost);
     AttentionCheck c;
-    c.errors = testbed::compare_attention_o(p.dtype, o.data(), p.seqlen_q * p.heads * p.head_dim, p.heads * p.head_dim,
+    c.errors = testbed::compare_attention_o(out_dtype(p.dtype), o.data(), p.seqlen_q * p.heads * p.head_dim, p.heads * p.head_dim,
                                             p.head_dim, int(p.batch), int(p.seqlen_q), int(p.heads), int(p.head_dim),
                                             r.data(), pl.data());
-    c.tolerance = testbed::attention_o_tolerance(p.dtype, c.errors.o_plain, c.errors.max_ref,
-                                                 testbed::max_abs(p.dtype, v.data(), nk), p.seqlen_k);
+    const double max_v = testbed::max_abs(p.dtype, v.data(), nk);
+    c.tolerance = fp8 ? testbed::attention_o_tolerance_fp8(max_v)
+                      : testbed::attention_o_tolerance(p.dtype, c.errors.o_plain, c.errors.max_ref, max_v, p.seqlen_k);
     // LSE is laid out (b, h, sq) in both.
     c.rows = int64_t(rows);
     for (size_t i = 0; i < rows; ++i)

@@ -41,10 +41,11 @@ struct AttentionProblem {
     for (int64_t s : varlen) t += s;
     return t;
   }
-  // The fewest bytes a call moves: Q, K and V read once, O and the fp32 LSE written.
+  // The fewest bytes a call moves: Q, K and V read once, O (bf16 for e4m3) and the fp32
+  // LSE written.
   double bytes() const {
-    const double e = double(dtype_size(dtype));
-    return double(batch) * (2.0 * double(seqlen_q) * double(heads) * double(head_dim) * e +
+    const double e = double(dtype_size(dtype)), eo = dtype == DType::kE4M3 ? 2.0 : e;
+    return double(batch) * ((e + eo) * double(seqlen_q) * double(heads) * double(head_dim) +
                             2.0 * double(seqlen_k) * double(heads_kv) * double(head_dim) * e +
                             4.0 * double(heads) * double(seqlen_q));
   }
