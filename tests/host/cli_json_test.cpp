@@ -279,7 +279,7 @@ TEST(CliJson, BadShapesDevicesAndListsAreUsageErrors) {
   for (const char* args : {"bench gemm --shape 12x34", "bench gemm --shape 0x4x4", "bench gemm --shape 4x4x4x4",
                            "bench gemm --shape", "gemm --device -2", "gemm --device x", "info --device 1.5",
                            "bench attention --seqlen 0", "bench attention --head-dim 300",
-                           "bench attention --causal-only --full-only", "gemm --dtype fp32", "attention --dtype e4m3",
+                           "bench attention --causal-only --full-only", "gemm --dtype fp32", "attention --dtype e5m2",
                            "bench gemm --dtype fp32", "gemm --out-dtype fp8", "bench decode --num-splits 200",
                            "bench decode --page-sizes -16", "bench decode --page-sizes x"}) {
     auto [rc, out] = sh(cli() + " " + args);
