@@ -9,9 +9,11 @@
 // Each consumer thread holds accumulators of two rows (r and r + 8 of its warp's 16 in
 // the m64 wgmma layout: registers 4j, 4j+1 are row r, 4j+2, 4j+3 row r + 8) and, per
 // 128-column part of its tile, one column block: two A scales and one B scale per part
-// and k-block, loaded when the k-block starts (the loads' latency hides under the wait
-// for its stage and its wgmmas). Without block scales every factor is 1 and nothing is
-// loaded: fmaf(tmp, 1, acc) is the plain add's bits.
+// and k-block. Loaded at the k-block's own start, their L2 latency outlasted the
+// k-block's wgmmas and stalled its promotion (block scaling ran at 0.72 of tensor-wise at
+// 8192³ on the H200, the 128 x 256 tile), so where registers allow they are loaded a
+// k-block ahead (kAhead). Without block scales every factor is 1 and nothing is loaded:
+// fmaf(tmp, 1, acc) is the plain add's bits.
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/arch.cuh"
@@ -19,7 +21,10 @@
 
 namespace warpspec::gemm_impl {
 
-template <int kParts, int kPartN, int kBlockM, int kBlockN>
+// kAhead: load a k-block's scales while the previous k-block is multiplied (2 + kParts
+// more live registers); else at the k-block's own start. The 128 x 256 FP8 tile (acc 128
+// + tmp 64 of 232 registers) spills with the look-ahead, so it loads at the start.
+template <int kParts, int kPartN, int kBlockM, int kBlockN, bool kAhead = (kParts == 1)>
 class BlockScale {
  public:
   static constexpr int kScaleBlock = 128;  // K per A scale; K and N per B scale
@@ -36,29 +41,48 @@ class BlockScale {
       nb_[part] = min((t.n_block * kBlockN + part * kPartN) / kScaleBlock, s_.n_block_last);
   }
 
-  // Scales of k-block `kb` (the k-iteration's index in K).
-  __device__ __forceinline__ void load(int kb) {
-    if (s_.a == nullptr) {
-      row_[0] = row_[1] = 1.0f;
-#pragma unroll
-      for (int part = 0; part < kParts; ++part) col_[part] = 1.0f;
-      return;
-    }
-    const int64_t ka = int64_t(kb) * s_.a_stride_k, kb_off = int64_t(kb) * s_.b_stride_k;
-    row_[0] = __ldg(s_.a + row0_ * s_.a_stride_m + ka);
-    row_[1] = __ldg(s_.a + row1_ * s_.a_stride_m + ka);
-#pragma unroll
-    for (int part = 0; part < kParts; ++part) col_[part] = __ldg(s_.b + kb_off + nb_[part] * s_.b_stride_n);
+  // Before the unit's first k-block `kb0`.
+  __device__ __forceinline__ void start(int kb0) {
+    if constexpr (kAhead) load(kb0, next_row_, next_col_);
   }
 
-  // The factor of accumulator register i of part `part`.
+  // At the start of k-block `kb` (`more`: another follows in this unit).
+  __device__ __forceinline__ void begin_kblock(int kb, bool more) {
+    if constexpr (kAhead) {
+      row_[0] = next_row_[0], row_[1] = next_row_[1];
+#pragma unroll
+      for (int part = 0; part < kParts; ++part) col_[part] = next_col_[part];
+      if (more) load(kb + 1, next_row_, next_col_);
+    } else {
+      load(kb, row_, col_);
+    }
+  }
+
+  // The factor of accumulator register i of part `part`, for the current k-block.
   __device__ __forceinline__ float factor(int i, int part) const { return row_[(i >> 1) & 1] * col_[part]; }
 
  private:
   const BlockScaleParams& s_;
   int32_t row0_, row1_;
   int32_t nb_[kParts];
+  // The scales of k-block kb into `row`, `col` (1 without block scales).
+  __device__ __forceinline__ void load(int kb, float (&row)[2], float (&col)[kParts]) const {
+    if (s_.a == nullptr) {
+      row[0] = row[1] = 1.0f;
+#pragma unroll
+      for (int part = 0; part < kParts; ++part) col[part] = 1.0f;
+      return;
+    }
+    const int64_t ka = int64_t(kb) * s_.a_stride_k, kb_off = int64_t(kb) * s_.b_stride_k;
+    row[0] = __ldg(s_.a + row0_ * s_.a_stride_m + ka);
+    row[1] = __ldg(s_.a + row1_ * s_.a_stride_m + ka);
+#pragma unroll
+    for (int part = 0; part < kParts; ++part) col[part] = __ldg(s_.b + kb_off + nb_[part] * s_.b_stride_n);
+  }
+
   float row_[2], col_[kParts];
+  // kAhead: the next k-block's, loaded while this one is multiplied (unused otherwise).
+  float next_row_[2], next_col_[kParts];
 };
 
 }  // namespace warpspec::gemm_impl

@@ -81,9 +81,10 @@ struct MmaFp8Promote {
     float tmp[kPartAcc];
     State prev = st;
     int since = 0;  // k-blocks accumulated in tmp since the last promotion
+    if (!idle) scale.start(t.k_begin);
 #pragma unroll 1
     for (int kt = 0; kt < k_count; ++kt) {
-      if (!idle) scale.load(t.k_begin + kt);
+      if (!idle) scale.begin_kblock(t.k_begin + kt, kt + 1 < k_count);
       pipe.consumer_wait(st);
       const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
       const uint32_t b_base = hopper::smem_u32(s.b[st.index]);
