@@ -560,6 +560,10 @@ static std::string describe_plan(const Prepared& p) {
                                                                                : "data_parallel";
   c.splits = s.splits();
   c.workspace_bytes = p.plan.workspace_bytes;
+  if (dtype_size(p.plan.config.in) == 1) {
+    c.scaling = p.params.block_scale.a != nullptr ? "block" : "tensor_or_row";
+    c.fast_accum = p.params.promote_every > 1;
+  }
   c.shape = p.shape;
   return gemm_impl::describe(c);
 }
