@@ -9,7 +9,10 @@
 //           tools/gemm_scales.hpp (scale_a_layout, peer_scale_b_layout).
 // --fast-accum sets CUBLASLT_MATMUL_DESC_FAST_ACCUM. Where this cuBLASLt has no algorithm for
 // the combination (its heuristic says so, or it refuses an attribute), the peer is
-// unavailable and the commands print "n/a" with the reason, never a number.
+// unavailable and the commands print "n/a" with the reason, never a number. Where it has one
+// but reads the scales otherwise than meant (Transformer Engine pads M and N to multiples of
+// 8 for the block modes, an "observed" rule), `gemm --check --peer` shows it: the peer's D is
+// checked against the same reference as ours.
 #include <cuda_runtime.h>
 
 #include <cstdint>

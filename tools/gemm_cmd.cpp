@@ -87,12 +87,22 @@ struct GemmOptions {
   TimingOptions timing;
 };
 
-std::string gemm_check_json(const GemmCheck& c, const GemmProblem& p) {
-  json::Object o;
-  o.str("against", p.in == DType::kE4M3 ? "cuBLAS (fp32, dequantised inputs)" : "cuBLAS (fp32)");
+json::Object& add_check(json::Object& o, const GemmCheck& c) {
   o.boolean("passed", c.passes()).num("rel_error", c.rel_error);
   o.num("rel_error_limit", c.rel_error_limit).num("max_abs_error", c.max_abs_error);
-  o.num("elements", c.elements).num("over_tolerance", c.bad);
+  return o.num("elements", c.elements).num("over_tolerance", c.bad);
+}
+
+// Ours' check, and the peer's (its D against the same reference) when it ran.
+std::string gemm_check_json(const GemmCheck& c, const GemmProblem& p, const GemmCheck* peer) {
+  json::Object o;
+  o.str("against", p.in == DType::kE4M3 ? "cuBLAS (fp32, dequantised inputs)" : "cuBLAS (fp32)");
+  add_check(o, c);
+  if (peer) {
+    json::Object q;
+    q.str("name", gemm_peer_name(p.in));
+    o.obj("peer", add_check(q, *peer));
+  }
   return o.text();
 }
 
@@ -111,14 +121,16 @@ int run_gemm(GemmOptions o) {
   if (int rc = report(r.time(o.timing, o.peer, &t))) return rc;
   std::string config;
   if (int rc = report(r.describe_config(&config))) return rc;
-  GemmCheck c;
-  if (o.check)
-    if (int rc = report(r.check(&c))) return rc;
   const bool timed_peer = o.peer && r.peer_unavailable().empty();
+  GemmCheck c, pc;  // ours, and with --peer the peer's D against the same reference
+  if (o.check)
+    if (int rc = report(r.check(&c, timed_peer ? &pc : nullptr))) return rc;
+  const bool passed = c.passes() && (!timed_peer || pc.passes());
   if (json) {
     const std::string record =
         make_record(record_context("gemm", o.timing), "gemm", gemm_args_json(o.p), t, o.p.flops(), o.p.bytes(),
-                    timed_peer ? r.peer_name() : "", config, o.check ? gemm_check_json(c, o.p) : "",
+                    timed_peer ? r.peer_name() : "", config,
+                    o.check ? gemm_check_json(c, o.p, timed_peer ? &pc : nullptr) : "",
                     o.peer ? r.peer_unavailable() : "");
     std::printf("%s\n", record.c_str());
   } else {
@@ -133,8 +145,10 @@ int run_gemm(GemmOptions o) {
       std::printf("%s: n/a (%s)\n", r.peer_name(), r.peer_unavailable().c_str());
     std::printf("config: %s\n", config.c_str());
     if (o.check) print_check(c, o.p);
+    if (o.check && timed_peer) print_check(pc, o.p, r.peer_name());
   }
-  return o.check && !c.passes() ? 1 : 0;
+  // A peer that misses the reference fails too: its ratio would compare against a wrong answer.
+  return o.check && !passed ? 1 : 0;
 }
 
 struct BenchGemmOptions {

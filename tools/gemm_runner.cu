@@ -146,9 +146,10 @@ void GemmRunner::init_fp8() {
   const GemmProblem& p = p_;
   const ScaleLayout la = scale_a_layout(p.scale, p.m, p.k), lb = scale_b_layout(p.scale, p.k, p.n),
                     lp = peer_scale_b_layout(p.scale, p.k, p.n);
-  auto alloc = [&](const ScaleLayout& l, float** ptr) {
-    const cudaError_t e = cudaMalloc(ptr, size_t(l.elements()) * 4);
-    if (e != cudaSuccess) status_ = cuda_error("cudaMalloc(scales)", e);
+  auto alloc = [&](const ScaleLayout& l, float** ptr) {  // zeroed: the padding is defined too
+    cudaError_t e = cudaMalloc(ptr, size_t(l.elements()) * 4);
+    if (e == cudaSuccess) e = cudaMemset(*ptr, 0, size_t(l.elements()) * 4);
+    if (e != cudaSuccess) status_ = cuda_error("allocating scales", e);
     return e == cudaSuccess;
   };
   if (!alloc(la, &scale_a_) || !alloc(lb, &scale_b_)) return;
@@ -238,11 +239,11 @@ Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* 
 
 bool GemmCheck::passes() const { return bad == 0 && rel_error <= rel_error_limit; }
 
-void print_check(const GemmCheck& c, const GemmProblem& p) {
-  std::printf("check against cuBLAS (fp32%s): relative error %.3g (limit %.3g), max abs error %.3g, %ld of %ld "
+void print_check(const GemmCheck& c, const GemmProblem& p, const char* peer) {
+  std::printf("%s%scheck against cuBLAS (fp32%s): relative error %.3g (limit %.3g), max abs error %.3g, %ld of %ld "
               "elements over their tolerance",
-              p.in == DType::kE4M3 ? ", dequantised inputs" : "", c.rel_error, c.rel_error_limit, c.max_abs_error,
-              long(c.bad), long(c.elements));
+              peer ? peer : "", peer ? "'s D, " : "", p.in == DType::kE4M3 ? ", dequantised inputs" : "", c.rel_error,
+              c.rel_error_limit, c.max_abs_error, long(c.bad), long(c.elements));
   if (c.bad > 0) {
     const int64_t mn = p.m * p.n, i = c.first_bad;
     std::printf(" (first: batch %ld row %ld col %ld = %.6g, expected %.6g)", long(i / mn), long(i % mn / p.n),
@@ -283,25 +284,11 @@ Status GemmRunner::reference(std::vector<float>* abs_sum) {
   return Status::Ok();
 }
 
-Status GemmRunner::check(GemmCheck* out) {
-  WARPSPEC_RETURN_IF_ERROR(status_);
-  const size_t n = size_t(p_.batch * p_.m * p_.n);
-  // Reference A·B in fp32; alpha and beta·C are applied on the host below.
-  std::vector<float> abs_sum;  // FP8: Σ|s·a·b| per element
-  WARPSPEC_RETURN_IF_ERROR(reference(&abs_sum));
-  cudaError_t e = testbed::poison(d_, n * dtype_size(p_.out));
-  if (e != cudaSuccess) return cuda_error("poisoning D", e);
-  WARPSPEC_RETURN_IF_ERROR(run_ours(0, nullptr));
-  e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) return cuda_error("running the GEMM", e);
-  std::vector<float> ref(n);
-  std::vector<uint8_t> got(n * dtype_size(p_.out)), cbytes;
-  cudaMemcpy(ref.data(), ref_, n * 4, cudaMemcpyDeviceToHost);
+GemmCheck GemmRunner::compare(const std::vector<float>& ref, const std::vector<float>& abs_sum,
+                              const std::vector<uint8_t>& cbytes) const {
+  const size_t n = ref.size();
+  std::vector<uint8_t> got(n * dtype_size(p_.out));
   cudaMemcpy(got.data(), d_, got.size(), cudaMemcpyDeviceToHost);
-  if (p_.beta != 0.0f) {
-    cbytes.resize(got.size());
-    cudaMemcpy(cbytes.data(), c_[0], cbytes.size(), cudaMemcpyDeviceToHost);
-  }
   auto value = [&](const std::vector<uint8_t>& v, size_t i) { return double(testbed::load_float(p_.out, v.data(), i)); };
   const bool fp8 = !abs_sum.empty();
   GemmCheck r;
@@ -325,7 +312,33 @@ Status GemmRunner::check(GemmCheck* out) {
   r.rel_error = std::isnan(num) ? INFINITY : den > 0 ? std::sqrt(num / den) : std::sqrt(num);
   // FP8: the accumulation's bound over all of D, relative to D, on top of the output's own.
   r.rel_error_limit = testbed::gemm_frobenius_tolerance(p_.out) + (den > 0 ? std::sqrt(acc / den) : 0.0);
-  *out = r;
+  return r;
+}
+
+Status GemmRunner::check(GemmCheck* out, GemmCheck* peer) {
+  WARPSPEC_RETURN_IF_ERROR(status_);
+  const size_t n = size_t(p_.batch * p_.m * p_.n);
+  // Reference A·B in fp32; alpha and beta·C are applied on the host (compare).
+  std::vector<float> abs_sum;  // FP8: Σ|s·a·b| per element
+  WARPSPEC_RETURN_IF_ERROR(reference(&abs_sum));
+  std::vector<float> ref(n);
+  std::vector<uint8_t> cbytes;
+  cudaMemcpy(ref.data(), ref_, n * 4, cudaMemcpyDeviceToHost);
+  if (p_.beta != 0.0f) {
+    cbytes.resize(n * dtype_size(p_.out));
+    cudaMemcpy(cbytes.data(), c_[0], cbytes.size(), cudaMemcpyDeviceToHost);
+  }
+  for (bool ours : {true, false}) {
+    if (!ours && (peer == nullptr || !peer_unavailable_.empty())) break;
+    // The peer computes in place: D holds C first when beta != 0, else poison, as for ours.
+    cudaError_t e = !ours && p_.beta != 0.0f ? cudaMemcpy(d_, c_[0], n * dtype_size(p_.out), cudaMemcpyDeviceToDevice)
+                                             : testbed::poison(d_, n * dtype_size(p_.out));
+    if (e != cudaSuccess) return cuda_error("preparing D", e);
+    WARPSPEC_RETURN_IF_ERROR(ours ? run_ours(0, nullptr) : run_peer(0, nullptr));
+    e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) return cuda_error(ours ? "running the GEMM" : "running the peer", e);
+    *(ours ? out : peer) = compare(ref, abs_sum, cbytes);
+  }
   return Status::Ok();
 }
 

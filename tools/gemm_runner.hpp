@@ -65,8 +65,9 @@ struct GemmCheck {
   double first_bad_value = 0, first_bad_expected = 0;
   bool passes() const;
 };
-// One line: the errors, the count over tolerance and the first bad element, ok/FAILED.
-void print_check(const GemmCheck& c, const GemmProblem& p);
+// One line: the errors, the count over tolerance and the first bad element, ok/FAILED;
+// `peer`, when given, names whose D it was (else ours).
+void print_check(const GemmCheck& c, const GemmProblem& p, const char* peer = nullptr);
 
 class GemmRunner {
  public:
@@ -96,7 +97,10 @@ class GemmRunner {
   Status time(const TimingOptions& opt, bool with_peer, TimingResult* out);
   // Ours against cuBLAS in fp32 (for FP8, of the dequantised inputs, testing/dequant.cuh),
   // alpha and beta*C applied on the host in double; D poisoned with NaN before our launch.
-  Status check(GemmCheck* out);
+  // With `peer` (and the peer available), the peer's D too, against the same reference and
+  // tolerance: a ratio then compares two right answers (and a scale layout the peer reads
+  // otherwise than we meant shows here, not as a plausible time).
+  Status check(GemmCheck* out, GemmCheck* peer = nullptr);
 
  private:
   GemmArgs args_for(int set, const void* c) const;
@@ -105,6 +109,10 @@ class GemmRunner {
   Status copy_c(int set, void* to, cudaStream_t stream);
   // The fp32 reference A·B into ref_ (and, for FP8, Σ|s·a·b| per element into *abs_sum).
   Status reference(std::vector<float>* abs_sum);
+  // D (on the device) against the reference: alpha·ref + beta·C per element (cbytes: C's
+  // host image, read when beta != 0).
+  GemmCheck compare(const std::vector<float>& ref, const std::vector<float>& abs_sum,
+                    const std::vector<uint8_t>& cbytes) const;
   // FP8: the scales (filled) and cuBLASLt's matmul on them.
   void init_fp8();
   GemmProblem p_;
