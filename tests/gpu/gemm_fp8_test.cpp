@@ -3,13 +3,10 @@
 // dequantised inputs. Random inputs per case, output poisoned before every launch,
 // every element checked; shapes off the 128 x 128 x 128 tile grid.
 //
-// Tolerance: FP8 products are exact in fp32 (8 x 8 significant bits at most), so the
-// error is the accumulation's. Promoted every 128 K (the default), each 128-K block is
-// summed inside the tensor core with reduced precision (about 2^-14 of the block's
-// magnitude; DeepSeek-V3 measured ~14 kept bits) and blocks are added in fp32: an
-// element's error stays below 2^-12 · Σ|a·b| (scaled). Fast accumulation keeps the
-// tensor core's precision over all of K: 2^-9 · Σ|a·b|. Plus two units of output
-// rounding, and 1e-6 of the activation's approximations (fp32 ex2 / rcp, A&S erf).
+// Tolerance: FP8 products are exact in fp32, so the error is the accumulation's, below
+// testing/gemm_check.hpp's fp8_accumulation_eps (2^-12, fast accumulation 2^-9) of Σ|a·b|
+// (scaled). Plus two units of output rounding, and 1e-6 of the activation's approximations
+// (fp32 ex2 / rcp, A&S erf).
 #include <cuda_fp8.h>
 
 #include <cmath>
@@ -189,7 +186,7 @@ void run_case(const Case& c) {
   EXPECT_EQ(stray, 0) << "bytes written in D's row padding";
 
   const bool fp8 = ein == 1;
-  const double acc_rel = !fp8 ? std::ldexp(1.0, -16) : c.fast_accum ? std::ldexp(1.0, -9) : std::ldexp(1.0, -12);
+  const double acc_rel = !fp8 ? std::ldexp(1.0, -16) : testbed::fp8_accumulation_eps(c.fast_accum);
   int64_t bad = 0;
   for (int64_t i = 0; i < M; ++i) {
     for (int64_t j = 0; j < N; ++j) {
