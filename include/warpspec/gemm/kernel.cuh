@@ -107,7 +107,7 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     float acc[kCfg.tile.block_n / 2];
     const auto& units = Cast::units(p.sched);
     for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
-      MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t.k_end - t.k_begin, acc);
+      MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t, acc);
       if (FixupT::reduce(p, consumer, t, acc) && t.in_bounds)
         EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);
     }

@@ -31,6 +31,7 @@
 //   MMAs a 128 x 256 tile gets from them; the wide tile (config.hpp) tests that.
 #include <type_traits>
 
+#include "warpspec/gemm/block_scale.cuh"
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/mainloop.cuh"
 #include "warpspec/gemm/params.hpp"
@@ -61,24 +62,29 @@ struct MmaFp8Promote {
   using State = typename Loads::State;
   using Storage = typename Loads::Storage;
 
-  // Consumer warpgroup `wg`: acc = A[rows 64wg..] · B over `k_count` k-iterations.
+  // Consumer warpgroup `wg`: acc = A[rows 64wg..] · B over unit t's k-iterations
+  // (block-scaled: each k-block's product times its scales, block_scale.cuh).
   // Pipeline protocol as the 16-bit consumer's (one wgmma group in flight between
   // promotions; stage k-1 released once stage k's wait shows its reads are done).
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
-                                             int k_count, float (&acc)[kAcc]) {
+                                             const schedule::KWorkUnit& t, float (&acc)[kAcc]) {
     constexpr hopper::WgmmaOperandLayout la = Loads::layout_a(), lb = Loads::layout_b();
     const typename Loads::Cast cast;
     const bool releaser = cast.releaser();
     const bool idle = 64 * wg >= p.a_rows;
+    const int k_count = t.k_end - t.k_begin;
     const int promote_every = kParts == 1 ? p.promote_every : 1;
+    BlockScale<kParts, kPartN, kCfg.tile.block_m, kBlockN> scale(p, t, wg);
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
     if (k_count == 0) return;
     float tmp[kPartAcc];
     State prev = st;
     int since = 0;  // k-blocks accumulated in tmp since the last promotion
+    if (!idle) scale.start(t.k_begin);
 #pragma unroll 1
     for (int kt = 0; kt < k_count; ++kt) {
+      if (!idle) scale.begin_kblock(t.k_begin + kt, kt + 1 < k_count);
       pipe.consumer_wait(st);
       const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
       const uint32_t b_base = hopper::smem_u32(s.b[st.index]);
@@ -98,7 +104,8 @@ struct MmaFp8Promote {
             hopper::wgmma_wait_group<0>();
             hopper::wgmma_fence_operands(tmp);
 #pragma unroll
-            for (int i = 0; i < kPartAcc; ++i) acc[kPartAcc * part + i] += tmp[i];
+            for (int i = 0; i < kPartAcc; ++i)
+              acc[kPartAcc * part + i] = fmaf(tmp[i], scale.factor(i, part), acc[kPartAcc * part + i]);
             hopper::wgmma_fence_operands(tmp);
             since = 0;
           } else {
