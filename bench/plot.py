@@ -109,6 +109,8 @@ def groups(records, metric):
         a = r["args"]
         if r["family"] == "gemm":
             title = f"GEMM {a.get('dtype', '')} {a.get('layout', '')}".strip()
+            if a.get("scaling", "none") != "none":  # FP8: a panel per scaling (and accumulation)
+                title += f", {a['scaling']} scales" + (", fast accumulation" if a.get("fast_accum") else "")
             x = f"{a['m']}x{a['n']}x{a['k']}" + (f" L={a['batch']}" if a.get("batch", 1) > 1 else "")
         elif r["family"] == "decode":  # `bench decode`: one panel per cache layout
             title = f"Decode, head dim {a['head_dim']}, " + (f"paged {a['page_size']}" if a["page_size"] else "dense")

@@ -10,6 +10,8 @@ of the fused epilogue (--epilogue).
 
   WARPSPEC_LIBRARY=build/libwarpspec.so PYTHONPATH=python python3 bench/scaled_mm_vs_torch.py
   ... --scaling row --shapes 8192x8192x8192 --fast-accum
+  ... --scaling block    (block-wise 1x128 / 128x128 scales; the peer is warpspec's own
+                          tensor-wise call on the same data, the issue's bar)
 """
 
 import argparse
@@ -34,7 +36,8 @@ def parse_shapes(text):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--shapes", type=parse_shapes, default=DEFAULT_SHAPES, help="MxNxK,...")
-    p.add_argument("--scaling", choices=["tensor", "row"], default="tensor")
+    p.add_argument("--scaling", choices=["tensor", "row", "block"], default="tensor",
+                   help="block: DeepSeek-V3 block scales, timed against warpspec's tensor-wise call")
     p.add_argument("--fast-accum", action="store_true")
     p.add_argument("--epilogue", action="store_true", help="bf16 GEMM + bias + GELU(tanh) vs plain, instead")
     p.add_argument("--tile-n", type=int, default=0,
@@ -53,7 +56,7 @@ def main():
         what += f", warpspec tile_n={args.tile_n}"
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}; {what}; ABBA after {args.warmup_s} s, "
           f"median (least-largest) of {args.rounds} rounds")
-    peer = "plain" if args.epilogue else "torch"
+    peer = "plain" if args.epilogue else "tensor" if args.scaling == "block" else "torch"
     print(f"{'M':>6} {'N':>6} {'K':>6} | {'ours TFLOP/s':<20} | {peer + ' TFLOP/s':<20} | {'ratio':<20}")
     ratios = []
     for m, n, k in args.shapes:
@@ -66,19 +69,27 @@ def main():
             if args.epilogue:
                 sets.append((a.bfloat16(), w.bfloat16().t(), torch.randn(n, device="cuda").bfloat16()))
             else:
-                sa = torch.rand(m, 1, device="cuda") + 0.5 if args.scaling == "row" else torch.tensor(0.7, device="cuda")
-                sb = torch.rand(1, n, device="cuda") + 0.5 if args.scaling == "row" else torch.tensor(1.3, device="cuda")
-                sets.append((a.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn).t(), sa, sb))
+                kb, nb = -(-k // 128), -(-n // 128)
+                shape_a = {"row": (m, 1), "block": (m, kb)}.get(args.scaling)
+                shape_b = {"row": (1, n), "block": (kb, nb)}.get(args.scaling)
+                sa = torch.rand(*shape_a, device="cuda") + 0.5 if shape_a else torch.tensor(0.7, device="cuda")
+                sb = torch.rand(*shape_b, device="cuda") + 0.5 if shape_b else torch.tensor(1.3, device="cuda")
+                sets.append((a.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn).t(), sa, sb,
+                             torch.tensor(0.7, device="cuda"), torch.tensor(1.3, device="cuda")))
             del a, w
         if args.epilogue:
             ours = lambda i: warpspec.gemm(sets[i % copies][0], sets[i % copies][1], bias=sets[i % copies][2],  # noqa: E731
                                            activation="gelu_tanh")
             theirs = lambda i: warpspec.gemm(sets[i % copies][0], sets[i % copies][1])  # noqa: E731
         else:
-            ours = lambda i: warpspec.scaled_mm(*sets[i % copies], out_dtype=torch.bfloat16,  # noqa: E731
+            ours = lambda i: warpspec.scaled_mm(*sets[i % copies][:4], out_dtype=torch.bfloat16,  # noqa: E731
                                                 use_fast_accum=args.fast_accum)
-            theirs = lambda i: torch._scaled_mm(*sets[i % copies], out_dtype=torch.bfloat16,  # noqa: E731
-                                                use_fast_accum=args.fast_accum)
+            if args.scaling == "block":
+                theirs = lambda i: warpspec.scaled_mm(*sets[i % copies][:2], *sets[i % copies][4:],  # noqa: E731
+                                                      out_dtype=torch.bfloat16)
+            else:
+                theirs = lambda i: torch._scaled_mm(*sets[i % copies][:4], out_dtype=torch.bfloat16,  # noqa: E731
+                                                    use_fast_accum=args.fast_accum)
         try:
             ours(0)
             theirs(0)

@@ -56,7 +56,7 @@ static_assert(offsetof(warpspec_gemm_args, decomposition) == 352 &&
 static_assert(offsetof(warpspec_gemm_args, scale_a) == 376 && offsetof(warpspec_gemm_args, scale_b) == 456 &&
               offsetof(warpspec_gemm_args, bias) == 536 && offsetof(warpspec_gemm_args, activation) == 616 &&
               offsetof(warpspec_gemm_args, bias_per_row) == 620 && offsetof(warpspec_gemm_args, use_fast_accum) == 624 &&
-              offsetof(warpspec_gemm_args, reserved3) == 628,
+              offsetof(warpspec_gemm_args, scaling) == 628,
               "warpspec_gemm_args v3 layout is ABI; append fields, never move them");
 
 static_assert(offsetof(warpspec_attention_args, q) == 8 &&
@@ -217,7 +217,9 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   out->splits = args.splits;
   out->workspace = args.workspace;
   out->workspace_bytes = size_t(args.workspace_bytes);
-  if (args.reserved3 != 0) return unsupported("reserved3: must be 0, got " + std::to_string(args.reserved3));
+  if (args.scaling != WARPSPEC_GEMM_SCALING_TENSOR_OR_ROW && args.scaling != WARPSPEC_GEMM_SCALING_BLOCK)
+    return invalid_argument("scaling: unknown value " + std::to_string(args.scaling) +
+                            " (0 tensor- or row-wise, 1 block-wise)");
   if (args.bias_per_row != 0 && args.bias_per_row != 1)
     return invalid_argument("bias_per_row: must be 0 or 1, got " + std::to_string(args.bias_per_row));
   if (args.use_fast_accum != 0 && args.use_fast_accum != 1)
@@ -229,6 +231,7 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   out->bias_per_row = args.bias_per_row == 1;
   out->activation = static_cast<GemmActivation>(args.activation);  // validated by the API
   out->use_fast_accum = args.use_fast_accum == 1;
+  out->scaling = static_cast<GemmScaling>(args.scaling);
   out->cluster_m = args.cluster_m;  // validated by the API
   out->cluster_n = args.cluster_n;
   return Status::Ok();

@@ -26,11 +26,14 @@ __global__ void fill_kernel(T* p, size_t n, uint64_t seed) {
     p[i] = T(kDist == Distribution::kUniform ? hash_uniform(seed, i) : hash_normalish(seed, i));
 }
 
+// Blocks of 256 threads for a grid-stride loop over n elements: enough to fill any GPU, few
+// enough to be cheap to launch.
+inline unsigned fill_blocks(size_t n) { return unsigned(n / 256 + 1 < 2048 ? n / 256 + 1 : 2048); }
+
 template <Distribution kDist>
 cudaError_t launch_fill(void* p, DType t, size_t n, uint64_t seed, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
-  // A grid-stride loop: enough blocks to fill any GPU, few enough to be cheap to launch.
-  const unsigned blocks = unsigned(n / 256 + 1 < 2048 ? n / 256 + 1 : 2048);
+  const unsigned blocks = fill_blocks(n);
   switch (t) {
     case DType::kBF16: fill_kernel<__nv_bfloat16, kDist><<<blocks, 256, 0, stream>>>(static_cast<__nv_bfloat16*>(p), n, seed); break;
     case DType::kFP16: fill_kernel<__half, kDist><<<blocks, 256, 0, stream>>>(static_cast<__half*>(p), n, seed); break;
@@ -39,6 +42,18 @@ cudaError_t launch_fill(void* p, DType t, size_t n, uint64_t seed, cudaStream_t 
     default: return cudaErrorInvalidValue;
   }
   return cudaGetLastError();
+}
+
+// Scale (r, c) of a rows x cols fp32 tensor, stored at r * stride_r + c * stride_c: a value
+// drawn from the logical index r * cols + c, so two layouts filled from one seed hold the same
+// scales (padding between columns is not written). T is float (a template: this header is
+// included by several translation units).
+template <class T>
+__global__ void fill_scales_kernel(T* p, int64_t rows, int64_t cols, int64_t stride_r, int64_t stride_c,
+                                   uint64_t seed) {
+  const int64_t n = rows * cols;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    p[(i / cols) * stride_r + (i % cols) * stride_c] = T(exp2f(2.0f * hash_uniform(seed, uint64_t(i))));
 }
 
 }  // namespace detail
@@ -51,6 +66,16 @@ inline cudaError_t fill_uniform(void* p, DType t, size_t n, uint64_t seed, cudaS
 // n elements of dtype t at p: bell-shaped with unit variance (attention Q, K, V).
 inline cudaError_t fill_normalish(void* p, DType t, size_t n, uint64_t seed, cudaStream_t stream = nullptr) {
   return detail::launch_fill<Distribution::kNormalish>(p, t, n, seed, stream);
+}
+
+// FP8 scales: positive, log-uniform in [1/4, 4) (a wrong scale shows; an fp16 D keeps its
+// range), over a rows x cols tensor with any strides (elements), by logical index.
+inline cudaError_t fill_scales(float* p, int64_t rows, int64_t cols, int64_t stride_r, int64_t stride_c, uint64_t seed,
+                               cudaStream_t stream = nullptr) {
+  if (rows * cols == 0) return cudaSuccess;
+  detail::fill_scales_kernel<<<detail::fill_blocks(size_t(rows * cols)), 256, 0, stream>>>(p, rows, cols, stride_r,
+                                                                                          stride_c, seed);
+  return cudaGetLastError();
 }
 
 }  // namespace warpspec::testbed

@@ -1,7 +1,7 @@
 #pragma once
 // The acceptance rule for GEMM output, shared by the GPU tests and `warpspec gemm --check`
-// / the demo. Inputs are uniform in [-1, 1), so an exact dot product over K has standard
-// deviation sqrt(K) / 3.
+// / the demo. 16-bit inputs are uniform in [-1, 1), so an exact dot product over K has
+// standard deviation sqrt(K) / 3; FP8 tolerances scale with each element's Σ|s·a·b|.
 #include <cmath>
 #include <cstdint>
 
@@ -21,6 +21,23 @@ constexpr double gemm_output_eps(DType out) {
 inline double gemm_element_tolerance(DType out, int64_t k, double alpha, double beta, double expect) {
   const double scale = std::sqrt(double(k)) / 3.0 * std::fabs(alpha) + std::fabs(beta);
   return 2 * gemm_output_eps(out) * std::fabs(expect) + scale / 4096 + 1e-6;
+}
+
+// FP8 inputs (e4m3): every product of two e4m3 values is exact in fp32 (4 x 4 significant
+// bits), so the error is the accumulation's. Promoted every 128 K (the default), each 128-K
+// block is summed inside the tensor core with reduced precision (about 2^-14 of the block's
+// magnitude; DeepSeek-V3 measured ~14 kept bits) and blocks are added in fp32: an element's
+// error stays below 2^-12 of Σ|s·a·b| over K. Fast accumulation keeps the tensor core's
+// precision over all of K: 2^-9.
+constexpr double fp8_accumulation_eps(bool fast_accum) { return fast_accum ? 1.0 / 512 : 1.0 / 4096; }
+
+// One element of a scaled FP8 GEMM, D = alpha·Σ s·a·b + beta·C, whose exact value is
+// `expect`, with `abs_sum` = Σ|s·a·b|: two units of output rounding, the accumulation's
+// error (with 20% to spare) scaled by |alpha|, beta·C's fp32 rounding, and a floor of 1e-6.
+inline double gemm_fp8_element_tolerance(DType out, bool fast_accum, double alpha, double beta_c, double expect,
+                                         double abs_sum) {
+  const double accumulation = 1.2 * fp8_accumulation_eps(fast_accum) * std::fabs(alpha) * abs_sum;
+  return 2 * gemm_output_eps(out) * std::fabs(expect) + accumulation + std::ldexp(std::fabs(beta_c), -22) + 1e-6;
 }
 
 // The relative Frobenius error, a summary printed next to the per-element count (alone

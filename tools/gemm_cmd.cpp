@@ -1,13 +1,15 @@
 // `warpspec gemm` and `warpspec bench gemm`.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "gemm_record.hpp"
 #include "gemm_runner.hpp"
 #include "shapes.hpp"
-#include "../testing/gemm_check.hpp"
 
 namespace warpspec::tools {
 namespace {
@@ -36,60 +38,77 @@ CLI::Validator cluster_validator() {
       "MxN", "cluster");
 }
 
+// --dtype, --out-dtype, --scaling and --fast-accum: the element types and FP8's scales, the
+// same on `gemm` and `bench gemm`.
+struct DtypeOptions {
+  std::string dtype = "bf16", out_dtype, scaling = "tensor";
+  bool fast_accum = false;
+  CLI::Option* scaling_option = nullptr;  // count() > 0: --scaling was given
+};
+
+void add_dtype_options(CLI::App* cmd, DtypeOptions& o) {
+  cmd->add_option("--dtype", o.dtype, "input dtype: bf16, fp16, or e4m3 (FP8, with scales)")
+      ->check(CLI::IsMember({"bf16", "fp16", "e4m3"}));
+  cmd->add_option("--out-dtype", o.out_dtype, "output dtype: bf16, fp16 or fp32 (default: the input's; bf16 for e4m3)")
+      ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));
+  o.scaling_option =
+      cmd->add_option("--scaling", o.scaling,
+                      "e4m3 only: random positive fp32 scales, tensor (one for A, one for B), row (one per row of A "
+                      "and per column of B) or block (DeepSeek-V3's: per 1x128 of A, per 128x128 of B)")
+          ->check(CLI::IsMember({"tensor", "row", "block"}));
+  cmd->add_flag("--fast-accum", o.fast_accum,
+                "e4m3 only: accumulate in the tensor core over all of K, not promoted to fp32 every 128 (faster, "
+                "less accurate)");
+}
+
+// The dtype options into the problem: 0, or kExitUsage after one line saying what is wrong
+// (names were checked when the command line was parsed; the library refuses the rest).
+int apply_dtype_options(const DtypeOptions& o, GemmProblem* p) {
+  parse_dtype(o.dtype, &p->in);
+  const bool fp8 = p->in == DType::kE4M3;
+  if (!fp8 && (o.scaling_option->count() > 0 || o.fast_accum)) {
+    std::fprintf(stderr, "warpspec: --scaling and --fast-accum apply to --dtype e4m3 only (%s inputs take no scales)\n",
+                 o.dtype.c_str());
+    return kExitUsage;
+  }
+  p->out = fp8 ? DType::kBF16 : p->in;
+  if (!o.out_dtype.empty()) parse_dtype(o.out_dtype, &p->out);
+  p->scale = ScaleMode::kNone;
+  if (fp8) parse_scale_mode(o.scaling, &p->scale);
+  p->fast_accum = o.fast_accum;
+  return 0;
+}
+
 struct GemmOptions {
   GemmProblem p;
-  std::string dtype = "bf16", out_dtype, raster = "auto", decomposition = "auto", cluster = "auto";
+  DtypeOptions types;
+  std::string raster = "auto", decomposition = "auto", cluster = "auto";
   bool check = false, peer = false;
   TimingOptions timing;
 };
 
-const char* raster_name(GemmRaster r) {
-  return r == GemmRaster::kAlongM ? "m" : r == GemmRaster::kAlongN ? "n" : "auto";
+json::Object& add_check(json::Object& o, const GemmCheck& c) {
+  o.boolean("passed", c.passes()).num("rel_error", c.rel_error);
+  o.num("rel_error_limit", c.rel_error_limit).num("max_abs_error", c.max_abs_error);
+  return o.num("elements", c.elements).num("over_tolerance", c.bad);
 }
 
-// The problem as the command line gave it, for a --json record.
-json::Object gemm_args_json(const GemmProblem& p) {
+// Ours' check, and the peer's (its D against the same reference) when it ran.
+std::string gemm_check_json(const GemmCheck& c, const GemmProblem& p, const GemmCheck* peer) {
   json::Object o;
-  o.num("m", p.m).num("n", p.n).num("k", p.k).num("batch", p.batch).str("layout", p.layout);
-  o.str("dtype", dtype_name(p.in)).str("out_dtype", dtype_name(p.out));
-  o.num("alpha", double(p.alpha)).num("beta", double(p.beta)).str("raster", raster_name(p.raster));
-  o.num("swizzle", p.swizzle).num("tile_n", p.tile_n);
-  const GemmDecomposition d = p.decomposition;
-  o.str("decomposition", d == GemmDecomposition::kDataParallel ? "dp"
-                         : d == GemmDecomposition::kSplitK      ? "splitk"
-                         : d == GemmDecomposition::kStreamK     ? "streamk"
-                                                                : "auto");
-  o.num("splits", p.splits);
-  o.str("cluster", p.cluster_m == 0 && p.cluster_n == 0 ? "auto"
-                                                        : std::to_string(p.cluster_m) + "x" + std::to_string(p.cluster_n));
-  return o;
-}
-
-std::string gemm_check_json(const GemmCheck& c, const GemmProblem& p) {
-  json::Object o;
-  o.str("against", "cuBLAS (fp32)").boolean("passed", c.passes(p.out)).num("rel_error", c.rel_error);
-  o.num("rel_error_limit", testbed::gemm_frobenius_tolerance(p.out)).num("max_abs_error", c.max_abs_error);
-  o.num("elements", c.elements).num("over_tolerance", c.bad);
+  o.str("against", p.in == DType::kE4M3 ? "cuBLAS (fp32, dequantised inputs)" : "cuBLAS (fp32)");
+  add_check(o, c);
+  if (peer) {
+    json::Object q;
+    q.str("name", gemm_peer_name(p.in));
+    o.obj("peer", add_check(q, *peer));
+  }
   return o.text();
 }
 
-// `--dtype` / `--out-dtype` into the problem; false (after saying why) on a bad name.
-bool gemm_dtypes(const std::string& dtype, const std::string& out_dtype, GemmProblem* p) {
-  if (!parse_dtype(dtype, &p->in) || p->in == DType::kFP32) {
-    std::fprintf(stderr, "warpspec: --dtype must be bf16 or fp16, got %s\n", dtype.c_str());
-    return false;
-  }
-  p->out = p->in;
-  if (!out_dtype.empty() && !parse_dtype(out_dtype, &p->out)) {
-    std::fprintf(stderr, "warpspec: --out-dtype must be bf16, fp16 or fp32, got %s\n", out_dtype.c_str());
-    return false;
-  }
-  return true;
-}
-
 int run_gemm(GemmOptions o) {
+  if (int rc = apply_dtype_options(o.types, &o.p)) return rc;
   if (int rc = require_hopper()) return rc;
-  if (!gemm_dtypes(o.dtype, o.out_dtype, &o.p)) return 1;
   o.p.raster = o.raster == "m" ? GemmRaster::kAlongM : o.raster == "n" ? GemmRaster::kAlongN : GemmRaster::kHeuristic;
   o.p.decomposition = parse_decomposition(o.decomposition);
   parse_cluster(o.cluster, &o.p.cluster_m, &o.p.cluster_n);  // validated when the command line was parsed
@@ -102,31 +121,40 @@ int run_gemm(GemmOptions o) {
   if (int rc = report(r.time(o.timing, o.peer, &t))) return rc;
   std::string config;
   if (int rc = report(r.describe_config(&config))) return rc;
-  GemmCheck c;
+  const bool timed_peer = o.peer && r.peer_unavailable().empty();
+  GemmCheck c, pc;  // ours, and with --peer the peer's D against the same reference
   if (o.check)
-    if (int rc = report(r.check(&c))) return rc;
+    if (int rc = report(r.check(&c, timed_peer ? &pc : nullptr))) return rc;
+  const bool passed = c.passes() && (!timed_peer || pc.passes());
   if (json) {
-    const std::string record = make_record(record_context("gemm", o.timing), "gemm", gemm_args_json(o.p), t, o.p.flops(),
-                                           o.p.bytes(), o.peer ? "cuBLAS" : "", config,
-                                           o.check ? gemm_check_json(c, o.p) : "");
+    const std::string record =
+        make_record(record_context("gemm", o.timing), "gemm", gemm_args_json(o.p), t, o.p.flops(), o.p.bytes(),
+                    timed_peer ? r.peer_name() : "", config,
+                    o.check ? gemm_check_json(c, o.p, timed_peer ? &pc : nullptr) : "",
+                    o.peer ? r.peer_unavailable() : "");
     std::printf("%s\n", record.c_str());
   } else {
     std::printf("%s: %s ms, %s TFLOP/s (median of %d rounds, least-largest)\n", o.p.describe().c_str(),
                 format_spread(t.ms[0], 4).c_str(), format_spread(tflops_of(t.ms[0], o.p.flops()), 1).c_str(),
                 o.timing.rounds);
-    if (o.peer)
-      std::printf("cuBLAS: %s TFLOP/s, ratio (ours / cuBLAS speed) %s\n",
-                  format_spread(tflops_of(t.ms[1], o.p.flops()), 1).c_str(), format_spread(t.ratio[1], 3).c_str());
+    if (timed_peer)
+      std::printf("%s: %s TFLOP/s, ratio (ours / %s speed) %s\n", r.peer_name(),
+                  format_spread(tflops_of(t.ms[1], o.p.flops()), 1).c_str(), r.peer_name(),
+                  format_spread(t.ratio[1], 3).c_str());
+    else if (o.peer)
+      std::printf("%s: n/a (%s)\n", r.peer_name(), r.peer_unavailable().c_str());
     std::printf("config: %s\n", config.c_str());
     if (o.check) print_check(c, o.p);
+    if (o.check && timed_peer) print_check(pc, o.p, r.peer_name());
   }
-  return o.check && !c.passes(o.p.out) ? 1 : 0;
+  // A peer that misses the reference fails too: its ratio would compare against a wrong answer.
+  return o.check && !passed ? 1 : 0;
 }
 
 struct BenchGemmOptions {
   bool quick = false;
   std::vector<std::string> shapes;  // --shape MxNxK; empty: the fixed sweep
-  std::string dtype = "bf16";
+  DtypeOptions types;
   TimingOptions timing;
   std::string decomposition = "auto";
   int splits = 0;
@@ -134,9 +162,9 @@ struct BenchGemmOptions {
 };
 
 int run_bench_gemm(const BenchGemmOptions& o) {
-  if (int rc = require_hopper()) return rc;
   GemmProblem base;
-  if (!gemm_dtypes(o.dtype, "", &base)) return 1;
+  if (int rc = apply_dtype_options(o.types, &base)) return rc;
+  if (int rc = require_hopper()) return rc;
   std::vector<GemmProblem> sweep;
   auto add = [&](int64_t m, int64_t n, int64_t k) {
     GemmProblem p = base;
@@ -163,14 +191,18 @@ int run_bench_gemm(const BenchGemmOptions& o) {
   }
   const bool json = common_options().json;
   const TimingOptions& timing = o.timing;
+  const char* peer = gemm_peer_name(base.in);
+  int width = 34;  // the problem column: as wide as the longest name
+  for (const GemmProblem& p : sweep) width = std::max(width, int(p.describe().size()) + 1);
   if (!json) {
-    std::printf("# ours and cuBLAS interleaved call by call (ABBA) after %.1f s of load; median of %d rounds of %d "
-                "calls each, (least-largest round); ratio = ours / cuBLAS speed, per round\n",
-                timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2));
-    std::printf("%-34s %9s %-22s %-22s %-22s\n", "problem", "ours ms", "ours TFLOP/s", "cuBLAS TFLOP/s", "ratio");
+    std::printf("# ours and %s interleaved call by call (ABBA) after %.1f s of load; median of %d rounds of %d "
+                "calls each, (least-largest round); ratio = ours / %s speed, per round\n",
+                peer, timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2), peer);
+    std::printf("%-*s %9s %-22s %-22s %-22s\n", width, "problem", "ours ms", "ours TFLOP/s",
+                (std::string(peer) + " TFLOP/s").c_str(), "ratio");
   }
   // Each shape once per --cluster value, on the same buffers, each run timed against
-  // cuBLAS interleaved with it (so every row's ratio has its own clock conditions).
+  // the peer interleaved with it (so every row's ratio has its own clock conditions).
   std::vector<std::pair<int, int>> clusters;
   for (const std::string& c : o.clusters) {
     int m, n;
@@ -181,33 +213,42 @@ int run_bench_gemm(const BenchGemmOptions& o) {
   const RecordContext ctx = json ? record_context("bench gemm", timing) : RecordContext{};
   double log_sum = 0;
   int count = 0;
+  std::string unavailable;  // the last reason the peer could not run a problem
   for (const GemmProblem& shape : sweep) {
     GemmRunner r(shape);
     if (int rc = report(r.status())) return rc;
+    // Where the peer cannot run the problem (cuBLASLt has no algorithm for it): ours alone,
+    // and "n/a" in its columns, never a number.
+    const bool timed_peer = r.peer_unavailable().empty();
+    if (!timed_peer) unavailable = r.peer_unavailable();
     for (const auto& [cm, cn] : clusters) {
       GemmProblem p = shape;
       p.cluster_m = cm, p.cluster_n = cn;
       r.set_cluster(cm, cn);
       TimingResult t;
       if (int rc = report(r.time(timing, true, &t))) return rc;
-      // ratio[1]: cuBLAS's time / ours, per round, which is ours' speed / cuBLAS's.
-      const Spread speed = t.ratio[1];
-      log_sum += std::log(speed.median);
-      ++count;
+      // ratio[1]: the peer's time / ours, per round, which is ours' speed / the peer's.
+      const Spread speed = timed_peer ? t.ratio[1] : Spread{};
+      if (timed_peer) log_sum += std::log(speed.median), ++count;
       if (json) {
         std::string config;
         if (int rc = report(r.describe_config(&config))) return rc;
-        std::printf("%s\n", make_record(ctx, "gemm", gemm_args_json(p), t, p.flops(), p.bytes(), "cuBLAS", config).c_str());
+        std::printf("%s\n", make_record(ctx, "gemm", gemm_args_json(p), t, p.flops(), p.bytes(), timed_peer ? peer : "",
+                                        config, "", r.peer_unavailable())
+                                .c_str());
       } else {
-        std::printf("%-34s %9.4f %-22s %-22s %-22s\n", p.describe().c_str(), t.ms[0].median,
+        std::printf("%-*s %9.4f %-22s %-22s %-22s\n", width, p.describe().c_str(), t.ms[0].median,
                     format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str(),
-                    format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str(), format_spread(speed, 3).c_str());
+                    timed_peer ? format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str() : "n/a",
+                    timed_peer ? format_spread(speed, 3).c_str() : "n/a");
       }
       std::fflush(stdout);
     }
   }
-  if (!json)
-    std::printf("geometric mean ratio (ours / cuBLAS speed): %.3f over %d problems\n", std::exp(log_sum / count), count);
+  if (!json && count > 0)
+    std::printf("geometric mean ratio (ours / %s speed): %.3f over %d problems\n", peer, std::exp(log_sum / count),
+                count);
+  if (!json && !unavailable.empty()) std::printf("%s n/a: %s\n", peer, unavailable.c_str());
   return 0;
 }
 
@@ -220,9 +261,7 @@ void register_gemm(CLI::App& app, int& exit_code) {
   cmd->add_option("--n", o->p.n, "columns of B and D")->check(positive());
   cmd->add_option("--k", o->p.k, "columns of A, rows of B")->check(positive());
   cmd->add_option("--layout", o->p.layout, kLayoutHelp)->check(CLI::IsMember({"tn", "nt", "nn", "tt"}));
-  cmd->add_option("--dtype", o->dtype, "input dtype: bf16 or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
-  cmd->add_option("--out-dtype", o->out_dtype, "output dtype: the input's (default) or fp32")
-      ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));
+  add_dtype_options(cmd, o->types);
   cmd->add_option("--batch", o->p.batch, "batch count L")->check(positive());
   cmd->add_option("--alpha", o->p.alpha, "scale of A*B");
   cmd->add_option("--beta", o->p.beta, "scale of C (0: C is not read)");
@@ -234,8 +273,10 @@ void register_gemm(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
   cmd->add_option("--splits", o->p.splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
   cmd->add_option("--cluster", o->cluster, kClusterHelp)->check(cluster_validator());
-  cmd->add_flag("--check", o->check, "compare with cuBLAS in fp32");
-  cmd->add_flag("--peer", o->peer, "time cuBLAS too, interleaved with ours, and print the ratio");
+  cmd->add_flag("--check", o->check, "compare with cuBLAS in fp32 (e4m3: of the inputs dequantised with their scales)");
+  cmd->add_flag("--peer", o->peer,
+                "time the peer too (cuBLAS; cuBLASLt's FP8 matmul for e4m3), interleaved with ours, and print the "
+                "ratio");
   add_timing_options(cmd, o->timing);
   add_common_options(cmd);
   cmd->callback([o, &exit_code] { exit_code = run_gemm(*o); });
@@ -244,7 +285,8 @@ void register_gemm(CLI::App& app, int& exit_code) {
 void register_bench(CLI::App& app, int& exit_code) {
   auto* bench = app.add_subcommand("bench", "Benchmarks against the peer library in the same process");
   bench->require_subcommand(1);
-  auto* g = bench->add_subcommand("gemm", "GEMM sweep, ours vs cuBLAS (tn layout), or the shapes given");
+  auto* g = bench->add_subcommand(
+      "gemm", "GEMM sweep, ours vs cuBLAS (tn layout; cuBLASLt's FP8 matmul for e4m3), or the shapes given");
   auto o = std::make_shared<BenchGemmOptions>();
   g->add_flag("--quick", o->quick, "skip the largest problem of the fixed sweep");
   g->add_option("--shape", o->shapes, "a problem MxNxK (repeat for several) instead of the fixed sweep")
@@ -254,7 +296,7 @@ void register_bench(CLI::App& app, int& exit_code) {
             return parse_gemm_shape(s, &shape);
           },
           "MxNxK", "gemm shape"));
-  g->add_option("--dtype", o->dtype, "input and output dtype: bf16 or fp16")->check(CLI::IsMember({"bf16", "fp16"}));
+  add_dtype_options(g, o->types);
   g->add_option("--decomposition", o->decomposition, kDecompositionHelp)
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
   g->add_option("--splits", o->splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");

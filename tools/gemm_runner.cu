@@ -7,9 +7,11 @@
 #include <cstdio>
 
 #include "../testing/convert.hpp"
+#include "../testing/dequant.cuh"
 #include "../testing/fill.cuh"
 #include "../testing/gemm_check.hpp"
 #include "../testing/gemm_cublas.hpp"
+#include "cublaslt_fp8.hpp"
 
 namespace warpspec::tools {
 namespace {
@@ -40,6 +42,23 @@ Status fill(void* p, DType t, size_t n, uint64_t seed) {
   return e == cudaSuccess ? Status::Ok() : cuda_error("fill kernel", e);
 }
 
+Status fill_scales(float* p, const ScaleLayout& l, uint64_t seed) {
+  const cudaError_t e = testbed::fill_scales(p, l.rows, l.cols, l.stride_r, l.stride_c, seed);
+  return e == cudaSuccess ? Status::Ok() : cuda_error("scale fill kernel", e);
+}
+
+testbed::ScaleMap scale_map(const float* s, const ScaleLayout& l) {
+  return {s, l.block_r, l.block_c, l.stride_r, l.stride_c};
+}
+
+// Device floats for the FP8 reference, freed on scope exit.
+struct DeviceFloats {
+  float* p = nullptr;
+  cudaError_t error;
+  explicit DeviceFloats(size_t n) { error = cudaMalloc(&p, std::max<size_t>(n, 1) * 4); }
+  ~DeviceFloats() { cudaFree(p); }
+};
+
 }  // namespace
 
 std::string GemmProblem::describe() const {
@@ -47,7 +66,8 @@ std::string GemmProblem::describe() const {
   std::snprintf(buf, sizeof buf, "%ldx%ldx%ld%s %s %s->%s", long(m), long(n), long(k),
                 batch > 1 ? (" L=" + std::to_string(batch)).c_str() : "", layout.c_str(), dtype_name(in),
                 dtype_name(out));
-  std::string s = buf;  // a forced decomposition is part of the problem's name
+  std::string s = buf;  // FP8's scales and a forced decomposition are part of the problem's name
+  if (scale != ScaleMode::kNone) s += std::string(" ") + scale_mode_name(scale) + (fast_accum ? " fastacc" : "");
   if (decomposition == GemmDecomposition::kDataParallel) s += " dp";
   if (decomposition == GemmDecomposition::kStreamK) s += " streamk";
   if (decomposition == GemmDecomposition::kSplitK) s += splits != 0 ? " splitk" + std::to_string(splits) : " splitk";
@@ -59,6 +79,7 @@ bool parse_dtype(const std::string& s, DType* out) {
   if (s == "bf16") *out = DType::kBF16;
   else if (s == "fp16") *out = DType::kFP16;
   else if (s == "fp32") *out = DType::kFP32;
+  else if (s == "e4m3") *out = DType::kE4M3;
   else return false;
   return true;
 }
@@ -97,6 +118,9 @@ GemmRunner::GemmRunner(const GemmProblem& p, bool rotate) : p_(p) {
   cublasHandle_t h = nullptr;
   if (status_.ok() && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) status_ = internal_error("cublasCreate failed");
   cublas_ = h;
+  if (status_.ok() && (p.in == DType::kE4M3) != (p.scale != ScaleMode::kNone))
+    status_ = invalid_argument("GemmProblem: e4m3 inputs and only they have a scale mode");
+  if (status_.ok() && p.scale != ScaleMode::kNone) init_fp8();
   if (status_.ok()) {
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) status_ = cuda_error("initialising inputs", e);
@@ -110,8 +134,43 @@ GemmRunner::~GemmRunner() {
   cudaFree(c_scratch_);
   cudaFree(d_);
   cudaFree(ref_);
+  cudaFree(scale_a_);
+  if (peer_scale_b_ != scale_b_) cudaFree(peer_scale_b_);
+  cudaFree(scale_b_);
   if (cublas_) cublasDestroy(static_cast<cublasHandle_t>(cublas_));
 }
+
+// One set of scales serves every input set (they are 1/128 of A's bytes or less), ours and
+// the peer's (the peer's own copy of block scale_b holds the same values: the same seed).
+void GemmRunner::init_fp8() {
+  const GemmProblem& p = p_;
+  const ScaleLayout la = scale_a_layout(p.scale, p.m, p.k), lb = scale_b_layout(p.scale, p.k, p.n),
+                    lp = peer_scale_b_layout(p.scale, p.k, p.n);
+  auto alloc = [&](const ScaleLayout& l, float** ptr) {  // zeroed: the padding is defined too
+    cudaError_t e = cudaMalloc(ptr, size_t(l.elements()) * 4);
+    if (e == cudaSuccess) e = cudaMemset(*ptr, 0, size_t(l.elements()) * 4);
+    if (e != cudaSuccess) status_ = cuda_error("allocating scales", e);
+    return e == cudaSuccess;
+  };
+  if (!alloc(la, &scale_a_) || !alloc(lb, &scale_b_)) return;
+  peer_scale_b_ = scale_b_;
+  if (!same_layout(lb, lp) && !alloc(lp, &peer_scale_b_)) return;
+  status_ = fill_scales(scale_a_, la, 2000);
+  if (status_.ok()) status_ = fill_scales(scale_b_, lb, 2001);
+  if (status_.ok() && peer_scale_b_ != scale_b_) status_ = fill_scales(peer_scale_b_, lp, 2001);
+  if (!status_.ok()) return;
+  LtFp8Problem lt;
+  lt.m = p.m, lt.n = p.n, lt.k = p.k, lt.batch = p.batch, lt.out = p.out, lt.alpha = p.alpha, lt.beta = p.beta;
+  lt.scale = p.scale, lt.fast_accum = p.fast_accum, lt.scale_a = scale_a_, lt.scale_b = peer_scale_b_;
+  lt_ = std::make_unique<CublasLtFp8>(lt);
+  status_ = lt_->status();
+  peer_unavailable_ = lt_->unavailable();
+  // cuBLASLt reads A row-major and B column-major only, as ours (whose refusal names the
+  // layout): another layout has no FP8 peer either.
+  if (p.layout != "tn") peer_unavailable_ = "cuBLASLt's FP8 matmul takes the tn layout only";
+}
+
+const std::string& GemmRunner::peer_unavailable() const { return peer_unavailable_; }
 
 GemmArgs GemmRunner::args_for(int set, const void* c) const {
   const GemmProblem& p = p_;
@@ -129,6 +188,12 @@ GemmArgs GemmRunner::args_for(int set, const void* c) const {
   g.splits = p.splits;
   g.cluster_m = p.cluster_m;
   g.cluster_n = p.cluster_n;
+  if (p.scale != ScaleMode::kNone) {
+    g.scale_a = scale_a_layout(p.scale, p.m, p.k).view(scale_a_);
+    g.scale_b = scale_b_layout(p.scale, p.k, p.n).view(scale_b_);
+    g.scaling = p.scale == ScaleMode::kBlock ? GemmScaling::kBlock : GemmScaling::kTensorOrRow;
+    g.use_fast_accum = p.fast_accum;
+  }
   return g;
 }
 
@@ -150,8 +215,9 @@ Status GemmRunner::copy_c(int set, void* to, cudaStream_t stream) {
 }
 
 // In place: with beta != 0, D must already hold C (copy_c, outside the timed events).
-Status GemmRunner::run_cublas(int set, cudaStream_t stream) {
+Status GemmRunner::run_peer(int set, cudaStream_t stream) {
   set %= sets_;
+  if (lt_) return lt_->run(a_[set], b_[set], d_, stream);
   return cublas_gemm(static_cast<cublasHandle_t>(cublas_), p_, a_[set], b_[set], d_, p_.out, p_.alpha, p_.beta, stream);
 }
 
@@ -163,63 +229,116 @@ Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* 
   std::vector<Candidate> cands(1);
   cands[0].run = [this, beta](int i, cudaStream_t s) { return run_ours_reading(i, beta ? c_scratch_ : c_[i % sets_], s); };
   if (beta) cands[0].prepare = [this](int i, cudaStream_t s) { return copy_c(i, c_scratch_, s); };
-  if (with_peer) {
+  if (with_peer && peer_unavailable_.empty()) {
     cands.emplace_back();
-    cands[1].run = [this](int i, cudaStream_t s) { return run_cublas(i, s); };
+    cands[1].run = [this](int i, cudaStream_t s) { return run_peer(i, s); };
     if (beta) cands[1].prepare = [this](int i, cudaStream_t s) { return copy_c(i, d_, s); };
   }
   return time_interleaved(cands, opt, stream.get(), out);
 }
 
-bool GemmCheck::passes(DType out) const { return bad == 0 && rel_error <= testbed::gemm_frobenius_tolerance(out); }
+bool GemmCheck::passes() const { return bad == 0 && rel_error <= rel_error_limit; }
 
-void print_check(const GemmCheck& c, const GemmProblem& p) {
-  std::printf("check against cuBLAS (fp32): relative error %.3g (limit %.3g), max abs error %.3g, %ld of %ld elements "
-              "over their tolerance",
-              c.rel_error, testbed::gemm_frobenius_tolerance(p.out), c.max_abs_error, long(c.bad), long(c.elements));
+void print_check(const GemmCheck& c, const GemmProblem& p, const char* peer) {
+  std::printf("%s%scheck against cuBLAS (fp32%s): relative error %.3g (limit %.3g), max abs error %.3g, %ld of %ld "
+              "elements over their tolerance",
+              peer ? peer : "", peer ? "'s D, " : "", p.in == DType::kE4M3 ? ", dequantised inputs" : "", c.rel_error,
+              c.rel_error_limit, c.max_abs_error, long(c.bad), long(c.elements));
   if (c.bad > 0) {
     const int64_t mn = p.m * p.n, i = c.first_bad;
     std::printf(" (first: batch %ld row %ld col %ld = %.6g, expected %.6g)", long(i / mn), long(i % mn / p.n),
                 long(i % p.n), c.first_bad_value, c.first_bad_expected);
   }
-  std::printf(": %s\n", c.passes(p.out) ? "ok" : "FAILED");
+  std::printf(": %s\n", c.passes() ? "ok" : "FAILED");
 }
 
-Status GemmRunner::check(GemmCheck* out) {
-  WARPSPEC_RETURN_IF_ERROR(status_);
-  const size_t n = size_t(p_.batch * p_.m * p_.n);
-  // Reference A·B in fp32; alpha and beta·C are applied on the host below.
-  WARPSPEC_RETURN_IF_ERROR(cublas_gemm(static_cast<cublasHandle_t>(cublas_), p_, a_[0], b_[0], ref_, DType::kFP32,
-                                       1.0f, 0.0f, nullptr));
-  cudaError_t e = testbed::poison(d_, n * dtype_size(p_.out));
-  if (e != cudaSuccess) return cuda_error("poisoning D", e);
-  WARPSPEC_RETURN_IF_ERROR(run_ours(0, nullptr));
-  e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) return cuda_error("running the GEMM", e);
-  std::vector<float> ref(n);
-  std::vector<uint8_t> got(n * dtype_size(p_.out)), cbytes;
-  cudaMemcpy(ref.data(), ref_, n * 4, cudaMemcpyDeviceToHost);
-  cudaMemcpy(got.data(), d_, got.size(), cudaMemcpyDeviceToHost);
-  if (p_.beta != 0.0f) {
-    cbytes.resize(got.size());
-    cudaMemcpy(cbytes.data(), c_[0], cbytes.size(), cudaMemcpyDeviceToHost);
+// 16-bit: cuBLAS on the inputs themselves. FP8: cuBLAS on the inputs dequantised to fp32
+// (each element times its scale), and first on their absolute values for Σ|s·a·b|.
+Status GemmRunner::reference(std::vector<float>* abs_sum) {
+  const GemmProblem& p = p_;
+  cublasHandle_t h = static_cast<cublasHandle_t>(cublas_);
+  if (p.scale == ScaleMode::kNone) return cublas_gemm(h, p, a_[0], b_[0], ref_, DType::kFP32, 1.0f, 0.0f, nullptr);
+  DeviceFloats a(size_t(p.batch * p.m * p.k)), b(size_t(p.batch * p.k * p.n));
+  if (a.error != cudaSuccess || b.error != cudaSuccess)
+    return cuda_error("cudaMalloc(dequantised inputs)", a.error != cudaSuccess ? a.error : b.error);
+  // Element (r, c) of A at r * lda + c (row-major) or c * lda + r; of B likewise with ldb.
+  const testbed::E4m3Matrix ma{a_[0], p.batch, p.m, p.k, p.m * p.k, a_row_major(p) ? lda(p) : 1,
+                               a_row_major(p) ? 1 : lda(p)};
+  const testbed::E4m3Matrix mb{b_[0], p.batch, p.k, p.n, p.k * p.n, b_row_major(p) ? ldb(p) : 1,
+                               b_row_major(p) ? 1 : ldb(p)};
+  const testbed::ScaleMap sa = scale_map(scale_a_, scale_a_layout(p.scale, p.m, p.k)),
+                          sb = scale_map(scale_b_, scale_b_layout(p.scale, p.k, p.n));
+  GemmProblem dense = p;  // the dequantised operands: fp32, row-major
+  dense.in = DType::kFP32, dense.layout = "tt";
+  // Σ|s·a·b| first (copied out), then the signed reference, which stays in ref_.
+  for (bool absolute : {true, false}) {
+    cudaError_t e = testbed::dequantize_e4m3(ma, sa, absolute, a.p);
+    if (e == cudaSuccess) e = testbed::dequantize_e4m3(mb, sb, absolute, b.p);
+    if (e != cudaSuccess) return cuda_error("dequantising the inputs", e);
+    WARPSPEC_RETURN_IF_ERROR(cublas_gemm(h, dense, a.p, b.p, ref_, DType::kFP32, 1.0f, 0.0f, nullptr));
+    if (!absolute) break;
+    abs_sum->resize(size_t(p.batch * p.m * p.n));
+    e = cudaMemcpy(abs_sum->data(), ref_, abs_sum->size() * 4, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) return cuda_error("the FP8 reference", e);
   }
+  return Status::Ok();
+}
+
+GemmCheck GemmRunner::compare(const std::vector<float>& ref, const std::vector<float>& abs_sum,
+                              const std::vector<uint8_t>& cbytes) const {
+  const size_t n = ref.size();
+  std::vector<uint8_t> got(n * dtype_size(p_.out));
+  cudaMemcpy(got.data(), d_, got.size(), cudaMemcpyDeviceToHost);
   auto value = [&](const std::vector<uint8_t>& v, size_t i) { return double(testbed::load_float(p_.out, v.data(), i)); };
+  const bool fp8 = !abs_sum.empty();
   GemmCheck r;
   r.elements = int64_t(n);
-  double num = 0, den = 0;
+  double num = 0, den = 0, acc = 0;  // acc: Σ of FP8's accumulation bound squared
   for (size_t i = 0; i < n; ++i) {
-    const double expect = double(p_.alpha) * ref[i] + (p_.beta != 0.0f ? double(p_.beta) * value(cbytes, i) : 0.0);
+    const double beta_c = p_.beta != 0.0f ? double(p_.beta) * value(cbytes, i) : 0.0;
+    const double expect = double(p_.alpha) * ref[i] + beta_c;
     const double v = value(got, i), diff = v - expect;
     num += diff * diff;
     den += expect * expect;
     r.max_abs_error = std::isnan(diff) ? INFINITY : std::max(r.max_abs_error, std::fabs(diff));
-    if (!(std::fabs(diff) <= testbed::gemm_element_tolerance(p_.out, p_.k, p_.alpha, p_.beta, expect))) {
+    const double tol =
+        fp8 ? testbed::gemm_fp8_element_tolerance(p_.out, p_.fast_accum, p_.alpha, beta_c, expect, abs_sum[i])
+            : testbed::gemm_element_tolerance(p_.out, p_.k, p_.alpha, p_.beta, expect);
+    if (fp8) acc += std::pow(testbed::fp8_accumulation_eps(p_.fast_accum) * p_.alpha * abs_sum[i], 2);
+    if (!(std::fabs(diff) <= tol)) {
       if (r.bad++ == 0) r.first_bad = int64_t(i), r.first_bad_value = v, r.first_bad_expected = expect;
     }
   }
   r.rel_error = std::isnan(num) ? INFINITY : den > 0 ? std::sqrt(num / den) : std::sqrt(num);
-  *out = r;
+  // FP8: the accumulation's bound over all of D, relative to D, on top of the output's own.
+  r.rel_error_limit = testbed::gemm_frobenius_tolerance(p_.out) + (den > 0 ? std::sqrt(acc / den) : 0.0);
+  return r;
+}
+
+Status GemmRunner::check(GemmCheck* out, GemmCheck* peer) {
+  WARPSPEC_RETURN_IF_ERROR(status_);
+  const size_t n = size_t(p_.batch * p_.m * p_.n);
+  // Reference A·B in fp32; alpha and beta·C are applied on the host (compare).
+  std::vector<float> abs_sum;  // FP8: Σ|s·a·b| per element
+  WARPSPEC_RETURN_IF_ERROR(reference(&abs_sum));
+  std::vector<float> ref(n);
+  std::vector<uint8_t> cbytes;
+  cudaMemcpy(ref.data(), ref_, n * 4, cudaMemcpyDeviceToHost);
+  if (p_.beta != 0.0f) {
+    cbytes.resize(n * dtype_size(p_.out));
+    cudaMemcpy(cbytes.data(), c_[0], cbytes.size(), cudaMemcpyDeviceToHost);
+  }
+  for (bool ours : {true, false}) {
+    if (!ours && (peer == nullptr || !peer_unavailable_.empty())) break;
+    // The peer computes in place: D holds C first when beta != 0, else poison, as for ours.
+    cudaError_t e = !ours && p_.beta != 0.0f ? cudaMemcpy(d_, c_[0], n * dtype_size(p_.out), cudaMemcpyDeviceToDevice)
+                                             : testbed::poison(d_, n * dtype_size(p_.out));
+    if (e != cudaSuccess) return cuda_error("preparing D", e);
+    WARPSPEC_RETURN_IF_ERROR(ours ? run_ours(0, nullptr) : run_peer(0, nullptr));
+    e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) return cuda_error(ours ? "running the GEMM" : "running the peer", e);
+    *(ours ? out : peer) = compare(ref, abs_sum, cbytes);
+  }
   return Status::Ok();
 }
 

@@ -1,22 +1,29 @@
 #pragma once
-// GEMM problems for the program: device buffers with random data, our kernel and
-// cuBLAS on the same buffers, timing (tools/timing.hpp: interleaved with cuBLAS, inputs
-// rotated past L2) and the error against cuBLAS. Shared by `warpspec gemm`, `bench gemm` and `demo`.
+// GEMM problems for the program: device buffers with random data, our kernel and the peer
+// on the same buffers (cuBLAS; cuBLASLt's FP8 matmul for e4m3, tools/cublaslt_fp8.hpp),
+// timing (tools/timing.hpp: interleaved with the peer, inputs rotated past L2) and the error
+// against an fp32 cuBLAS reference. Shared by `warpspec gemm`, `bench gemm` and `demo`.
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "gemm_scales.hpp"
 #include "timing.hpp"
 #include "warpspec/warpspec.hpp"
 
 namespace warpspec::tools {
 
+class CublasLtFp8;  // tools/cublaslt_fp8.hpp
+
 struct GemmProblem {
   int64_t m = 4096, n = 4096, k = 4096, batch = 1;
   std::string layout = "tn";  // A then B: t = row-major A / K-major B... see layout_help
-  DType in = DType::kBF16;
+  DType in = DType::kBF16;  // bf16, fp16 or e4m3
   DType out = DType::kBF16;
+  ScaleMode scale = ScaleMode::kNone;  // e4m3: tensor, row or block (random positive scales)
+  bool fast_accum = false;             // e4m3: GemmArgs::use_fast_accum
   float alpha = 1.0f, beta = 0.0f;
   GemmRaster raster = GemmRaster::kHeuristic;
   int swizzle = 0, tile_n = 0;
@@ -25,7 +32,8 @@ struct GemmProblem {
   int cluster_m = 0, cluster_n = 0;  // GemmArgs::cluster_m/n; 0 x 0 = the library's choice
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
-  // The fewest bytes a call moves: A and B read once, C read (beta != 0), D written.
+  // The fewest bytes a call moves: A and B read once, C read (beta != 0), D written (FP8
+  // scales, at most 1/128 of A's bytes in fp32, are left out).
   double bytes() const {
     const double in = double(dtype_size(this->in)), o = double(dtype_size(out));
     return double(batch) * ((double(m) * double(k) + double(k) * double(n)) * in +
@@ -38,28 +46,33 @@ inline constexpr const char* kLayoutHelp =
     "operand layouts, BLAS style: first letter A, second B; 't' = A row-major (K contiguous) / "
     "B row-major (N contiguous), 'n' = column-major. tn = both K-contiguous (the usual)";
 
-// Parses "bf16"/"fp16"/"fp32"; false if unknown.
+// Parses "bf16"/"fp16"/"fp32"/"e4m3"; false if unknown.
 bool parse_dtype(const std::string& s, DType* out);
+
+// The peer a GEMM of these inputs is timed against: cuBLAS, or cuBLASLt's FP8 matmul.
+inline const char* gemm_peer_name(DType in) { return in == DType::kE4M3 ? "cuBLASLt" : "cuBLAS"; }
 
 // `--check`: the relative Frobenius error (a summary) and, per element, how many of
 // D's elements miss their own tolerance (one wrong row is a few hundred elements in
 // millions, invisible to the Frobenius norm, so the check gates on both).
 struct GemmCheck {
   double rel_error = 0;      // ||ours - ref||_F / ||ref||_F (inf with any NaN)
+  double rel_error_limit = 0;  // testing/gemm_check.hpp's, plus FP8's accumulation bound
   double max_abs_error = 0;  // max |ours - ref| (inf with any NaN)
   int64_t elements = 0;
   int64_t bad = 0;           // elements over testing/gemm_check.hpp's tolerance (NaN counts)
   int64_t first_bad = -1;    // its index in D, -1 if none
   double first_bad_value = 0, first_bad_expected = 0;
-  bool passes(DType out) const;
+  bool passes() const;
 };
-// One line: the errors, the count over tolerance and the first bad element, ok/FAILED.
-void print_check(const GemmCheck& c, const GemmProblem& p);
+// One line: the errors, the count over tolerance and the first bad element, ok/FAILED;
+// `peer`, when given, names whose D it was (else ours).
+void print_check(const GemmCheck& c, const GemmProblem& p, const char* peer = nullptr);
 
 class GemmRunner {
  public:
-  // Allocates enough copies of A, B (and C) that cycling through them defeats L2.
-  // `status()` says whether that worked.
+  // Allocates enough copies of A, B (and C) that cycling through them defeats L2 (FP8
+  // scales: one set, tools/gemm_scales.hpp's layouts). `status()` says whether that worked.
   explicit GemmRunner(const GemmProblem& p, bool rotate = true);
   ~GemmRunner();
   GemmRunner(const GemmRunner&) = delete;
@@ -71,21 +84,37 @@ class GemmRunner {
   Status run_ours(int set, cudaStream_t stream);
   // The configuration our call picks (warpspec::describe: the line WARPSPEC_LOG_CONFIG prints).
   Status describe_config(std::string* line) const;
-  // Ours (candidate 0) and, with `with_peer`, cuBLAS (candidate 1) interleaved with it,
-  // timed as tools/timing.hpp says, rotating input sets. With beta != 0 cuBLAS computes
-  // in place (C is its D), so before each call, outside the timed events, C is copied
-  // into the buffer the call reads: cuBLAS's D, and for ours a C scratch buffer. Both
-  // then read a C that was just written, and neither call's time includes a copy.
+  // The peer (gemm_peer_name); peer_unavailable() is empty when it runs the problem, else
+  // why not (cuBLASLt has no algorithm for the combination): print "n/a".
+  const char* peer_name() const { return gemm_peer_name(p_.in); }
+  const std::string& peer_unavailable() const;
+  // Ours (candidate 0) and, with `with_peer` (and the peer available), the peer (candidate
+  // 1) interleaved with it, timed as tools/timing.hpp says, rotating input sets. With beta
+  // != 0 the peer computes in place (C is its D), so before each call, outside the timed
+  // events, C is copied into the buffer the call reads: the peer's D, and for ours a C
+  // scratch buffer. Both then read a C that was just written, and neither call's time
+  // includes a copy.
   Status time(const TimingOptions& opt, bool with_peer, TimingResult* out);
-  // Ours against cuBLAS with an fp32 output, alpha and beta*C applied on the host in
-  // double; D poisoned with NaN before our launch.
-  Status check(GemmCheck* out);
+  // Ours against cuBLAS in fp32 (for FP8, of the dequantised inputs, testing/dequant.cuh),
+  // alpha and beta*C applied on the host in double; D poisoned with NaN before our launch.
+  // With `peer` (and the peer available), the peer's D too, against the same reference and
+  // tolerance: a ratio then compares two right answers (and a scale layout the peer reads
+  // otherwise than we meant shows here, not as a plausible time).
+  Status check(GemmCheck* out, GemmCheck* peer = nullptr);
 
  private:
   GemmArgs args_for(int set, const void* c) const;
   Status run_ours_reading(int set, const void* c, cudaStream_t stream);
-  Status run_cublas(int set, cudaStream_t stream);
+  Status run_peer(int set, cudaStream_t stream);
   Status copy_c(int set, void* to, cudaStream_t stream);
+  // The fp32 reference A·B into ref_ (and, for FP8, Σ|s·a·b| per element into *abs_sum).
+  Status reference(std::vector<float>* abs_sum);
+  // D (on the device) against the reference: alpha·ref + beta·C per element (cbytes: C's
+  // host image, read when beta != 0).
+  GemmCheck compare(const std::vector<float>& ref, const std::vector<float>& abs_sum,
+                    const std::vector<uint8_t>& cbytes) const;
+  // FP8: the scales (filled) and cuBLASLt's matmul on them.
+  void init_fp8();
   GemmProblem p_;
   Status status_;
   int sets_ = 1;
@@ -94,6 +123,11 @@ class GemmRunner {
   void* d_ = nullptr;
   void* ref_ = nullptr;  // fp32 reference
   void* cublas_ = nullptr;
+  float* scale_a_ = nullptr;        // FP8: scale_a_layout
+  float* scale_b_ = nullptr;        // FP8: scale_b_layout
+  float* peer_scale_b_ = nullptr;   // FP8 block: peer_scale_b_layout (else scale_b_)
+  std::unique_ptr<CublasLtFp8> lt_;  // FP8's peer
+  std::string peer_unavailable_;
 };
 
 }  // namespace warpspec::tools

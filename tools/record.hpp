@@ -13,6 +13,7 @@
 //            "tflops":.., "gbps":..},
 //    "peer":{"name":"cuBLAS", "time_ms":{...}, "tflops":.., "gbps":..} or null,
 //    "ratio":{"median":..,"min":..,"max":..} or null,   ours' speed / the peer's, per round
+//    "peer_unavailable":"..." when the command has a peer that cannot run the problem (why),
 //    "config":{"line":"gemm m=... tile=128x256x64 ...", "tile":"128x256x64", "stages":3, ...},
 //    "check":{...} when --check ran}
 //
@@ -86,9 +87,11 @@ inline json::Object figures_json(std::string_view name, const CallStats& calls, 
 
 // One record. `t` has ours as candidate 0 and, when `peer` is not empty, the peer as
 // candidate 1. `check` is an object's JSON text, or empty when no check ran.
+// `peer_unavailable`: why the peer did not run (cuBLASLt has no algorithm), or empty.
 inline std::string make_record(const RecordContext& ctx, std::string_view family, const json::Object& args,
                                const TimingResult& t, double flops, double bytes, std::string_view peer,
-                               std::string_view config_line, const std::string& check = "") {
+                               std::string_view config_line, const std::string& check = "",
+                               std::string_view peer_unavailable = "") {
   json::Object r;
   r.num("schema", kRecordSchema).str("command", ctx.command).str("family", family).obj("args", args);
   r.obj("device", json::Object().num("index", ctx.device).str("name", ctx.device_name).num("sm_count", ctx.sm_count));
@@ -105,6 +108,7 @@ inline std::string make_record(const RecordContext& ctx, std::string_view family
     r.obj("ratio", json::Object().num("median", t.ratio[1].median).num("min", t.ratio[1].lo).num("max", t.ratio[1].hi));
   } else {
     r.null("peer").null("ratio");
+    if (!peer_unavailable.empty()) r.str("peer_unavailable", peer_unavailable);
   }
   r.obj("config", config_json(config_line));
   if (!check.empty()) r.raw("check", check);

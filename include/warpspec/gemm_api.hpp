@@ -33,6 +33,9 @@ enum class GemmDecomposition : int { kHeuristic = 0, kDataParallel = 1, kSplitK 
 //   kSiLU      x · sigmoid(x)
 enum class GemmActivation : int { kNone = 0, kReLU = 1, kGeluTanh = 2, kGeluErf = 3, kSiLU = 4 };
 
+// How GemmArgs::scale_a / scale_b are read (the values of warpspec_gemm_scaling).
+enum class GemmScaling : int { kTensorOrRow = 0, kBlock = 1 };
+
 struct GemmArgs {
   // A: (M, K) or (L, M, K). B: (K, N) or (L, K, N). C, D: (M, N) or (L, M, N).
   // Each matrix is row- or column-major (a unit stride in one of its last two dims)
@@ -103,6 +106,13 @@ struct GemmArgs {
   // FP8 only: add the tensor-core accumulator into the fp32 one only at the end of each
   // K range instead of every 128 K (faster, less accurate over long K; torch's flag).
   bool use_fast_accum = false;
+  // How scale_a and scale_b are read. kBlock (FP8 only): DeepSeek-V3's and DeepGEMM's block
+  // scaling, both scales given: scale_a (M, ceil(K/128)), one per row of A and 128 K (1 x
+  // 128 blocks); scale_b (ceil(K/128), ceil(N/128)), one per 128 x 128 block of B (for a
+  // weight w (N, K) with B = w.t(), its (N/128, K/128) scales transposed); fp32, any
+  // strides, 4-byte aligned. Each 128-K partial product is scaled as it is promoted into
+  // the fp32 accumulator, so use_fast_accum is refused; D row-major and no batch (L = 1).
+  GemmScaling scaling = GemmScaling::kTensorOrRow;
 
   // ---- thread-block clusters (tuning and tests) ----
   // CTAs per cluster along M and N of D as the caller sees it: 0 x 0 lets the library

@@ -156,6 +156,12 @@ typedef enum warpspec_gemm_activation {
   WARPSPEC_GEMM_ACTIVATION_SILU = 4
 } warpspec_gemm_activation;
 
+/* warpspec::GemmScaling: how scale_a / scale_b are read. */
+typedef enum warpspec_gemm_scaling {
+  WARPSPEC_GEMM_SCALING_TENSOR_OR_ROW = 0, /* one element, or one per row of A / column of B */
+  WARPSPEC_GEMM_SCALING_BLOCK = 1          /* FP8: per 1 x 128 block of A and 128 x 128 block of B */
+} warpspec_gemm_scaling;
+
 /* D = alpha * A·B + beta * C, batched; the rules are warpspec::GemmArgs's
  * (gemm_api.hpp): A (M, K) or (L, M, K); B (K, N) or (L, K, N); C, D (M, N) or
  * (L, M, N); each matrix row- or column-major with 16-byte-aligned data and leading
@@ -192,7 +198,7 @@ typedef struct warpspec_gemm_args {
   int32_t activation;       /* warpspec_gemm_activation */
   int32_t bias_per_row;     /* 0 or 1 */
   int32_t use_fast_accum;   /* 0 or 1; FP8 only: promote the accumulator once per K range */
-  uint32_t reserved3;       /* must be 0 */
+  int32_t scaling;          /* warpspec_gemm_scaling (0 before block scaling, when this was reserved) */
   /* version 4 */
   int32_t cluster_m;        /* CTAs per cluster along M: 0 (automatic, with cluster_n 0), 1 or 2 */
   int32_t cluster_n;        /* along N: 0, 1 or 2; 2 x 2 is not built */

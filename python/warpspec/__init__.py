@@ -23,6 +23,7 @@ __all__ = [
     "flash_attn_varlen_func",
     "flash_attn_with_kvcache",
     "gemm",
+    "gemm_fp8_fp8_bf16_nt",
     "library_path",
     "library_version",
     "scaled_mm",
@@ -67,6 +68,9 @@ except ImportError:  # the library layer still works; the ops need PyTorch
     def scaled_mm(*args, **kwargs):
         raise ImportError("warpspec.scaled_mm needs PyTorch (import torch failed)")
 
+    def gemm_fp8_fp8_bf16_nt(*args, **kwargs):
+        raise ImportError("warpspec.gemm_fp8_fp8_bf16_nt needs PyTorch (import torch failed)")
+
     def describe_gemm(*args, **kwargs):
         raise ImportError("warpspec.describe_gemm needs PyTorch (import torch failed)")
 
@@ -75,4 +79,4 @@ except ImportError:  # the library layer still works; the ops need PyTorch
 
 else:
     from .ops import (describe_attention, describe_gemm, flash_attn_combine, flash_attn_func, flash_attn_varlen_func,
-                      flash_attn_with_kvcache, gemm, scaled_mm)
+                      flash_attn_with_kvcache, gemm, gemm_fp8_fp8_bf16_nt, scaled_mm)

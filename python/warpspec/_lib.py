@@ -38,6 +38,10 @@ FLAG_PACK_GQA = 8
 FLAG_NO_PACK_GQA = 16
 
 # warpspec_gemm_activation
+# warpspec_gemm_scaling
+SCALING_TENSOR_OR_ROW = 0
+SCALING_BLOCK = 1
+
 ACTIVATION_NONE = 0
 ACTIVATION_RELU = 1
 ACTIVATION_GELU_TANH = 2
@@ -89,7 +93,7 @@ class GemmArgs(ctypes.Structure):
         ("activation", ctypes.c_int32),
         ("bias_per_row", ctypes.c_int32),
         ("use_fast_accum", ctypes.c_int32),
-        ("reserved3", ctypes.c_uint32),
+        ("scaling", ctypes.c_int32),
     ]
 
 

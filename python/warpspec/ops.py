@@ -266,7 +266,8 @@ def _aligned(t: torch.Tensor) -> torch.Tensor:
 
 
 # The epilogue of a call: scales, bias, activation code, bias per row, fast accumulation.
-_NO_EPILOGUE = (None, None, None, 0, False, False)
+# (scale_a, scale_b, bias, activation, bias_per_row, use_fast_accum, block-wise scales)
+_NO_EPILOGUE = (None, None, None, 0, False, False, False)
 
 _ACTIVATIONS = {None: _lib.ACTIVATION_NONE, "none": _lib.ACTIVATION_NONE, "relu": _lib.ACTIVATION_RELU,
                 "gelu": _lib.ACTIVATION_GELU_ERF, "gelu_tanh": _lib.ACTIVATION_GELU_TANH, "silu": _lib.ACTIVATION_SILU}
@@ -288,11 +289,12 @@ def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE, fields
     """fields: a's, b's and c's _fields when the caller has them already (the first try)."""
     fa, fb, fc = fields if fields is not None else (
         _fields(a, "a"), _fields(b, "b"), _fields(c, "c") if c is not None else _lib.NULL_TENSOR)
-    scale_a, scale_b, bias, activation, bias_per_row, fast = epilogue
+    scale_a, scale_b, bias, activation, bias_per_row, fast, block = epilogue
     opt = [_fields(t, n) if t is not None else _lib.NULL_TENSOR
            for t, n in ((scale_a, "scale_a"), (scale_b, "scale_b"), (bias, "bias"))]
     packed = _GEMM_PACK(_GEMM_SIZE, *fa, *fb, *fc, *_fields(d, "d"), alpha, beta, 0, 0,
-                        _BENCH_TILE_N, 0, 0, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast), 0)
+                        _BENCH_TILE_N, 0, 0, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast),
+                        _lib.SCALING_BLOCK if block else _lib.SCALING_TENSOR_OR_ROW)
     return _call(lib._gemm_packed, packed, index)
 
 
@@ -360,7 +362,7 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
 
 
 def _gemm_op_impl(a, b, c, alpha: float, beta: float, out_dtype, bias=None, activation: int = 0):
-    return _gemm_impl(a, b, c, alpha, beta, out_dtype, None, (None, None, bias, activation, False, False))
+    return _gemm_impl(a, b, c, alpha, beta, out_dtype, None, (None, None, bias, activation, False, False, False))
 
 
 def _gemm_fake(a, b, c, alpha, beta, out_dtype, bias=None, activation=0):
@@ -372,7 +374,7 @@ _gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float be
 
 
 def _gemm_out_impl(a, b, c, alpha: float, beta: float, bias, activation: int, out: torch.Tensor) -> None:
-    _gemm_impl(a, b, c, alpha, beta, out.dtype, out, (None, None, bias, activation, False, False))
+    _gemm_impl(a, b, c, alpha, beta, out.dtype, out, (None, None, bias, activation, False, False, False))
 
 
 def _gemm_out_fake(a, b, c, alpha, beta, bias, activation, out):
@@ -422,7 +424,7 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     alpha, beta = float(alpha), float(beta)  # checked against float32 in _gemm_impl
     act = _activation_code(activation)
     if bias is not None or act != _lib.ACTIVATION_NONE:
-        epilogue = (None, None, bias, act, False, False)
+        epilogue = (None, None, bias, act, False, False, False)
         if out is not None:
             _gemm_out(a, b, c, alpha, beta, bias, act, out)
             return out
@@ -453,7 +455,28 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
 # ------------------------------------------------------------------ scaled_mm (FP8)
 
 
+def _block_scaled(a, b, scale_a, scale_b) -> bool:
+    """Whether the scales are block-wise (DeepSeek-V3 / DeepGEMM): scale_a (M, ceil(K/128))
+    and scale_b (ceil(K/128), ceil(N/128)), shapes that tensor- or row-wise scales cannot
+    have. Where both readings fit (K and N up to 128) they compute the same product."""
+    if a.dim() != 2 or b.dim() != 2 or scale_a.dim() != 2 or scale_b.dim() != 2:
+        return False
+    (m, k), n = a.shape, b.shape[1]
+    kb, nb = -(-k // 128), -(-n // 128)
+    if tuple(scale_a.shape) != (m, kb) or tuple(scale_b.shape) != (kb, nb):
+        return False
+    row_a = scale_a.numel() == 1 or tuple(scale_a.shape) == (m, 1)
+    row_b = scale_b.numel() == 1 or tuple(scale_b.shape) == (1, n)
+    return not (row_a and row_b)
+
+
 def _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum: bool):
+    return _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum)
+
+
+def _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum: bool, out=None):
+    """scaled_mm's work (scale_result is not used: FP8 output is not built); out: the
+    result's buffer, or None for a new one."""
     out_dtype = a.dtype if out_dtype is None else out_dtype
     if out_dtype not in (torch.bfloat16, torch.float16, torch.float32):
         raise ValueError(f"out_dtype: warpspec.scaled_mm writes bfloat16, float16 or float32, got {out_dtype} "
@@ -462,8 +485,9 @@ def _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_f
         if t.dtype != torch.float32:
             raise ValueError(f"{name}: must be float32, got {t.dtype}")
     # scale_result applies only to an FP8 output (torch._scaled_mm ignores it otherwise).
-    return _gemm_impl(a, b, None, 1.0, 0.0, out_dtype, None,
-                      (scale_a, scale_b, bias, _lib.ACTIVATION_NONE, False, bool(use_fast_accum)))
+    return _gemm_impl(a, b, None, 1.0, 0.0, out_dtype, out,
+                      (scale_a, scale_b, bias, _lib.ACTIVATION_NONE, False, bool(use_fast_accum),
+                       _block_scaled(a, b, scale_a, scale_b)))
 
 
 def _scaled_mm_fake(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum):
@@ -483,7 +507,9 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
     a: (M, K) float8_e4m3fn, row-major (float8_e5m2 is not built); b: (K, N) of a's dtype,
     column-major (b = w.t() for a row-major (N, K) w), as torch requires (other layouts
     raise ValueError with the rule). scale_a, scale_b: float32, one element each
-    (tensor-wise) or (M, 1) and (1, N) (row-wise), read on the GPU (CUDA-graph safe).
+    (tensor-wise), (M, 1) and (1, N) (row-wise), or (M, ceil(K/128)) and (ceil(K/128),
+    ceil(N/128)) (block-wise, DeepSeek-V3's 1 x 128 blocks of a and 128 x 128 blocks of b;
+    any strides; no fast accumulation), read on the GPU (CUDA-graph safe).
     bias: (N,) of out_dtype or float32. out_dtype: bfloat16, float16 or float32 (FP8
     output is not built yet; torch's default, a's dtype, is refused). use_fast_accum:
     skip the promotion of the FP8 accumulator every 128 K. Forward only.
@@ -493,6 +519,32 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
     if _plain_eager(a, b, scale_a, scale_b, bias):
         return _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum)
     return _scaled_mm(a, b, scale_a, scale_b, bias, scale_result, out_dtype, bool(use_fast_accum))
+
+
+def gemm_fp8_fp8_bf16_nt(lhs, rhs, out: torch.Tensor) -> None:
+    """DeepGEMM's block-scaled FP8 GEMM, in its shape conventions: out = (lhs[0] · lhs[1])
+    @ (rhs[0] · rhs[1])ᵀ. lhs = (a, a_scales): a (M, K) float8_e4m3fn row-major, a_scales
+    float32 (M, ceil(K/128)), one per row and 128 K; rhs = (w, w_scales): w (N, K)
+    float8_e4m3fn row-major, w_scales float32 (ceil(N/128), ceil(K/128)), one per 128 x 128
+    block; out (M, N) bfloat16, written in place. Scales may have any strides (DeepGEMM's
+    column-major, TMA-aligned a_scales work as they are). The same kernel as scaled_mm with
+    block-wise scales."""
+    (a, sa), (w, sw) = lhs, rhs
+    _require_tensors(("lhs[0]", a), ("lhs[1]", sa), ("rhs[0]", w), ("rhs[1]", sw), ("out", out))
+    if out.dtype != torch.bfloat16:
+        raise ValueError(f"out: must be bfloat16 (DeepGEMM's gemm_fp8_fp8_bf16_nt), got {out.dtype}")
+    if w.dim() != 2 or sw.dim() != 2:
+        raise ValueError(f"rhs: must be ((N, K), (ceil(N/128), ceil(K/128))) tensors, got shapes {tuple(w.shape)} "
+                         f"and {tuple(sw.shape)}")
+    b, sb = w.t(), sw.t()
+    if not _block_scaled(a, b, sa, sb) and not (tuple(sa.shape) == (a.shape[0], 1) and sb.numel() == 1):
+        raise ValueError(f"lhs[1], rhs[1]: block scales must be (M, ceil(K/128)) and (ceil(N/128), ceil(K/128)) "
+                         f"for lhs {tuple(a.shape)} and rhs {tuple(w.shape)}; got {tuple(sa.shape)} and {tuple(sw.shape)}")
+    if _plain_eager(a, sa, w, sw, out):
+        _scaled_mm_run(a, b, sa, sb, None, torch.bfloat16, False, out)
+    else:
+        with torch.no_grad():
+            out.copy_(_scaled_mm(a, b, sa, sb, None, None, torch.bfloat16, False))
 
 
 # ------------------------------------------------------------------ attention

@@ -14,6 +14,7 @@ std::string describe(const GemmChoice& c) {
                          c.m, c.n, c.k, c.l, dtype_name(g.in), dtype_name(g.out), g.a_k_major ? "k-major" : "m-major",
                          g.b_k_major ? "k-major" : "n-major", c.swapped ? 1 : 0);
   if (g.epilogue == EpilogueKind::kFused) line += " epilogue=fused";
+  if (c.scaling != nullptr) line += fmt(" scaling=%s promote=%s", c.scaling, c.fast_accum ? "per_unit" : "per_k_block");
   if (c.shape.grid == 0) return line + " launch=none (empty output)";
   const int block_k = g.tile.block_k;
   const int64_t k_tiles = (c.k + block_k - 1) / block_k;

@@ -23,6 +23,10 @@ struct GemmChoice {
   const char* decomposition = "data_parallel";     // how K is split across CTAs
   int splits = 1;                                  // K pieces per tile (split-K)
   size_t workspace_bytes = 0;                      // fixup workspace the launch uses
+  // FP8: "tensor_or_row", "block", or null for 16-bit inputs; promotions per unit (fast
+  // accumulation) or every k-block.
+  const char* scaling = nullptr;
+  bool fast_accum = false;
   LaunchShape shape;                   // grid 0: nothing to launch (an empty output)
 };
 

@@ -55,14 +55,50 @@ Status read_scale(const TensorView& v, const char* name, int64_t extent, int vec
   return Status::Ok();
 }
 
+// One block-scale matrix: fp32, rank 2, exactly `rows` x `cols`, 4-byte aligned, strides
+// >= 0 (any layout; a dimension of extent 1 may have any stride).
+Status read_block_matrix(const TensorView& v, const char* name, int64_t rows, int64_t cols, const char* what) {
+  if (!present(v) || v.data == nullptr)
+    return invalid_argument(fmt("%s: block scaling needs it: %s fp32, got none", name, what));
+  if (v.dtype != DType::kFP32)
+    return invalid_argument(fmt("%s.dtype: scales are fp32, got %s", name, dtype_valid(v.dtype) ? dtype_name(v.dtype) : "an unknown dtype"));
+  if (v.rank != 2) return invalid_argument(fmt("%s.rank: block scales are %s, rank 2, got rank %d", name, what, v.rank));
+  if (v.shape[0] != rows || v.shape[1] != cols)
+    return invalid_argument(fmt("%s.shape: block scales are %s = (%" PRId64 ", %" PRId64 "), got (%" PRId64 ", %" PRId64 ")",
+                                name, what, rows, cols, v.shape[0], v.shape[1]));
+  for (int i = 0; i < 2; ++i)
+    if (v.stride[i] < 0) return invalid_argument(fmt("%s.stride[%d]: must be >= 0, got %" PRId64, name, i, v.stride[i]));
+  if (reinterpret_cast<uintptr_t>(v.data) % 4 != 0) return misaligned(fmt("%s.data: must be 4-byte aligned (fp32)", name));
+  return Status::Ok();
+}
+
 }  // namespace
+
+Status read_block_scales(const GemmArgs& args, int64_t m, int64_t n, int64_t k, BlockScaleParams* out) {
+  *out = BlockScaleParams{};
+  const int64_t kb = (k + 127) / 128, nb = (n + 127) / 128;
+  WARPSPEC_RETURN_IF_ERROR(read_block_matrix(args.scale_a, "scale_a", m, kb, "(M, ceil(K/128))"));
+  WARPSPEC_RETURN_IF_ERROR(read_block_matrix(args.scale_b, "scale_b", kb, nb, "(ceil(K/128), ceil(N/128))"));
+  out->a = static_cast<const float*>(args.scale_a.data);
+  out->a_stride_m = args.scale_a.stride[0];
+  out->a_stride_k = args.scale_a.stride[1];
+  out->b = static_cast<const float*>(args.scale_b.data);
+  out->b_stride_k = args.scale_b.stride[0];
+  out->b_stride_n = args.scale_b.stride[1];
+  out->m_last = int32_t(m > 0 ? m - 1 : 0);
+  out->n_block_last = int32_t(nb > 0 ? nb - 1 : 0);
+  return Status::Ok();
+}
 
 Status read_epilogue_args(const GemmArgs& args, int64_t m, int64_t n, DType d_dtype, bool swapped,
                           EpilogueOpParams* out) {
   EpilogueOpParams e;
   ScaleVector sa, sb;
-  WARPSPEC_RETURN_IF_ERROR(read_scale(args.scale_a, "scale_a", m, 0, "(M, 1) or (M,)", &sa));
-  WARPSPEC_RETURN_IF_ERROR(read_scale(args.scale_b, "scale_b", n, 1, "(1, N) or (N,)", &sb));
+  // Block scales multiply the product in the mainloop (read_block_scales), not here.
+  if (args.scaling != GemmScaling::kBlock) {
+    WARPSPEC_RETURN_IF_ERROR(read_scale(args.scale_a, "scale_a", m, 0, "(M, 1) or (M,)", &sa));
+    WARPSPEC_RETURN_IF_ERROR(read_scale(args.scale_b, "scale_b", n, 1, "(1, N) or (N,)", &sb));
+  }
   const int act = int(args.activation);
   if (act < int(GemmActivation::kNone) || act > int(GemmActivation::kSiLU))
     return invalid_argument(fmt("activation: unknown value %d (none 0, relu 1, gelu_tanh 2, gelu_erf 3, silu 4)", act));

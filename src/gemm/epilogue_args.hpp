@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "warpspec/gemm/epilogue_params.hpp"
+#include "warpspec/gemm/params.hpp"
 #include "warpspec/gemm_api.hpp"
 #include "warpspec/status.hpp"
 
@@ -14,6 +15,12 @@ namespace warpspec::gemm_impl {
 // places. Checks shapes, dtypes, strides and alignment; not where the memory lives.
 Status read_epilogue_args(const GemmArgs& args, int64_t m, int64_t n, DType d_dtype, bool swapped,
                           EpilogueOpParams* out);
+
+// GemmScaling::kBlock's scales (gemm_api.hpp has the rules): scale_a (M, ceil(K/128)) and
+// scale_b (ceil(K/128), ceil(N/128)), fp32, any strides, 4-byte aligned, both given.
+// Only the shapes and views; the caller checks the rest of the call (FP8, fast
+// accumulation, D's layout, the batch). Refusals name the argument.
+Status read_block_scales(const GemmArgs& args, int64_t m, int64_t n, int64_t k, BlockScaleParams* out);
 
 // Does the call ask for anything beyond alpha and beta·C (a scale, a bias or an
 // activation)? Then only a fused-epilogue kernel can run it (gemm/epilogue_ops.cuh).

@@ -141,6 +141,7 @@ struct Plan {
   gemm_impl::ClusterShape cluster_request{0, 0};
   float alpha = 1, beta = 0;
   gemm_impl::EpilogueOpParams epilogue;  // scales, bias, activation (kernel orientation)
+  gemm_impl::BlockScaleParams block_scale;  // GemmScaling::kBlock (FP8); a null otherwise
   int device = 0;
   size_t workspace_bytes = 0;  // the fixup workspace the launch needs (0: none)
 };
@@ -251,6 +252,20 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
 
   if (args.use_fast_accum && !fp8)
     return invalid_argument(fmt("use_fast_accum: applies to FP8 inputs only (a.dtype is %s)", dtype_name(a.dtype)));
+  const bool block_scaled = args.scaling == GemmScaling::kBlock;
+  if (args.scaling != GemmScaling::kTensorOrRow && !block_scaled)
+    return invalid_argument(fmt("scaling: unknown value %d (tensor- or row-wise 0, block-wise 1)", int(args.scaling)));
+  if (block_scaled) {
+    if (!fp8)
+      return unsupported(fmt("scaling: block scales are built for FP8 (e4m3) inputs only; a.dtype is %s", dtype_name(a.dtype)));
+    if (args.use_fast_accum)
+      return invalid_argument("use_fast_accum: block scales multiply each 128-K partial product as it is promoted into "
+                              "the fp32 accumulator, so fast accumulation (one promotion per K range) does not apply; "
+                              "pass false");
+    if (!d.empty() && !d.row_major)
+      return unsupported("d.stride: block-scaled GEMMs write a row-major D (M x N with N contiguous)");
+    if (L > 1) return unsupported(fmt("d.shape: block-scaled GEMMs are not batched (L = 1), got L = %" PRId64, L));
+  }
   if (fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFp8TileConfig.block_n &&
       !(args.tile_n == gemm_impl::kFp8WideTileConfig.block_n && d.dtype == DType::kBF16))
     return unsupported(fmt("tile_n: FP8 GEMMs are built with tile width %d (or 0), and %d for D bf16; got %d with D %s",
@@ -289,6 +304,7 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   p.m = p.a.rows, p.k = p.a.cols, p.n = p.b.cols, p.l = L;
   p.alpha = args.alpha, p.beta = args.beta;
   WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_epilogue_args(args, M, N, d.dtype, p.swapped, &p.epilogue));
+  if (block_scaled) WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_block_scales(args, M, N, K, &p.block_scale));
   if (fused && !fp8) {  // after the epilogue arguments' own checks: a malformed one is named first
     // One fused kernel per 16-bit dtype: a linear layer's layout (x @ w.t()). Either
     // orientation of D works (a column-major D swaps A and B, which stay K-major).
@@ -518,6 +534,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   q.epilogue = p.epilogue;
   // Promote every k-block (128 K), or, with fast accumulation, once per unit.
   q.promote_every = args.use_fast_accum ? INT32_MAX : 1;
+  q.block_scale = p.block_scale;
   q.d_ragged = (uint64_t(p.n) * dtype_size(p.d.dtype)) % 16 != 0;
   q.m = int32_t(p.m);
   q.n = int32_t(p.n);
@@ -543,6 +560,10 @@ static std::string describe_plan(const Prepared& p) {
                                                                                : "data_parallel";
   c.splits = s.splits();
   c.workspace_bytes = p.plan.workspace_bytes;
+  if (dtype_size(p.plan.config.in) == 1) {
+    c.scaling = p.params.block_scale.a != nullptr ? "block" : "tensor_or_row";
+    c.fast_accum = p.params.promote_every > 1;
+  }
   c.shape = p.shape;
   return gemm_impl::describe(c);
 }

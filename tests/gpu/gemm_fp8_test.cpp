@@ -3,13 +3,10 @@
 // dequantised inputs. Random inputs per case, output poisoned before every launch,
 // every element checked; shapes off the 128 x 128 x 128 tile grid.
 //
-// Tolerance: FP8 products are exact in fp32 (8 x 8 significant bits at most), so the
-// error is the accumulation's. Promoted every 128 K (the default), each 128-K block is
-// summed inside the tensor core with reduced precision (about 2^-14 of the block's
-// magnitude; DeepSeek-V3 measured ~14 kept bits) and blocks are added in fp32: an
-// element's error stays below 2^-12 · Σ|a·b| (scaled). Fast accumulation keeps the
-// tensor core's precision over all of K: 2^-9 · Σ|a·b|. Plus two units of output
-// rounding, and 1e-6 of the activation's approximations (fp32 ex2 / rcp, A&S erf).
+// Tolerance: FP8 products are exact in fp32, so the error is the accumulation's, below
+// testing/gemm_check.hpp's fp8_accumulation_eps (2^-12, fast accumulation 2^-9) of Σ|a·b|
+// (scaled). Plus two units of output rounding, and 1e-6 of the activation's approximations
+// (fp32 ex2 / rcp, A&S erf).
 #include <cuda_fp8.h>
 
 #include <cmath>
@@ -33,7 +30,9 @@ using warpspec::TensorView;
 namespace test = warpspec::test;
 namespace testbed = warpspec::testbed;
 
-enum class Scaling { kNone, kTensor, kRow };
+// kBlock: DeepSeek-V3's block scales, scale_a (M, ceil(K/128)) stored column-major (M
+// contiguous, DeepGEMM's layout), scale_b (ceil(K/128), ceil(N/128)) row-major.
+enum class Scaling { kNone, kTensor, kRow, kBlock };
 enum class Bias { kNone, kColumn, kRow };
 
 struct Case {
@@ -122,8 +121,26 @@ void run_case(const Case& c) {
   for (int64_t i = 0; i < N * K; ++i)
     fb[i] = quantise(c.in, range * testbed::hash_uniform(seed + 1, i), hb.data(), i);
   std::vector<float> sa(1, 1.0f), sb(1, 1.0f);
+  const int64_t KB = (K + 127) / 128, NB = (N + 127) / 128;
   if (c.scaling == Scaling::kTensor) sa = uniform(seed + 2, 1, 0.25f, 2.0f), sb = uniform(seed + 3, 1, 0.25f, 2.0f);
   if (c.scaling == Scaling::kRow) sa = uniform(seed + 2, M, 0.25f, 2.0f), sb = uniform(seed + 3, N, 0.25f, 2.0f);
+  // Block scales spanning 2^-6 .. 2^6 (2^2 at the top for fp16, whose range ends at 65504):
+  // a wrong block shows.
+  if (c.scaling == Scaling::kBlock) {
+    const float top = c.out == DType::kFP16 ? 2.0f : 6.0f;
+    sa = uniform(seed + 2, size_t(M * KB), -6.0f, top), sb = uniform(seed + 3, size_t(KB * NB), -6.0f, top);
+    for (float& x : sa) x = std::exp2(x);
+    for (float& x : sb) x = std::exp2(x);
+  }
+  // The factor of product term (i, j, k): element (i, kb) of scale_a at kb * M + i, (kb, nb) of scale_b at kb * NB + nb.
+  auto factor = [&](int64_t i, int64_t j, int64_t k) -> double {
+    switch (c.scaling) {
+      case Scaling::kTensor: return double(sa[0]) * double(sb[0]);
+      case Scaling::kRow: return double(sa[i]) * double(sb[j]);
+      case Scaling::kBlock: return double(sa[(k / 128) * M + i]) * double(sb[(k / 128) * NB + j / 128]);
+      default: return 1.0;
+    }
+  };
   const int64_t nbias = c.bias == Bias::kRow ? M : N;
   std::vector<uint8_t> hbias(nbias * warpspec::dtype_size(c.bias_dtype));
   std::vector<float> fbias(nbias, 0.0f);
@@ -144,6 +161,11 @@ void run_case(const Case& c) {
   g.d = TensorView::matrix(dd.get(), c.out, M, N, ld, !c.d_col_major);
   if (c.scaling == Scaling::kTensor) g.scale_a = vec(dsa, DType::kFP32, 1), g.scale_b = vec(dsb, DType::kFP32, 1);
   if (c.scaling == Scaling::kRow) g.scale_a = vec(dsa, DType::kFP32, M), g.scale_b = vec(dsb, DType::kFP32, N);
+  if (c.scaling == Scaling::kBlock) {
+    g.scaling = warpspec::GemmScaling::kBlock;
+    g.scale_a = TensorView::matrix(dsa.get(), DType::kFP32, M, KB, M, /*row_major=*/false);
+    g.scale_b = TensorView::matrix(dsb.get(), DType::kFP32, KB, NB, NB);
+  }
   if (c.bias != Bias::kNone) {
     g.bias = vec(dbias, c.bias_dtype, nbias);
     g.bias_per_row = c.bias == Bias::kRow;
@@ -164,22 +186,21 @@ void run_case(const Case& c) {
   EXPECT_EQ(stray, 0) << "bytes written in D's row padding";
 
   const bool fp8 = ein == 1;
-  const double acc_rel = !fp8 ? std::ldexp(1.0, -16) : c.fast_accum ? std::ldexp(1.0, -9) : std::ldexp(1.0, -12);
+  const double acc_rel = !fp8 ? std::ldexp(1.0, -16) : testbed::fp8_accumulation_eps(c.fast_accum);
   int64_t bad = 0;
   for (int64_t i = 0; i < M; ++i) {
     for (int64_t j = 0; j < N; ++j) {
-      double dot = 0, mag = 0;
+      double dot = 0, mag = 0;  // scaled: Σ s·a·b and Σ |s·a·b|
       for (int64_t k = 0; k < K; ++k) {
-        const double p = double(fa[i * K + k]) * double(fb[j * K + k]);
+        const double p = factor(i, j, k) * double(fa[i * K + k]) * double(fb[j * K + k]);
         dot += p;
         mag += std::fabs(p);
       }
-      const double scale = double(sa[c.scaling == Scaling::kRow ? i : 0]) * double(sb[c.scaling == Scaling::kRow ? j : 0]);
-      const double pre = scale * dot + (c.bias == Bias::kRow ? fbias[i] : c.bias == Bias::kColumn ? fbias[j] : 0.0);
+      const double pre = dot + (c.bias == Bias::kRow ? fbias[i] : c.bias == Bias::kColumn ? fbias[j] : 0.0);
       const double expect = activate(c.act, pre);
       const size_t at = c.d_col_major ? size_t(j * ld + i) : size_t(i * ld + j);
       const double got = testbed::load_float(c.out, hd.data(), at);
-      const double tol = 2 * testbed::gemm_output_eps(c.out) * std::fabs(expect) + 1.2 * acc_rel * scale * mag +
+      const double tol = 2 * testbed::gemm_output_eps(c.out) * std::fabs(expect) + 1.2 * acc_rel * mag +
                          1e-6 * (std::fabs(pre) + 1) + 1e-30;
       if (!(std::fabs(got - expect) <= tol)) {
         if (++bad <= 5)
@@ -243,6 +264,25 @@ std::vector<Case> fp8_cases() {
       for (bool fast : {false, true})
         cases.push_back({w.m, w.n, w.k, DType::kE4M3, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
                          GemmActivation::kNone, fast, false, tile_n, w.d, w.splits});
+  // Block scales: every output dtype, both tiles (the wide one's two 128-column parts take
+  // two column blocks), K and N off the 128 grid (a partial last block), M <= 64, one
+  // k-block, long K, bias and an activation after the scaled product, and the unit walks
+  // (split-K with empty and ragged units, stream-K): each unit scales its own k-blocks.
+  for (auto [m, n, k] : {std::tuple{1, 16, 16}, {131, 200, 272}, {64, 136, 1040}, {257, 520, 1040}, {96, 384, 4096},
+                         {128, 256, 128}})
+    for (int tile_n : {0, 256})
+      cases.push_back({m, n, k, DType::kE4M3, DType::kBF16, Scaling::kBlock, Bias::kNone, DType::kFP32,
+                       GemmActivation::kNone, false, false, tile_n});
+  for (DType out : {DType::kFP16, DType::kFP32})
+    cases.push_back({131, 200, 400, DType::kE4M3, out, Scaling::kBlock, Bias::kColumn, DType::kFP32,
+                     GemmActivation::kGeluTanh});
+  cases.push_back({131, 200, 400, DType::kE4M3, DType::kBF16, Scaling::kBlock, Bias::kRow, DType::kFP32,
+                   GemmActivation::kSiLU});
+  for (Walk w : {Walk{200, 136, 1040, GemmDecomposition::kSplitK, 3}, Walk{200, 136, 384, GemmDecomposition::kSplitK, 7},
+                 Walk{1100, 1300, 1168, GemmDecomposition::kStreamK, 0}})
+    for (int tile_n : {0, 256})
+      cases.push_back({w.m, w.n, w.k, DType::kE4M3, DType::kBF16, Scaling::kBlock, Bias::kNone, DType::kFP32,
+                       GemmActivation::kNone, false, false, tile_n, w.d, w.splits});
   return cases;
 }
 

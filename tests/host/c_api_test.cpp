@@ -224,13 +224,13 @@ TEST(CApi, AVersionTwoStructGetsNoEpilogue) {
   v2.args = valid_args();
   v2.args.struct_size = 376;
   v2.args.activation = 99;  // past byte 376: ignored
-  v2.args.reserved3 = 5;
+  v2.args.scaling = 5;
   const warpspec_status s = warpspec_gemm_check(&v2.args);
   EXPECT_TRUE(s == WARPSPEC_OK || s == WARPSPEC_NO_DEVICE) << last_error();
   v2.args.struct_size = sizeof(warpspec_gemm_args);  // version 3 reads them
-  EXPECT_EQ(warpspec_gemm_check(&v2.args), WARPSPEC_UNSUPPORTED) << last_error();
-  EXPECT_NE(last_error().find("reserved3: must be 0"), std::string::npos) << last_error();
-  v2.args.reserved3 = 0;
+  EXPECT_EQ(warpspec_gemm_check(&v2.args), WARPSPEC_INVALID_ARGUMENT) << last_error();
+  EXPECT_NE(last_error().find("scaling: unknown value 5"), std::string::npos) << last_error();
+  v2.args.scaling = 0;
   EXPECT_EQ(warpspec_gemm_check(&v2.args), WARPSPEC_INVALID_ARGUMENT) << last_error();
   EXPECT_NE(last_error().find("activation: unknown value 99"), std::string::npos) << last_error();
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/gemm_record.hpp"
 #include "tools/json.hpp"
 #include "tools/record.hpp"
 #include "tools/shapes.hpp"
@@ -182,6 +183,34 @@ TEST(CliJson, RecordHasTheDocumentedShape) {
   EXPECT_EQ(a.find("\"check\""), std::string::npos) << "no check ran: no check member";
 }
 
+// FP8 records say how the inputs were scaled; a peer that cannot run the problem is null,
+// with the reason, and the plot script reads such a record.
+TEST(CliJson, Fp8RecordsNameTheirScaling) {
+  tools::GemmProblem p;
+  p.in = warpspec::DType::kE4M3, p.out = warpspec::DType::kBF16, p.scale = tools::ScaleMode::kBlock;
+  const std::string args = tools::gemm_args_json(p).text();
+  EXPECT_NE(args.find(R"("dtype":"e4m3","out_dtype":"bf16","scaling":"block","fast_accum":false,)"), std::string::npos)
+      << args;
+  p.scale = tools::ScaleMode::kRow, p.fast_accum = true;
+  EXPECT_NE(tools::gemm_args_json(p).text().find(R"("scaling":"row","fast_accum":true,)"), std::string::npos);
+  const std::string bf16 = tools::gemm_args_json(tools::GemmProblem{}).text();
+  EXPECT_NE(bf16.find(R"("dtype":"bf16","out_dtype":"bf16","scaling":"none")"), std::string::npos) << bf16;
+  tools::TimingResult t = fake_timing(0.5, 0.5);
+  t.ms.resize(1), t.ratio.resize(1), t.calls.resize(1);  // ours alone
+  const std::string why = "cuBLASLt has no algorithm for it (cublasLtMatmulAlgoGetHeuristic found none)";
+  const std::string r = tools::make_record(fake_context("bench gemm"), "gemm", tools::gemm_args_json(p), t, 1e12, 1e9,
+                                           "", "gemm m=4096 n=4096 k=4096 in=e4m3 out=bf16", "", why);
+  EXPECT_NE(r.find(R"("peer":null,"ratio":null,"peer_unavailable":")" + why + "\""), std::string::npos) << r;
+  const std::string py = python_with("json");
+  if (py.empty()) GTEST_SKIP() << "no Python 3 on this machine";
+  const fs::path file = fs::temp_directory_path() / ("warpspec-fp8-" + std::to_string(getpid()) + ".jsonl");
+  std::ofstream(file) << r << "\n";
+  auto [rc, out] = sh(py + " " + plot_script() + " --check " + file.string());
+  EXPECT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("1 records ok (1 gemm)"), std::string::npos) << out;
+  fs::remove(file);
+}
+
 // Writes a sweep's worth of records, as `bench gemm --json` and `bench attention --json`
 // would, to a file; returns its path.
 fs::path write_records(const std::string& name) {
@@ -264,6 +293,8 @@ TEST(CliJson, JsonAndDeviceAreAcceptedOnEveryCommand) {
   for (const char* args : {"info --json", "info --json --device 0", "demo --json", "demo --device 1",
                            "gemm --json --device 0 --peer --m 256", "attention --json --device 0 --head-dim 96",
                            "bench gemm --json --shape 64x64x64 --shape 128x256x512 --dtype fp16",
+                           "gemm --json --dtype e4m3 --scaling block --check --peer",
+                           "bench gemm --json --dtype e4m3 --scaling row --fast-accum --out-dtype fp16",
                            "bench attention --json --seqlen 512 1024 --head-dim 64 --head-dim 128 --tokens 4096",
                            "bench attention --seqlens 512 --head-dims 64 --causal-only --hidden 1024",
                            "bench decode --json --device 0 --page-sizes 0 64 --num-splits 3"}) {
@@ -331,6 +362,37 @@ TEST(CliJson, RecordsFromARealRunOnHopper) {
     auto [rc3, out3] = sh(py + " " + plot_script() + " --check " + file.string());
     EXPECT_EQ(rc3, 0) << out3;
     EXPECT_NE(out3.find("4 records ok (2 attention, 2 gemm)"), std::string::npos) << out3;
+  }
+  fs::remove(file);
+}
+
+// On a Hopper GPU, FP8: a checked record that names its scaling and its peer (cuBLASLt's
+// figures, its D checked against the same reference, or null with the reason), and a sweep
+// per scaling the plot script reads.
+TEST(CliJson, Fp8RecordsFromARealRunOnHopper) {
+  if (!have_hopper()) GTEST_SKIP() << "needs a Hopper GPU (without one, the commands exit 3: tested above)";
+  const std::string fast = " --rounds 2 --iters 2 --warmup-s 0.05";
+  auto [rc, out] =
+      sh(cli() + " gemm --json --dtype e4m3 --scaling block --peer --check --m 1000 --n 520 --k 1040" + fast);
+  ASSERT_EQ(rc, 0) << out;
+  ASSERT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  for (const char* part : {R"("dtype":"e4m3")", R"("scaling":"block")", R"("check":{)", R"("passed":true)"})
+    EXPECT_NE(out.find(part), std::string::npos) << part << "\n" << out;
+  if (out.find(R"("peer":null,"ratio":null,"peer_unavailable":)") == std::string::npos) {
+    EXPECT_NE(out.find(R"("peer":{"name":"cuBLASLt")"), std::string::npos) << out;
+    EXPECT_NE(out.find(R"("peer":{"name":"cuBLASLt","passed":true,)"), std::string::npos) << "its D checked\n" << out;
+  }
+  const fs::path file = fs::temp_directory_path() / ("warpspec-fp8-real-" + std::to_string(getpid()) + ".jsonl");
+  for (const char* scaling : {"tensor", "row", "block"}) {
+    auto [rc2, out2] = sh(cli() + " bench gemm --json --dtype e4m3 --scaling " + scaling +
+                          " --shape 256x256x256 --shape 512x384x1024" + fast + " >> " + file.string());
+    ASSERT_EQ(rc2, 0) << scaling << "\n" << out2;
+  }
+  const std::string py = python_with("json");
+  if (!py.empty()) {
+    auto [rc3, out3] = sh(py + " " + plot_script() + " --check " + file.string());
+    EXPECT_EQ(rc3, 0) << out3;
+    EXPECT_NE(out3.find("6 records ok (6 gemm)"), std::string::npos) << out3;
   }
   fs::remove(file);
 }

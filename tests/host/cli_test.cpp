@@ -67,6 +67,14 @@ TEST(Cli, CheckPathsPassOnHopper) {
   if (!have_hopper()) GTEST_SKIP() << "needs a Hopper GPU (without one, the demo test covers the refusal)";
   const char* runs[] = {
       "gemm --m 1000 --n 1024 --k 520 --layout nt --beta 0.5 --alpha 2 --check --warmup-s 0.1 --rounds 1 --iters 2",
+      // FP8 (e4m3) against cuBLAS on the dequantised inputs, every scaling, beyond one 128-K
+      // block and off the tile grid; with the peer (cuBLASLt), which prints a figure or n/a.
+      "gemm --dtype e4m3 --m 1000 --n 520 --k 1040 --scaling tensor --beta 0.5 --check --peer --warmup-s 0.1 "
+      "--rounds 1 --iters 2",
+      "gemm --dtype e4m3 --m 1000 --n 520 --k 1040 --scaling row --out-dtype fp16 --fast-accum --check --peer "
+      "--warmup-s 0.1 --rounds 1 --iters 2",
+      "gemm --dtype e4m3 --m 1000 --n 520 --k 1040 --scaling block --out-dtype fp32 --alpha 0.5 --check --peer "
+      "--warmup-s 0.1 --rounds 1 --iters 2",
       "gemm --m 64 --n 512 --k 4000 --decomposition splitk --splits 5 --beta 0.5 --check --warmup-s 0.1 --rounds 1 "
       "--iters 2",
       "gemm --m 1000 --n 1300 --k 3000 --decomposition streamk --out-dtype fp32 --check --warmup-s 0.1 --rounds 1 "
@@ -86,10 +94,27 @@ TEST(Cli, CheckPathsPassOnHopper) {
 TEST(Cli, UsageErrorsExitTwo) {
   for (const char* args : {"frobnicate", "gemm --m abc", "gemm --layout xy", "bench gemm --rounds 0",
                            "gemm --decomposition xk", "bench gemm --decomposition 2", "gemm --splits x",
-                           "gemm --cluster 3", "bench gemm --cluster 2x1 --cluster 1x", "gemm --cluster 0x1"}) {
+                           "gemm --cluster 3", "bench gemm --cluster 2x1 --cluster 1x", "gemm --cluster 0x1",
+                           // FP8's options: names, and scales or fast accumulation on 16-bit inputs.
+                           "gemm --dtype e5m2", "gemm --dtype e4m3 --scaling rows", "bench gemm --scaling block",
+                           "gemm --scaling tensor", "gemm --dtype fp16 --fast-accum",
+                           "bench gemm --dtype bf16 --fast-accum",
+                           "bench gemm --dtype e4m3 --out-dtype e4m3"}) {
     auto [rc, out] = run_cli(args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
+  }
+}
+
+// Scales and fast accumulation belong to FP8 inputs: asked of a 16-bit GEMM, one line
+// saying so and the usage exit code, on any machine (before the GPU is looked for).
+TEST(Cli, ScalesOnSixteenBitInputsAreAUsageError) {
+  for (const char* args : {"gemm --scaling block", "bench gemm --dtype fp16 --fast-accum --shape 64x64x64"}) {
+    auto [rc, out] = run_cli(args);
+    EXPECT_EQ(rc, 2) << args << "\n" << out;
+    EXPECT_NE(out.find("--scaling and --fast-accum apply to --dtype e4m3 only"), std::string::npos)
+        << args << "\n" << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << args << "\n" << out;
   }
 }
 
@@ -97,6 +122,13 @@ TEST(Cli, HelpShowsDefaultsAndExitCodes) {
   auto [rc, out] = run_cli("gemm --help");
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("4096"), std::string::npos) << "the default --m should show\n" << out;
+  for (const char* command : {"gemm --help", "bench gemm --help"}) {
+    auto [rc1, help] = run_cli(command);
+    EXPECT_EQ(rc1, 0) << help;
+    for (const char* shown : {"{bf16,fp16,e4m3}=bf16", "--scaling TEXT:{tensor,row,block}=tensor", "--fast-accum",
+                              "--out-dtype TEXT:{bf16,fp16,fp32}"})
+      EXPECT_NE(help.find(shown), std::string::npos) << command << " should show " << shown << "\n" << help;
+  }
   auto [rc2, top] = run_cli("--help");
   EXPECT_EQ(rc2, 0) << top;
   EXPECT_NE(top.find("3 no Hopper GPU"), std::string::npos) << top;

@@ -182,6 +182,15 @@ TEST(Describe, GemmLineReportsTheHeuristicsChoice) {
   EXPECT_EQ(w["decomposition"], "split_k");
   EXPECT_EQ(w["splits"], "4");
   EXPECT_EQ(w["workspace"], "65536");
+  EXPECT_EQ(w.count("scaling"), 0u) << "16-bit inputs have no FP8 scaling";
+  c.scaling = "block";  // FP8: how the scales are read and how often the accumulator is promoted
+  w = words(gi::describe(c));
+  EXPECT_EQ(w["scaling"], "block");
+  EXPECT_EQ(w["promote"], "per_k_block");
+  c.scaling = "tensor_or_row", c.fast_accum = true;
+  w = words(gi::describe(c));
+  EXPECT_EQ(w["scaling"], "tensor_or_row");
+  EXPECT_EQ(w["promote"], "per_unit");
   // An empty output says that nothing launches.
   c.shape.grid = 0;
   EXPECT_NE(gi::describe(c).find("launch=none"), std::string::npos);

@@ -225,4 +225,51 @@ TEST(GemmEpilogueValidation, Fp8LayoutsAndDtypes) {
   expect_refused(g, StatusCode::kMisaligned, "a.stride[0]");
 }
 
+// Block scales (GemmScaling::kBlock): scale_a (M, ceil(K/128)), scale_b (ceil(K/128),
+// ceil(N/128)), any strides; FP8 only, no fast accumulation, row-major D, no batch.
+TEST(GemmEpilogueValidation, BlockScales) {
+  const int64_t kK2 = 272, kB = 3;  // ceil(272 / 128)
+  auto block_args = [&](DType in) {
+    GemmArgs g;
+    g.a = TensorView::matrix(fake(), in, kM, kK2, kK2);
+    g.b = TensorView::matrix(fake(0x10000), in, kK2, kN, kK2, /*row_major=*/false);
+    g.d = TensorView::matrix(fake(0x20000), DType::kBF16, kM, kN, kN);
+    g.scaling = warpspec::GemmScaling::kBlock;
+    g.scale_a = TensorView::matrix(fake(0x30000), DType::kFP32, kM, kB, kM, /*row_major=*/false);  // M contiguous
+    g.scale_b = matrix2(0x40000, kB, 1);  // N = 48: one column block
+    return g;
+  };
+  expect_accepted(block_args(DType::kE4M3));
+  GemmArgs g = block_args(DType::kE4M3);
+  g.scale_a = matrix2(0x30000, kM, kB);  // row-major works too
+  g.bias = vector(0x50000, DType::kFP32, kN);
+  g.activation = GemmActivation::kGeluTanh;
+  expect_accepted(g);
+  expect_refused(block_args(DType::kBF16), StatusCode::kUnsupported, "scaling: block scales are built for FP8");
+  g = block_args(DType::kE4M3);
+  g.use_fast_accum = true;
+  expect_refused(g, StatusCode::kInvalidArgument, "use_fast_accum: block scales multiply each 128-K");
+  g = block_args(DType::kE4M3);
+  g.scale_a = matrix2(0x30000, kM, 1);  // row-wise shape
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_a.shape: block scales are (M, ceil(K/128)) = (64, 3), got (64, 1)");
+  g = block_args(DType::kE4M3);
+  g.scale_b = matrix2(0x40000, kB, 2);
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_b.shape: block scales are (ceil(K/128), ceil(N/128)) = (3, 1), got (3, 2)");
+  g = block_args(DType::kE4M3);
+  g.scale_b = TensorView{};
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_b: block scaling needs it");
+  g = block_args(DType::kE4M3);
+  g.scale_a.dtype = DType::kBF16;
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_a.dtype: scales are fp32");
+  g = block_args(DType::kE4M3);
+  g.scale_a.data = fake(0x30002);
+  expect_refused(g, StatusCode::kMisaligned, "scale_a.data: must be 4-byte aligned");
+  g = block_args(DType::kE4M3);
+  g.d = TensorView::matrix(fake(0x20000), DType::kBF16, kM, kN, kM, /*row_major=*/false);
+  expect_refused(g, StatusCode::kUnsupported, "d.stride: block-scaled GEMMs write a row-major D");
+  g = block_args(DType::kE4M3);
+  g.scaling = static_cast<warpspec::GemmScaling>(7);
+  expect_refused(g, StatusCode::kInvalidArgument, "scaling: unknown value 7");
+}
+
 }  // namespace gemm_epilogue_validation_test

@@ -60,6 +60,78 @@ def test_scaled_mm_matches_reference_and_torch(out_dtype, scaling, with_bias, fa
     check(peer, reference(a, b, sa, sb, bias), a, b, sa, sb, 2 ** -9 if fast else 2 ** -12)
 
 
+def expand_blocks(sa, sb, m, n, k):
+    """Block scales as per-element factors: sa (M, ceil(K/128)) -> (M, K), sb (ceil(K/128),
+    ceil(N/128)) -> (K, N)."""
+    return (sa.repeat_interleave(128, dim=1)[:, :k],
+            sb.repeat_interleave(128, dim=0)[:k].repeat_interleave(128, dim=1)[:, :n])
+
+
+def block_scales(m, n, k, a_m_contiguous=True):
+    kb, nb = -(-k // 128), -(-n // 128)
+    # 2^-6 .. 2^6: a scale applied to the wrong block shows.
+    sa = torch.exp2(torch.rand(m, kb, device="cuda") * 12 - 6)
+    sb = torch.exp2(torch.rand(kb, nb, device="cuda") * 12 - 6)
+    if a_m_contiguous:  # DeepGEMM's layout for the activations' scales
+        sa = sa.t().contiguous().t()
+    return sa, sb
+
+
+@needs_hopper
+@needs_fp8
+@pytest.mark.parametrize("shape", [(257, 200, 528), (64, 384, 1040), (1, 16, 16), (130, 520, 4096)])
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float32])
+@pytest.mark.parametrize("a_m_contiguous", [True, False])
+def test_scaled_mm_block_scales(shape, out_dtype, a_m_contiguous, seed):
+    m, n, k = shape
+    a, b = fp8(m, k), fp8(n, k).t()
+    sa, sb = block_scales(m, n, k, a_m_contiguous)
+    fa, fb = expand_blocks(sa, sb, m, n, k)
+    got = warpspec.scaled_mm(a, b, sa, sb, out_dtype=out_dtype)
+    assert got.shape == (m, n) and got.dtype == out_dtype
+    check(got, reference(a, b, fa, fb), a, b, fa, fb, 2 ** -12)
+    if k > 128 or n > 128:  # else the shapes also read as row-wise scales (the same product)
+        with pytest.raises(ValueError, match="use_fast_accum: block scales"):
+            warpspec.scaled_mm(a, b, sa, sb, out_dtype=out_dtype, use_fast_accum=True)
+
+
+@needs_hopper
+@needs_fp8
+def test_deepgemm_entry_point(seed):
+    m, n, k = 200, 384, 1024
+    a, w = fp8(m, k), fp8(n, k)
+    sa, sbt = block_scales(m, n, k)
+    sw = sbt.t()  # DeepGEMM: (ceil(N/128), ceil(K/128)) for w (N, K)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    assert warpspec.gemm_fp8_fp8_bf16_nt((a, sa), (w, sw), out) is None
+    fa, fb = expand_blocks(sa, sbt, m, n, k)
+    check(out, reference(a, w.t(), fa, fb), a, w.t(), fa, fb, 2 ** -12)
+    same = warpspec.scaled_mm(a, w.t(), sa, sbt, out_dtype=torch.bfloat16)
+    assert torch.equal(out, same)
+    with pytest.raises(ValueError, match="out: must be bfloat16"):
+        warpspec.gemm_fp8_fp8_bf16_nt((a, sa), (w, sw), out.float())
+    with pytest.raises(ValueError, match="block scales must be"):
+        warpspec.gemm_fp8_fp8_bf16_nt((a, sa[:, :1]), (w, sw), out)
+
+
+@needs_hopper
+@needs_fp8
+def test_block_scales_under_a_cuda_graph(seed):
+    m, n, k = 256, 256, 512
+    a, b = fp8(m, k), fp8(n, k).t()
+    sa, sb = block_scales(m, n, k)
+    warpspec.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)  # warm-up outside capture
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = warpspec.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16)
+    sa.mul_(2.0)  # new values, read at replay
+    g.replay()
+    torch.cuda.synchronize()
+    fa, fb = expand_blocks(sa, sb, m, n, k)
+    check(out, reference(a, b, fa, fb), a, b, fa, fb, 2 ** -12)
+
+
 @needs_hopper
 @needs_fp8
 def test_scaled_mm_refusals():

@@ -5,7 +5,9 @@
 //   warpgroup 0 (producer, 40 registers):
 //     warp 0 — mainloop loads: A and B tiles by TMA into the staged ring;
 //     warp 1 — epilogue loads: C chunks by TMA, only when beta != 0, starting after
-//              warp 0 has issued its first tile (the loads the math waits on first).
+//              warp 0 has issued its first tile (the loads the math waits on first);
+//     warp 2 — the consumer's side loads, when it has any (FP8 block scales by
+//              cp.async: gemm/block_scale.cuh).
 //   warpgroups 1, 2 (consumers, 232 registers): wgmma (MmaConsumer: 16-bit, or FP8 with
 //     two-level accumulation) over rows 0-63 and 64-127 of the
 //     same tile, then the fixup (a unit covering part of K: publish the partial, or sum
@@ -25,6 +27,7 @@
 #include "warpspec/gemm/mma_fp8.cuh"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/mbarrier.cuh"
+#include "warpspec/hopper/smem.cuh"
 #include "warpspec/hopper/warp.cuh"
 #include "warpspec/ws_kernel.cuh"
 
@@ -46,6 +49,9 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     PipelineStorage<kStages> mainloop_barriers;
     PipelineStorage<kEpiStages> epilogue_barriers;
     uint64_t load_order;  // mainloop warp -> epilogue load warp, once
+    // FP8 block scales' rings (empty otherwise); last, where the 1 KB-aligned members
+    // leave room (the 128 x 256 FP8 tile has 2 KB).
+    typename MmaT::ConsumerStorage consumer;
   };
 
   struct Context {
@@ -64,6 +70,7 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     Pipeline<kStages>(s.mainloop_barriers).init(1, 4 * kConsumerWarpgroups * Cast::kCtas);
     Pipeline<kEpiStages>(s.epilogue_barriers).init(1, kConsumerWarpgroups);
     hopper::mbarrier_init(&s.load_order, 1);
+    MmaT::init_side(s.consumer);
   }
 
   __device__ __forceinline__ static void prefetch(const Params& p) {
@@ -97,6 +104,12 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
       const auto& units = Cast::units(p.sched);
       for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t))
         if (t.in_bounds && p.sched.is_final(t)) EpilogueT::load(p, c.epilogue, st, c.s.epilogue, t);
+    } else if (warp == 2 && MmaT::side_loads(p)) {
+      // The consumer's side loads (FP8 block scales), all lanes, unit by unit.
+      typename MmaT::SideState st;
+      const auto& units = Cast::units(p.sched);
+      for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) MmaT::load_side(p, c.s.consumer, st, t);
+      hopper::cp_async_wait_all();  // no copy outlives its warp
     }
   }
 
@@ -104,10 +117,11 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     const Params& p = c.p;
     PipelineState<kStages> st;
     PipelineState<kEpiStages> epi_st;
+    typename MmaT::SideState side_st;
     float acc[kCfg.tile.block_n / 2];
     const auto& units = Cast::units(p.sched);
     for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
-      MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t.k_end - t.k_begin, acc);
+      MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t, acc, c.s.consumer, side_st);
       if (FixupT::reduce(p, consumer, t, acc) && t.in_bounds)
         EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);
     }

@@ -77,6 +77,14 @@ struct Mainloop {
 
   using Pipe = Pipeline<kStages>;
   using State = PipelineState<kStages>;
+  // What the consumer keeps beside the stages, and its side loads: nothing here (FP8's
+  // block scales: mma_fp8.cuh).
+  struct ConsumerStorage {};
+  struct SideState {};
+  __device__ __forceinline__ static void init_side(ConsumerStorage&) {}
+  __device__ __forceinline__ static bool side_loads(const GemmParams&) { return false; }
+  __device__ __forceinline__ static void load_side(const GemmParams&, ConsumerStorage&, SideState&,
+                                                   const schedule::KWorkUnit&) {}
 
   // Producer (one thread): fill stages for one unit: its tile's k-iterations
   // [t.k_begin, t.k_end), the range the consumers multiply.
@@ -122,13 +130,15 @@ struct Mainloop {
     }
   }
 
-  // Consumer warpgroup `wg` (0 or 1): acc = A[rows 64wg..] · B over `k_count` k-iterations
-  // (the unit's range; the producer loaded exactly those stages).
+  // Consumer warpgroup `wg` (0 or 1): acc = A[rows 64wg..] · B over unit t's k-iterations
+  // (the producer loaded exactly those stages).
   // One wgmma group stays in flight: after committing stage k, wait until only it is
   // pending, then release stage k-1 (its reads are done). Releasing earlier would let
   // TMA overwrite operands under a running wgmma.
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
-                                             int k_count, float (&acc)[kBlockN / 2]) {
+                                             const schedule::KWorkUnit& t, float (&acc)[kBlockN / 2],
+                                             ConsumerStorage&, SideState&) {
+    const int k_count = t.k_end - t.k_begin;
     constexpr hopper::WgmmaOperandLayout la = layout_a(), lb = layout_b();
     const Cast cast;
     const bool releaser = cast.releaser();  // one arrival per consumer warp and CTA of the cluster

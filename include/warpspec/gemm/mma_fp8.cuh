@@ -31,6 +31,7 @@
 //   MMAs a 128 x 256 tile gets from them; the wide tile (config.hpp) tests that.
 #include <type_traits>
 
+#include "warpspec/gemm/block_scale.cuh"
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/mainloop.cuh"
 #include "warpspec/gemm/params.hpp"
@@ -60,16 +61,44 @@ struct MmaFp8Promote {
   using Pipe = typename Loads::Pipe;
   using State = typename Loads::State;
   using Storage = typename Loads::Storage;
+  // Block scales (block_scale.cuh): their ring, its loader (producer warp 2) and the
+  // consumers' reader, whose ring position persists across units as the stages' does.
+  using Scales = BlockScales<kParts, kPartN, kCfg.tile.block_m, kBlockN, kConsumerWarpgroups * 128>;
+  using ConsumerStorage = typename Scales::Storage;
+  using SideState = typename Scales::State;
+  __device__ __forceinline__ static void init_side(ConsumerStorage& s) { Scales::init(s); }
+  __device__ __forceinline__ static bool side_loads(const GemmParams& p) { return p.block_scale.a != nullptr; }
+  __device__ __forceinline__ static void load_side(const GemmParams& p, ConsumerStorage& s, SideState& st,
+                                                   const schedule::KWorkUnit& t) {
+    Scales::load(p, s, st, t);
+  }
 
-  // Consumer warpgroup `wg`: acc = A[rows 64wg..] · B over `k_count` k-iterations.
+  // Consumer warpgroup `wg`: acc = A[rows 64wg..] · B over unit t's k-iterations
+  // (block-scaled: each k-block's product times its scales, block_scale.cuh).
   // Pipeline protocol as the 16-bit consumer's (one wgmma group in flight between
   // promotions; stage k-1 released once stage k's wait shows its reads are done).
+  // The loop is built twice, with and without block scales (one kernel still: the
+  // choice is the runtime p.block_scale.a), so the tensor-wise loop has no scale code.
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
-                                             int k_count, float (&acc)[kAcc]) {
+                                             const schedule::KWorkUnit& t, float (&acc)[kAcc],
+                                             ConsumerStorage& own, SideState& side) {
+    if (p.block_scale.a != nullptr)
+      run<typename Scales::Reader>(p, pipe, st, s, wg, t, acc, own, side);
+    else
+      run<UnitScale>(p, pipe, st, s, wg, t, acc, own, side);
+  }
+
+ private:
+  template <class Scale>
+  __device__ __forceinline__ static void run(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
+                                             const schedule::KWorkUnit& t, float (&acc)[kAcc],
+                                             ConsumerStorage& own, SideState& side) {
+    const Scale scale(own, side, wg);
     constexpr hopper::WgmmaOperandLayout la = Loads::layout_a(), lb = Loads::layout_b();
     const typename Loads::Cast cast;
     const bool releaser = cast.releaser();
     const bool idle = 64 * wg >= p.a_rows;
+    const int k_count = t.k_end - t.k_begin;
     const int promote_every = kParts == 1 ? p.promote_every : 1;
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
@@ -79,6 +108,7 @@ struct MmaFp8Promote {
     int since = 0;  // k-blocks accumulated in tmp since the last promotion
 #pragma unroll 1
     for (int kt = 0; kt < k_count; ++kt) {
+      scale.begin_kblock();  // idle warpgroups too: every consumer thread releases the scales
       pipe.consumer_wait(st);
       const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
       const uint32_t b_base = hopper::smem_u32(s.b[st.index]);
@@ -94,11 +124,20 @@ struct MmaFp8Promote {
           }
           hopper::wgmma_commit_group();
           if (++since >= promote_every || kt + 1 == k_count || kParts > 1) {
-            // Promotion: every wgmma on tmp must be finished before it is read.
+            // Promotion: every wgmma on tmp must be finished before it is read. (Reading
+            // the factors before this wait measured 3% slower on the 128 x 256 tile.)
             hopper::wgmma_wait_group<0>();
             hopper::wgmma_fence_operands(tmp);
+            // Registers 4j, 4j + 1 are row r, 4j + 2, 4j + 3 row r + 8 (m64 layout).
 #pragma unroll
-            for (int i = 0; i < kPartAcc; ++i) acc[kPartAcc * part + i] += tmp[i];
+            for (int half = 0; half < 2; ++half) {
+              const float f = scale.factor(part, half);  // 1 unless block-scaled
+#pragma unroll
+              for (int i = 2 * half; i < kPartAcc; i += 4) {
+                acc[kPartAcc * part + i] = fmaf(tmp[i], f, acc[kPartAcc * part + i]);
+                acc[kPartAcc * part + i + 1] = fmaf(tmp[i + 1], f, acc[kPartAcc * part + i + 1]);
+              }
+            }
             hopper::wgmma_fence_operands(tmp);
             since = 0;
           } else {
@@ -106,6 +145,7 @@ struct MmaFp8Promote {
           }
         }
       }
+      scale.end_kblock();
       if (kt > 0 && releaser) cast.release(pipe, prev);
       prev = st;
       st.advance();

@@ -11,6 +11,17 @@
 
 namespace warpspec::gemm_impl {
 
+// FP8 block scaling (gemm/block_scale.cuh; GemmScaling::kBlock): the kernel's A rows
+// carry one fp32 scale per 128 K (a[row * a_stride_m + kb * a_stride_k]), B one per 128 x
+// 128 block (b[kb * b_stride_k + nb * b_stride_n]); a null: none (every factor 1).
+struct BlockScaleParams {
+  const float* a = nullptr;
+  int64_t a_stride_m = 0, a_stride_k = 0;
+  const float* b = nullptr;
+  int64_t b_stride_k = 0, b_stride_n = 0;
+  int32_t m_last = 0, n_block_last = 0;  // clamps for the tile's rows and 128-column blocks past M, N
+};
+
 struct GemmParams {
   CUtensorMap map_a;  // A tiles: K-major {K, M, L} or M-major {M, K, L}
   CUtensorMap map_b;  // B tiles: K-major {K, N, L} or N-major {N, K, L}
@@ -47,6 +58,7 @@ struct GemmParams {
   // the fp32 main accumulator every `promote_every` k-blocks; a large value (fast
   // accumulation) promotes only at the unit's end. Unused by 16-bit kernels.
   int32_t promote_every;
+  BlockScaleParams block_scale;  // FP8 only; promote_every is 1 with block scales
 };
 
 }  // namespace warpspec::gemm_impl
