@@ -13,7 +13,7 @@
 namespace warpspec::tools {
 namespace {
 
-Status fill(void* p, DType t, size_t n, uint64_t seed) {
+Status fill_normal(void* p, DType t, size_t n, uint64_t seed) {
   const cudaError_t e = testbed::fill_normalish(p, t, n, seed);
   return e == cudaSuccess ? Status::Ok() : cuda_error("fill kernel", e);
 }
@@ -69,9 +69,9 @@ AttentionRunner::AttentionRunner(const AttentionProblem& p) : p_(p) {
     if (status_.ok()) cudaMemcpy(cu_seqlens_, cu.data(), cu.size() * 4, cudaMemcpyHostToDevice);
   }
   for (int s = 0; s < sets_ && status_.ok(); ++s) {
-    status_ = fill(q_[s], p.dtype, nq, 7000 + 3 * s);
-    if (status_.ok()) status_ = fill(k_[s], p.dtype, nk, 7001 + 3 * s);
-    if (status_.ok()) status_ = fill(v_[s], p.dtype, nk, 7002 + 3 * s);
+    status_ = fill_normal(q_[s], p.dtype, nq, 7000 + 3 * s);
+    if (status_.ok()) status_ = fill_normal(k_[s], p.dtype, nk, 7001 + 3 * s);
+    if (status_.ok()) status_ = fill_normal(v_[s], p.dtype, nk, 7002 + 3 * s);
   }
   if (status_.ok()) {
     cudaError_t e = cudaDeviceSynchronize();
