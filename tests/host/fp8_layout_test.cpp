@@ -102,6 +102,7 @@ constexpr hw::WgmmaSwizzle kSw128 = hw::WgmmaSwizzle::k128B, kSw64 = hw::WgmmaSw
 constexpr TransposeCase kTransposeCases[] = {
     {128, 64, kSw64, kSw128}, {128, 128, kSw128, kSw128}, {128, 256, kSw128, kSw128},
     {192, 64, kSw64, kSw64},  {160, 128, kSw128, kSw32},  {96, 256, kSw128, kSw32},
+    {192, 128, kSw128, kSw64},  // the FP8 head dim 128 kernel's block
 };
 
 std::vector<uint8_t> random_bytes(size_t n, uint64_t seed) {

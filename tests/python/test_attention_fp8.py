@@ -8,15 +8,21 @@ reference, is the yardstick the README's accuracy cost is stated against.
 
 The bound. Q·K products of e4m3 values are exact in the fp32 accumulator, so S is as
 exact as the reference's. P is rounded to e4m3 before P·V (3 mantissa bits: relative
-error at most u8 = 2^-4, round to nearest; the kernel's 2^8 softmax offset keeps P in
-e4m3's normal range, so no P underflows but those below 2^-14 of the row maximum,
-whose absolute error 2^-17 is negligible), V is exact, and O is rounded once to bf16
+error at most u8 = 2^-4, round to nearest; the kernel's 2^7 or 2^8 softmax offset keeps P
+in e4m3's normal range, so no P underflows but those below 2^-13 of the row maximum,
+whose absolute error 2^-16 is negligible), V is exact, and O is rounded once to bf16
 (2^-9). So |O - O_ref| <= u8 * sum_j p_j |v_j| + 2^-9 |O| <= (2^-4 + 2^-9) * max|v|:
 the max-error bound below (with a 2^-10 * max|v| floor for fp32 accumulation order).
 For random data the roundings are independent with RMS u8 / sqrt(3) ~ 3.6% of each
 p_j v_j term, and O is a sum of such terms with random signs, so the relative RMSE
-(error RMS over O's RMS) is about u8 / sqrt(3); it is bounded by 0.05 here. LSE comes
-from S in fp32, as bf16's: the same 1e-3 tolerance.
+(error RMS over O's RMS) is about u8 / sqrt(3); it is bounded by 0.05 here.
+
+LSE comes from S, and S is not as exact as the reference's: 8-bit wgmma adds each
+32-element k-step's products into the accumulator with fewer than fp32's bits
+(DeepSeek-V3 measured about 14 on Hopper; the FP8 GEMM promotes for this reason), so a
+score carries up to (d / 32) * 2^-13 * sum_i |q_i k_i| of error. The LSE tolerance adds
+that term, times the softmax scale, to bf16's 1e-3 (+1e-4 relative): the one-key rows
+of causal sq > sk at head dim 256 reached 1.85e-3 against bf16's 1.5e-3 tolerance.
 """
 
 import pytest
@@ -79,6 +85,13 @@ def make(b, sq, sk, h, hk, d, seed_scale=1.0):
     return q8, k8, v8, qd, kd, vd
 
 
+def score_magnitude(q, k):
+    """max over (batch, head, query, key) of sum_i |q_i k_i|, GQA's kv heads repeated."""
+    g = q.shape[2] // k.shape[2]
+    ka = k.abs().repeat_interleave(g, dim=2)
+    return torch.einsum("bqhd,bkhd->bhqk", q.abs(), ka).max()
+
+
 def errors(out, out_ref):
     err = (out.float() - out_ref).abs()
     rmse = err.pow(2).mean().sqrt().item() / max(out_ref.pow(2).mean().sqrt().item(), 1e-12)
@@ -109,7 +122,9 @@ def test_matches_dequantized_reference(fp8, head_dim, causal, shape, seed):
     assert torch.equal(torch.isinf(lse) & (lse < 0), no_key)
     if (~no_key).any():
         lse_err = (lse[~no_key] - lse_ref[~no_key]).abs().max().item()
-        assert lse_err <= 1e-3 + 1e-4 * lse_ref[~no_key].abs().max().item(), f"lse error {lse_err:.4g}"
+        accum = (head_dim / 32) * 2.0**-13 * head_dim**-0.5 * score_magnitude(qf, kf).item()
+        tol = 1e-3 + 1e-4 * lse_ref[~no_key].abs().max().item() + accum
+        assert lse_err <= tol, f"lse error {lse_err:.4g} > {tol:.4g} (accumulation term {accum:.4g})"
     # The rows that see no key (causal, sq > sk) are 0.
     if causal and sq > sk:
         assert torch.all(out[:, : sq - sk].float() == 0)

@@ -77,8 +77,8 @@ constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 // 32-key pump units; Fp8VTranspose.Pump_BlockN96_D256_VtSw32 covers the Vᵀ layout).
 // Only these head dims are built; the host refuses the others by name.
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
-    {64, 128, 2},
-    {128, 128, 2},
+    {64, 192, 2},
+    {128, 192, 2},
     {256, 96, 2},
 };
 

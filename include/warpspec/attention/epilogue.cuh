@@ -53,7 +53,7 @@ struct Epilogue {
 
   template <class Ctx>
   __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w, const SeqInfo& sq,
-                                               float (&o)[kHeadDim / 2], OnlineSoftmax<ML::kBlockN>& sm) {
+                                               float (&o)[kHeadDim / 2], typename ML::Softmax& sm) {
     const AttentionParams& p = c.p;
     if constexpr (kSplitHeadDim(kHeadDim)) {
       if (p.combine.o_partial != nullptr) {  // split-KV: this share's fp32 partial instead

@@ -45,7 +45,7 @@ struct PartialEpilogue {
 
   template <class Ctx>
   __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w, const SeqInfo& sq,
-                                               float (&o)[kHeadDim / 2], OnlineSoftmax<ML::kBlockN>& sm) {
+                                               float (&o)[kHeadDim / 2], typename ML::Softmax& sm) {
     const AttentionParams& p = c.p;
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;

@@ -86,8 +86,8 @@ struct Mainloop {
   // TMA straight into it, or into the pump's vload ring and through the transpose.
   using VPath = std::conditional_t<Ops::kFp8, VTransposePump<kBlockN, kHeadDim, kStages, kStages>,
                                    VDirect<kStages, kKVBytes>>;
-  // The softmax (FP8: the 2^8 offset) and the descales (16-bit: none).
-  using Softmax = OnlineSoftmax<kBlockN, Ops::kSoftmaxOffset>;
+  // The softmax (FP8: the 2^7 offset and the lazy max) and the descales (16-bit: none).
+  using Softmax = OnlineSoftmax<kBlockN, Ops::kSoftmaxOffset, Ops::kRescaleThresholdTenths>;
   using Descale = std::conditional_t<Ops::kFp8, Fp8Descale, UnitDescale>;
 
   // What each role carries from tile to tile: its place in the K and V rings and the
@@ -266,8 +266,7 @@ struct Mainloop {
       fence_p(pf);
       if (releaser) vpipe.consumer_release(vst);
       vst.advance();
-#pragma unroll
-      for (int i = 0; i < kHeadDim / 2; ++i) o[i] *= alpha[(i >> 1) & 1];
+      Softmax::rescale(o, alpha);
       pack_p(sacc, pf);
       accumulate = true;
     }

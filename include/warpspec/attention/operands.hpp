@@ -44,8 +44,16 @@ struct AttentionOperands {
   static constexpr int kPvKStep = int(32 / kElemBytes);
   static constexpr int kPvSteps = kBlockN / kPvKStep;
   static_assert(kBlockN % kPvKStep == 0, "block_n is whole P·V k-steps");
-  // p = 2^(s·scale − m + kSoftmaxOffset): FP8 P uses e4m3's range up to 256 (≤ 448).
-  static constexpr int kSoftmaxOffset = kFp8 ? 8 : 0;
+  // p = 2^(s·scale − m + kSoftmaxOffset). Head dim 256 keeps a lazy max (softmax.cuh:
+  // raised only past a threshold, O rescaled only when some row's max moves): there O's
+  // multiply is 128 FMULs a thread a block, more than the softmax itself, and skipping it
+  // gained 10% (FP8) and 5% (bf16) at 16k; at 64 and 128 the warp vote's branch cost more
+  // than it saved (-7% and -2.5% FP8, bf16 -5% and -1%; bench/NOTES.md v18). FP8 P stays
+  // ≤ 2^(offset + threshold): 2^8 eager, 2^(7 + 1.8) = 445.7 lazy, both below e4m3's 448.
+  static constexpr bool kLazyMax = kHeadDim >= 256;
+  static constexpr int kRescaleThresholdTenths = !kLazyMax ? -1 : kFp8 ? 18 : 80;
+  static constexpr int kSoftmaxOffset = !kFp8 ? 0 : kLazyMax ? 7 : 8;
+  static_assert(!kFp8 || kSoftmaxOffset * 10 + (kLazyMax ? kRescaleThresholdTenths : 0) <= 88, "e4m3 P must stay below 448 = 2^8.8");
   static constexpr DType kOutDType = out_dtype(kCfg.dtype);
   // The register split (config.hpp: 24 / 240 = 504 = 3 x 168). The FP8 producer runs
   // the V pump in warps 1-3; inside this kernel it spilled at 24 (68-124 bytes, with one

@@ -32,9 +32,18 @@ WARPSPEC_DEVICE float exp2_approx(float x) {
 // fills e4m3's range up to 256 (fewer underflows to 0). O and l both carry 2^kOffset,
 // so 1/l normalises O unchanged; only the LSE (and the sink term) use l·2^−kOffset.
 // kOffset 0 compiles to exactly the 16-bit kernels' arithmetic.
-template <int kBlockN, int kOffset = 0>
+//
+// kThreshold (log2 units, tenths: kThresholdTenths / 10; < 0: off): the row max that p is
+// taken against is raised only when a block's max exceeds it by more than the threshold
+// (a stale max leaves p ≤ 2^(kOffset + threshold), l and O carry the same reference, so
+// the result is unchanged). Then α = 1 on almost every block, and `rescale` skips O's
+// multiply when every row of the warp has α = 1 (a vote; exact, not approximate).
+// Off, the max follows every increase and O is multiplied on every block, as before.
+template <int kBlockN, int kOffset = 0, int kThresholdTenths = -1>
 struct OnlineSoftmax {
   static_assert(kOffset >= 0 && kOffset < 32, "the offset is a small power-of-two exponent");
+  static constexpr bool kLazy = kThresholdTenths >= 0;
+  static constexpr float kThreshold = kLazy ? float(kThresholdTenths) / 10.0f : 0.0f;
   static constexpr float kUnscale = 1.0f / float(1u << kOffset);  // exact
   static constexpr int kRegs = kBlockN / 2;  // S accumulator registers per thread
   float row_max[2];  // log2 units: the rounded product of the raw max and scale_log2
@@ -55,11 +64,14 @@ struct OnlineSoftmax {
       float mx = -INFINITY;  // this block's raw max
 #pragma unroll
       for (int j = 0; j < kBlockN / 8; ++j) mx = fmaxf(mx, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
-      const float m_new = fmaxf(row_max[h], __fmul_rn(hopper::quad_max(mx), scale_log2));
+      const float m_blk = __fmul_rn(hopper::quad_max(mx), scale_log2);
+      // Lazy: keep the old max unless this block's exceeds it by more than the threshold
+      // (−inf stays −inf: −inf > −inf + t is false; a NaN block max keeps the old, as fmaxf).
+      const float m_new = kLazy ? (m_blk > row_max[h] + kThreshold ? m_blk : row_max[h]) : fmaxf(row_max[h], m_blk);
       const float m_sub = m_new == -INFINITY ? 0.0f : m_new;
       // A row with no key so far subtracts 0 (not −kOffset): its p stay 2^−inf = 0.
       const float m_scaled = (kOffset == 0 || m_new == -INFINITY) ? m_sub : m_sub - float(kOffset);
-      alpha[h] = kFirst ? 1.0f : exp2_approx(row_max[h] - m_sub);
+      alpha[h] = kFirst || (kLazy && m_new == row_max[h]) ? 1.0f : exp2_approx(row_max[h] - m_sub);
       row_max[h] = m_new;
       float sum = 0.0f;
 #pragma unroll
@@ -73,6 +85,17 @@ struct OnlineSoftmax {
       }
       row_sum[h] = kFirst ? sum : fmaf(row_sum[h], alpha[h], sum);
     }
+  }
+
+  // O's rows times α (after `update`, once the block's P·V is done). Lazy: skipped when
+  // every row of the warp keeps its max (the branch is warp-uniform).
+  template <int kN>
+  WARPSPEC_DEVICE static void rescale(float (&o)[kN], const float (&alpha)[2]) {
+    if constexpr (kLazy) {
+      if (!__any_sync(0xffffffffu, alpha[0] != 1.0f || alpha[1] != 1.0f)) return;
+    }
+#pragma unroll
+    for (int i = 0; i < kN; ++i) o[i] *= alpha[(i >> 1) & 1];
   }
 
   // 1/l for O and the natural-log LSE, with an optional sink per row (under pack-GQA

@@ -131,7 +131,11 @@ struct VTransposePump {
     for (;; ++blocks) {
       const LoadState ld = LoadState{}.advanced(blocks);
       ring.consumer_wait(ld);
-      if (s.tag[ld.index] == kEnd) break;  // the same word in every lane: warp-uniform
+      // Lane 0 reads the tag and broadcasts it: the lane that releases the stage is the
+      // only reader, so the loader's kEnd store into it later is ordered after the read
+      // by that lane's own arrive (racecheck does not carry other lanes' reads through
+      // __syncwarp to lane 0's arrive).
+      if (__shfl_sync(0xffffffffu, releaser ? s.tag[ld.index] : 0u, 0) == kEnd) break;
       const PipelineState<kVtStages> vt = PipelineState<kVtStages>{}.advanced(blocks);
       c.vpipe.producer_acquire(vt);
       {
@@ -140,9 +144,13 @@ struct VTransposePump {
         // at 24 per thread (ptxas spilled); recomputing them is a few integer ops.
         constexpr hopper::WgmmaOperandLayout kV = layout_v(), kVt = layout_vt();
         const int lane = hopper::lane_index_fresh();
+#ifndef WARPSPEC_EXPERIMENT_PUMP_NOOP
         transpose_share<kFirst>(
             fp8_vt_load_offset(kV, 0, 0, lane) + hopper::smem_u32(s.vload[ld.index]),
             fp8_vt_store_offset(kVt, 0, 0, lane) + hopper::smem_u32(c.s.tiles.v[vt.index]));
+#else
+        (void)lane;
+#endif
       }
       hopper::fence_proxy_async_smem();  // this thread's stmatrix writes -> wgmma
       c.vpipe.producer_commit(vt);
