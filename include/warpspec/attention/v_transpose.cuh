@@ -144,13 +144,9 @@ struct VTransposePump {
         // at 24 per thread (ptxas spilled); recomputing them is a few integer ops.
         constexpr hopper::WgmmaOperandLayout kV = layout_v(), kVt = layout_vt();
         const int lane = hopper::lane_index_fresh();
-#ifndef WARPSPEC_EXPERIMENT_PUMP_NOOP
         transpose_share<kFirst>(
             fp8_vt_load_offset(kV, 0, 0, lane) + hopper::smem_u32(s.vload[ld.index]),
             fp8_vt_store_offset(kVt, 0, 0, lane) + hopper::smem_u32(c.s.tiles.v[vt.index]));
-#else
-        (void)lane;
-#endif
       }
       hopper::fence_proxy_async_smem();  // this thread's stmatrix writes -> wgmma
       c.vpipe.producer_commit(vt);
