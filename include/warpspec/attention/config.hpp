@@ -28,7 +28,9 @@ struct HeadDimConfig {
   int head_dim;  // the kernel's head dim: a multiple of 64 (128-byte SW128 columns)
   int block_n;   // keys per K/V block: the QK^T wgmma N and the P·V wgmma K
   int stages;    // K and V pipeline depth (each)
+  int v_stages = 0;  // the consumers' V ring, when deeper than K's (0: `stages`)
   constexpr bool operator==(const HeadDimConfig&) const = default;
+  constexpr int v_depth() const { return v_stages > 0 ? v_stages : stages; }
 };
 
 // Shared memory: Q (128 x d) + stages x (K + V) (block_n x d each), bf16/fp16.
@@ -71,7 +73,8 @@ constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 // Shared memory: Q (128 x d) + stages x (K + vload + Vᵀ) (block_n x d bytes each):
 //   d  64:  8 KB + 2 x 24 KB =  56 KB
 //   d 128: 16 KB + 2 x 48 KB = 112 KB
-//   d 256: 32 KB + 2 x 72 KB = 176 KB   (block_n 96; direct stores)
+//   d 256: 32 KB + 2 x 48 KB + 3 x 24 KB = 200 KB   (block_n 96, a third Vᵀ stage;
+//          direct stores)
 // Registers: d 256 holds 128 O + 48 S + 12 P at block_n 96; at 128 (64 S + 16 P) the
 // consumer spilled 40 B at 240 (ptxas, 2026-11-30), so d 256 takes 96-key blocks (whole
 // 32-key pump units; Fp8VTranspose.Pump_BlockN96_D256_VtSw32 covers the Vᵀ layout).
@@ -79,7 +82,7 @@ constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
     {64, 192, 2},
     {128, 192, 2},
-    {256, 96, 2},
+    {256, 96, 2, 3},
 };
 
 constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }

@@ -34,13 +34,14 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   // FP8 writes bf16 O from registers (epilogue_direct.cuh); 16-bit stages it in Q.
   using EpilogueT = std::conditional_t<MainloopT::Ops::kFp8, DirectEpilogue<kCfg>, Epilogue<kCfg>>;
   using VPath = typename MainloopT::VPath;
-  static constexpr int kHeadDim = MainloopT::kHeadDim, kBlockN = MainloopT::kBlockN, kStages = MainloopT::kStages;
+  static constexpr int kHeadDim = MainloopT::kHeadDim, kBlockN = MainloopT::kBlockN, kStages = MainloopT::kStages,
+                       kVStages = MainloopT::kVStages;
 
   struct SharedStorage {
     typename MainloopT::Storage tiles;
     typename VPath::Storage vpath;  // the pump's vload ring (empty for 16-bit)
     PipelineStorage<kStages> k_barriers;
-    PipelineStorage<kStages> v_barriers;
+    PipelineStorage<kVStages> v_barriers;
     uint64_t q_full;   // Q landed (TMA, one expect_tx per tile)
     uint64_t q_empty;  // Q's buffer free again: both warpgroups' O stores have read it
     TileRing tiles_ring;  // the dynamic schedule's hand-over (tile_stream.cuh)
@@ -49,7 +50,8 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   struct Context {
     const Params& p;
     SharedStorage& s;
-    Pipeline<kStages> kpipe, vpipe;
+    Pipeline<kStages> kpipe;
+    Pipeline<kVStages> vpipe;
     __device__ __forceinline__ Context(const Params& params, SharedStorage& storage)
         : p(params), s(storage), kpipe(storage.k_barriers), vpipe(storage.v_barriers) {}
   };
@@ -57,7 +59,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   __device__ __forceinline__ static void init_barriers(SharedStorage& s) {
     // 1 expect_tx arrival per stage; released by one lane of each consumer warp.
     Pipeline<kStages>(s.k_barriers).init(1, 4 * kConsumerWarpgroups);
-    Pipeline<kStages>(s.v_barriers).init(VPath::kVFullArrivals, 4 * kConsumerWarpgroups);
+    Pipeline<kVStages>(s.v_barriers).init(VPath::kVFullArrivals, 4 * kConsumerWarpgroups);
     VPath::init(s.vpath);
     hopper::mbarrier_init(&s.q_full, 1);
     hopper::mbarrier_init(&s.q_empty, kConsumerWarpgroups);
@@ -74,7 +76,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   // What the V path's pump warps see: the storage and the V pipeline.
   struct PumpContext {
     SharedStorage& s;
-    Pipeline<kStages> vpipe;
+    Pipeline<kVStages> vpipe;
   };
 
   // The pump warps' loop in a frame of its own (one call per warp and kernel). Inlined
@@ -83,7 +85,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   // spills. Only the storage reference crosses the call (a Context would be built on
   // the stack to be passed).
   __device__ __noinline__ static void pump(SharedStorage& s, int warp) {
-    PumpContext c{s, Pipeline<kStages>(s.v_barriers)};
+    PumpContext c{s, Pipeline<kVStages>(s.v_barriers)};
     VPath::pump(c, warp);
   }
 

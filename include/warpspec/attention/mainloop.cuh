@@ -58,6 +58,7 @@ struct Mainloop {
   static_assert(sizeof(T) == 2 || kCfg.dtype == DType::kE4M3, "16-bit inputs, or e4m3");
   static constexpr int kBlockN = kCfg.shape.block_n;
   static constexpr int kStages = kCfg.shape.stages;
+  static constexpr int kVStages = kCfg.shape.v_depth();  // the consumers' V (FP8: Vᵀ) ring
   static constexpr int kBoxCols = Ops::kBoxCols;  // one swizzle span of elements
   static constexpr int kCols = Ops::kCols;
   static constexpr int kPvSteps = Ops::kPvSteps;  // P·V k-steps per block (16 or 32 keys each)
@@ -76,16 +77,18 @@ struct Mainloop {
   struct Storage {
     alignas(1024) T q[kBlockM * kHeadDim];  // also O's staging for the 16-bit TMA store
     alignas(1024) T k[kStages][kBlockN * kHeadDim];
-    alignas(1024) T v[kStages][kBlockN * kHeadDim];  // what P·V reads: V, or the pump's Vᵀ (FP8)
+    alignas(1024) T v[kVStages][kBlockN * kHeadDim];  // what P·V reads: V, or the pump's Vᵀ (FP8)
   };
 
   using Pipe = Pipeline<kStages>;
   using State = PipelineState<kStages>;
+  using VPipe = Pipeline<kVStages>;
+  using VState = PipelineState<kVStages>;
 
   // V's way into the consumers' ring (v_direct.cuh / v_transpose.cuh): the loader's
   // TMA straight into it, or into the pump's vload ring and through the transpose.
-  using VPath = std::conditional_t<Ops::kFp8, VTransposePump<kBlockN, kHeadDim, kStages, kStages>,
-                                   VDirect<kStages, kKVBytes>>;
+  using VPath = std::conditional_t<Ops::kFp8, VTransposePump<kBlockN, kHeadDim, kStages, kVStages>,
+                                   VDirect<kVStages, kKVBytes>>;
   // The softmax (FP8: the 2^7 offset and the lazy max) and the descales (16-bit: none).
   using Softmax = OnlineSoftmax<kBlockN, Ops::kSoftmaxOffset, Ops::kRescaleThresholdTenths>;
   using Descale = std::conditional_t<Ops::kFp8, Fp8Descale, UnitDescale>;
@@ -94,7 +97,8 @@ struct Mainloop {
   // count of Q loads (the parity of q_full / q_empty). The loader fills V through
   // `vload` (VPath's ring: the consumers' own with VDirect), the consumers read `v`.
   struct Cursor {
-    State k, v;
+    State k;
+    VState v;
     typename VPath::LoadState vload;
     uint32_t q_iter = 0;
   };
@@ -209,9 +213,9 @@ struct Mainloop {
     const AttentionParams& p = c.p;
     Storage& s = c.s.tiles;
     Pipe& kpipe = c.kpipe;
-    Pipe& vpipe = c.vpipe;
+    VPipe& vpipe = c.vpipe;
     State& kst = cur.k;
-    State& vst = cur.v;
+    VState& vst = cur.v;
     hopper::mbarrier_wait(&c.s.q_full, cur.q_iter & 1u);
     ++cur.q_iter;
     const int t = threadIdx.x % hopper::kWarpgroupSize;
