@@ -140,6 +140,7 @@ void run_against_reference(const Case& c) {
 }
 
 TEST(AttentionFp8, MatchesTheReferenceOfTheStoredValues) {
+  WARPSPEC_REQUIRE_HOPPER();  // before any allocation (the helper asserts on its buffers)
   for (int d : {64, 128, 256})
     for (bool causal : {false, true}) {
       Case c;
@@ -154,6 +155,7 @@ TEST(AttentionFp8, MatchesTheReferenceOfTheStoredValues) {
 }
 
 TEST(AttentionFp8, DescalesAreExactIdentitiesWithPowersOfTwo) {
+  WARPSPEC_REQUIRE_HOPPER();
   const uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(test::seed_note(seed));
   std::mt19937_64 rng(seed);
