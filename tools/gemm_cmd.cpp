@@ -159,6 +159,7 @@ struct BenchGemmOptions {
   std::string decomposition = "auto";
   int splits = 0;
   std::vector<std::string> clusters;  // --cluster, repeated: each shape once per cluster; empty: auto
+  std::vector<int> tile_ns;           // --tile-n, repeated: each shape once per width; empty: auto
 };
 
 int run_bench_gemm(const BenchGemmOptions& o) {
@@ -187,7 +188,16 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     add(128, 8192, 8192);
     add(16, 4096, 4096);
     add(4096, 14336, 4096);
-    if (!o.quick) add(16384, 16384, 16384);
+    if (!o.quick) {
+      add(16384, 16384, 16384);
+      // Decode and LLM layers (issue 10's rows).
+      add(1, 8192, 8192);
+      add(16, 8192, 28672);
+      add(64, 8192, 8192);
+      add(256, 28672, 8192);
+      add(4096, 28672, 8192);
+      add(4096, 8192, 28672);
+    }
   }
   const bool json = common_options().json;
   const TimingOptions& timing = o.timing;
@@ -210,6 +220,8 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     clusters.emplace_back(m, n);
   }
   if (clusters.empty()) clusters.emplace_back(0, 0);
+  std::vector<int> tile_ns = o.tile_ns;
+  if (tile_ns.empty()) tile_ns.push_back(0);
   const RecordContext ctx = json ? record_context("bench gemm", timing) : RecordContext{};
   double log_sum = 0;
   int count = 0;
@@ -221,10 +233,13 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     // and "n/a" in its columns, never a number.
     const bool timed_peer = r.peer_unavailable().empty();
     if (!timed_peer) unavailable = r.peer_unavailable();
-    for (const auto& [cm, cn] : clusters) {
+    for (const auto& [cm, cn] : clusters)
+    for (const int tile_n : tile_ns) {
       GemmProblem p = shape;
       p.cluster_m = cm, p.cluster_n = cn;
+      p.tile_n = tile_n;
       r.set_cluster(cm, cn);
+      r.set_tile_n(tile_n);
       TimingResult t;
       if (int rc = report(r.time(timing, true, &t))) return rc;
       // ratio[1]: the peer's time / ours, per round, which is ours' speed / the peer's.
@@ -268,7 +283,7 @@ void register_gemm(CLI::App& app, int& exit_code) {
   cmd->add_option("--raster", o->raster, "tile order: m (along M), n (along N) or auto")
       ->check(CLI::IsMember({"m", "n", "auto"}));
   cmd->add_option("--swizzle", o->p.swizzle, "L2 grouping of tiles: 1, 2, 4, 8 (0 = automatic)");
-  cmd->add_option("--tile-n", o->p.tile_n, "CTA tile width: 64, 128, 256 (0 = automatic)");
+  cmd->add_option("--tile-n", o->p.tile_n, "CTA tile width: 64, 128, 256, or 16, 32 (narrow: D computed as D^T; 0 = automatic)");
   cmd->add_option("--decomposition", o->decomposition, kDecompositionHelp)
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
   cmd->add_option("--splits", o->p.splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
@@ -304,6 +319,10 @@ void register_bench(CLI::App& app, int& exit_code) {
                 std::string(kClusterHelp) + "; repeat to run each shape once per cluster (e.g. --cluster 1x1 "
                                             "--cluster 2x1 --cluster 1x2)")
       ->check(cluster_validator());
+  g->add_option("--tile-n", o->tile_ns,
+                "CTA tile width (64, 128, 256, or narrow 16, 32; 0 = automatic); repeat to run each shape once per "
+                "width, each against the peer")
+      ->check(CLI::IsMember({0, 16, 32, 64, 128, 256}));
   add_timing_options(g, o->timing);
   add_common_options(g);
   g->callback([o, &exit_code] { exit_code = run_bench_gemm(*o); });

@@ -72,6 +72,7 @@ std::string GemmProblem::describe() const {
   if (decomposition == GemmDecomposition::kStreamK) s += " streamk";
   if (decomposition == GemmDecomposition::kSplitK) s += splits != 0 ? " splitk" + std::to_string(splits) : " splitk";
   if (cluster_m != 0 || cluster_n != 0) s += " c" + std::to_string(cluster_m) + "x" + std::to_string(cluster_n);
+  if (tile_n != 0) s += " n" + std::to_string(tile_n);
   return s;
 }
 

@@ -81,6 +81,7 @@ class GemmRunner {
   const Status& status() const { return status_; }
   // Run ours with another cluster from now on (the same buffers; `bench gemm --cluster`).
   void set_cluster(int m, int n) { p_.cluster_m = m, p_.cluster_n = n; }
+  void set_tile_n(int tile_n) { p_.tile_n = tile_n; }
   Status run_ours(int set, cudaStream_t stream);
   // The configuration our call picks (warpspec::describe: the line WARPSPEC_LOG_CONFIG prints).
   Status describe_config(std::string* line) const;

@@ -57,7 +57,7 @@ struct GemmArgs {
   float beta = 0.0f;
   GemmRaster raster = GemmRaster::kHeuristic;
   int swizzle = 0;  // L2 grouping of tiles: 1, 2, 4 or 8; 0 picks one
-  int tile_n = 0;   // CTA tile width: 64, 128 or 256; 0 picks one (tuning and tests)
+  int tile_n = 0;   // CTA tile width: 64, 128 or 256, or a narrow 16 or 32 (D computed as Dᵀ); 0 picks one
   // Programmatic dependent launch: the kernel may start while the previous kernel in
   // the stream is finishing (its set-up overlaps that kernel's tail) and waits for it
   // before reading or writing global memory, so results are the same. Off by default.

@@ -136,6 +136,7 @@ struct Plan {
   int64_t m = 0, n = 0, k = 0, l = 1;  // the kernel's problem (after a possible swap)
   Mat a, b, c, d;                       // the kernel's operands: a is M x K, b is K x N
   bool swapped = false;
+  int narrow = 0;  // a narrow tile's width (gemm_impl::kNarrowTileConfigs), or 0
   // The caller's cluster in the kernel's orientation (a swap exchanges M and N), or
   // 0 x 0 for the library's choice (prepare()).
   gemm_impl::ClusterShape cluster_request{0, 0};
@@ -270,12 +271,28 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
       !(args.tile_n == gemm_impl::kFp8WideTileConfig.block_n && d.dtype == DType::kBF16))
     return unsupported(fmt("tile_n: FP8 GEMMs are built with tile width %d (or 0), and %d for D bf16; got %d with D %s",
                            gemm_impl::kFp8TileConfig.block_n, gemm_impl::kFp8WideTileConfig.block_n, args.tile_n, dtype_name(d.dtype)));
+  const bool narrow_asked = args.tile_n == 16 || args.tile_n == 32;
   if (args.tile_n != 0) {
     bool known = false;
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
-    if (!known) return invalid_argument(fmt("tile_n: must be 0 (automatic), 64, 128 or 256, got %d", args.tile_n));
+    for (const auto& c : gemm_impl::kNarrowTileConfigs) known = known || c.block_n == args.tile_n;
+    if (!known) return invalid_argument(fmt("tile_n: must be 0 (automatic), 16, 32, 64, 128 or 256, got %d", args.tile_n));
   }
   const bool cluster_given = args.cluster_m != 0 || args.cluster_n != 0;
+  // The narrow tiles (gemm/config.hpp): built for x @ w.t() with D of the input dtype and
+  // the linear epilogue; the caller's M becomes the kernel's N. The library picks them for
+  // M <= 32 where they are built (16 wide up to 16 rows, else 32).
+  const bool narrow_fits = !fp8 && !fused && !cluster_given && d.dtype == a.dtype && (a.empty() || a.row_major) &&
+                           (b.empty() || !b.row_major);
+  if (narrow_asked && !narrow_fits)
+    return unsupported(fmt("tile_n: the narrow tiles (16, 32) are built for row-major A and column-major B (K contiguous "
+                           "in both: x @ w.t()), D of the input dtype, no scales, bias, activation or cluster; this call "
+                           "has %s-major A, %s-major B, %s in, %s out%s%s",
+                           a.row_major ? "row" : "column", b.row_major ? "row" : "column", dtype_name(a.dtype),
+                           dtype_name(d.dtype), fused ? ", a fused epilogue" : "", cluster_given ? ", a cluster" : ""));
+  const int narrow = narrow_asked ? args.tile_n
+                     : args.tile_n == 0 && narrow_fits && M <= 32 && K > 0 ? (M <= 16 ? 16 : 32)
+                                                                            : 0;
   if (cluster_given) {
     if (args.cluster_m < 1 || args.cluster_m > 2 || args.cluster_n < 1 || args.cluster_n > 2)
       return invalid_argument(fmt("cluster_m, cluster_n: each must be 1 or 2, or both 0 (automatic), got %d x %d",
@@ -286,8 +303,10 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
 
   // The kernel writes D row-major. A column-major D is the row-major D^T = B^T A^T:
   // swap the operands; transposing a view only swaps which dimension is contiguous.
+  // A narrow tile runs D^T = B^T A^T whatever D's layout (its epilogue writes either).
   Plan p;
-  p.swapped = !d.row_major;
+  p.narrow = narrow;
+  p.swapped = narrow != 0 || !d.row_major;
   auto transpose = [](Mat x) {
     std::swap(x.rows, x.cols);
     x.row_major = !x.row_major;
@@ -438,6 +457,9 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
                       (args.tile_n == 0 && plan->d.dtype == DType::kBF16 && !args.use_fast_accum &&
                        fp8_wide_tile(plan->m, plan->n, plan->l, device.sm_count));
     plan->config.tile = wide ? gemm_impl::kFp8WideTileConfig : gemm_impl::kFp8TileConfig;
+  } else if (plan->narrow != 0) {
+    for (const auto& t : gemm_impl::kNarrowTileConfigs)
+      if (t.block_n == plan->narrow) plan->config.tile = t;
   } else if (plan->config.epilogue == gemm_impl::EpilogueKind::kFused) {
     plan->config.tile = gemm_impl::kFusedTileConfig;  // the one fused 16-bit tile (tile_n was checked)
   } else {
@@ -467,7 +489,12 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const gemm_impl::ClusterShape cluster = p.config.cluster;
   GemmParams& q = *params;
   q.a_rows = p.m <= 64 ? 64 : bm;
-  WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.m, p.n, 64, "d"));
+  // The narrow tiles' epilogue stores from registers (gemm/epilogue_direct.cuh), through
+  // q.direct, in either orientation; their map of D is never read, but is a valid map of
+  // D's memory all the same (the kernel prefetches it).
+  const bool direct = p.config.tile.epi_stages == 0;
+  if (direct && !p.d.row_major) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.n, p.m, 64, "d"));
+  else WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.m, p.n, 64, "d"));
   if (p.k > 0) {
     // A K-major operand that a cluster shares is loaded in one box per sharing CTA
     // (gemm/mainloop.cuh); MN-major boxes are 64 wide either way.
@@ -478,8 +505,22 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   } else {  // K = 0: D = beta·C; A and B are never loaded (no k-iterations)
     q.map_a = q.map_b = q.map_d;
   }
-  if (p.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));
+  if (p.beta != 0.0f && !direct) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));
   else q.map_c = q.map_d;  // never read
+  q.direct = gemm_impl::DirectStoreParams{};
+  if (direct) {
+    // Element (i, j) of the kernel's row-major or column-major view.
+    const auto strides = [](const Mat& x, int64_t* row, int64_t* col) {
+      *row = x.row_major ? x.ld : 1;
+      *col = x.row_major ? 1 : x.ld;
+    };
+    strides(p.d, &q.direct.d_row_stride, &q.direct.d_col_stride);
+    if (p.beta != 0.0f) {
+      q.direct.c = p.c.data;
+      strides(p.c, &q.direct.c_row_stride, &q.direct.c_col_stride);
+      q.direct.c_batch_stride = p.c.batch > 1 ? p.c.batch_stride : 0;
+    }
+  }
 
   schedule::PersistentArguments sa;
   sa.tiles_m = int(tiles_m);

@@ -12,8 +12,11 @@
 //     operands; it is refused by name.
 //   clusters: kTileConfigs[0] (128 x 256) x bf16 in and out, A and B K-major (a linear
 //     layer's layout, "TN"), the linear epilogue, 2x1 (the pair shares B) and 1x2 (shares
-//     A) = 2 kernels: what large bf16 GEMMs run (the heuristic picks 2x1 from two waves of
-//     tiles up) and what `--cluster` compares. Other cluster requests are refused by name.
+//     A) = 2 kernels: what `--cluster` (GemmArgs::cluster_m/n) asks for; the library picks
+//     1x1 itself. Other cluster requests are refused by name;
+//   narrow: kNarrowTileConfigs x input (bf16, fp16), D of the input dtype, A and B K-major
+//     (the swapped operands of x @ w.t()), the linear epilogue = 4 kernels: what skinny
+//     problems (M <= 32) run.
 // The host's choices (gemm.cpp) only ever name configurations from this list; tests
 // sweep all of them. Each group is appended after the ones before it, so the older
 // kernels keep their indices (and kernel names: dispatch.hpp names kernels by index).
@@ -27,12 +30,13 @@ inline constexpr int kNumPlainInstances = kNumTileConfigs * 2 * 2 * 4;
 inline constexpr int kNumFusedInstances = 2 + 3 + 1;
 inline constexpr ClusterShape kClusterShapes[] = {{2, 1}, {1, 2}};
 inline constexpr int kNumClusterInstances = int(sizeof(kClusterShapes) / sizeof(kClusterShapes[0]));
+inline constexpr int kNumNarrowInstances = kNumNarrowTileConfigs * 2;
 
 // The one configuration built with clusters, less its cluster shape.
 inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
 
 constexpr auto make_gemm_instances() {
-  std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances> list{};
+  std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances + kNumNarrowInstances> list{};
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
     for (DType in : {DType::kBF16, DType::kFP16})
@@ -49,6 +53,8 @@ constexpr auto make_gemm_instances() {
     c.cluster = cluster;
     list[i++] = c;
   }
+  for (const TileConfig& tile : kNarrowTileConfigs)
+    for (DType in : {DType::kBF16, DType::kFP16}) list[i++] = GemmConfig{tile, in, in, true, true, {}};
   return list;
 }
 

@@ -458,6 +458,78 @@ std::vector<Case> k_split_cases() {
 }
 INSTANTIATE_TEST_SUITE_P(KSplit, GemmSweep, ::testing::ValuesIn(k_split_cases()), case_name);
 
+// Narrow tiles (16 and 32 wide; D computed as D^T = B^T A^T, stored from registers):
+// the layout they are built for (A row-major, B column-major), M from 1 to past the
+// tile (several column tiles), N and K off every edge, both D layouts (the swap leaves a
+// column-major kernel D for a row-major D), beta with C and in place, fp16, batched with
+// broadcast operands, and each K decomposition (their fixup runs on 128 x 16 tiles).
+std::vector<Case> narrow_cases() {
+  using warpspec::GemmDecomposition;
+  std::vector<Case> v;
+  const int64_t sizes[][3] = {{1, 4096, 1024}, {5, 1000, 72},  {16, 4104, 1000}, {17, 136, 4096},
+                              {31, 1001, 520}, {32, 8, 8},     {48, 520, 200},   {200, 264, 136},
+                              {1, 1, 1},       {3, 2056, 2056}};
+  int i = 0;
+  for (const auto& s : sizes)
+    for (int tile_n : {0, 16, 32}) {
+      Case c{s[0], s[1], s[2]};
+      c.a_row = true, c.b_row = false;
+      c.d_row = i % 3 != 1;
+      c.tile_n = tile_n;
+      c.in = c.out = i % 4 == 3 ? DType::kFP16 : DType::kBF16;
+      if (i % 5 == 2) c.alpha = 1.5f, c.beta = -0.75f;
+      if (i % 7 == 4) c.alpha = 0.5f, c.beta = 0.25f, c.c_is_d = true;
+      ++i;
+      v.push_back(c);
+    }
+  for (GemmDecomposition d : {GemmDecomposition::kDataParallel, GemmDecomposition::kSplitK, GemmDecomposition::kStreamK})
+    for (int tile_n : {16, 32}) {
+      Case c{24, 3000, 3000};
+      c.a_row = true, c.b_row = false, c.tile_n = tile_n, c.decomposition = d;
+      if (d == GemmDecomposition::kSplitK) c.splits = tile_n == 16 ? 5 : 2;
+      c.beta = tile_n == 16 ? 0.5f : 0.0f;
+      c.own_workspace = d == GemmDecomposition::kStreamK && tile_n == 32;
+      v.push_back(c);
+    }
+  for (int which = 0; which < 3; ++which) {
+    Case c{12, 700, 300, 3};
+    c.a_row = true, c.b_row = false;
+    c.a_broadcast = which == 1, c.b_broadcast = which == 2;
+    c.d_row = which != 2, c.beta = which == 0 ? 0.75f : 0.0f;
+    v.push_back(c);
+  }
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Narrow, GemmSweep, ::testing::ValuesIn(narrow_cases()), case_name);
+
+// The library's choice: M <= 32 in the narrow tiles' layout runs them (16 wide up to 16
+// rows), other layouts, out dtypes and larger M do not; an explicit narrow request
+// outside their layout is refused by name before anything runs.
+TEST(GemmNarrow, ChosenForSkinnyLinearLayers) {
+  WARPSPEC_REQUIRE_HOPPER();
+  test::DeviceBuffer mem(size_t(96) << 20);  // A at 0, B at 1 MB (64 MB), D at 80 MB: disjoint views
+  ASSERT_TRUE(mem.get());
+  char* base = static_cast<char*>(mem.get());
+  auto config = [&](int64_t m, bool b_row, DType out, int tile_n) {
+    GemmArgs g;
+    g.a = TensorView::matrix(base, DType::kBF16, m, 4096, 4096, true);
+    g.b = TensorView::matrix(base + (size_t(1) << 20), DType::kBF16, 4096, 8192, b_row ? 8192 : 4096, b_row);
+    g.d = TensorView::matrix(base + (size_t(80) << 20), out, m, 8192, 8192, true);
+    g.tile_n = tile_n;
+    std::string line;
+    const warpspec::Status s = warpspec::describe(g, &line);
+    return s.ok() ? line : s.to_string();
+  };
+  for (int64_t m : {1, 16}) EXPECT_NE(config(m, false, DType::kBF16, 0).find("swapped=1 tile=128x16x64"), std::string::npos) << m;
+  EXPECT_NE(config(32, false, DType::kBF16, 0).find("tile=128x32x64"), std::string::npos);
+  EXPECT_EQ(config(33, false, DType::kBF16, 0).find("swapped=1"), std::string::npos);
+  EXPECT_EQ(config(16, true, DType::kBF16, 0).find("tile=128x16"), std::string::npos);   // B row-major
+  EXPECT_EQ(config(16, false, DType::kFP32, 0).find("tile=128x16"), std::string::npos);  // D fp32
+  EXPECT_NE(config(500, false, DType::kBF16, 32).find("tile=128x32x64"), std::string::npos);
+  const std::string refused = config(16, true, DType::kBF16, 16);
+  EXPECT_NE(refused.find("tile_n: the narrow tiles"), std::string::npos) << refused;
+}
+
 // Clusters (issue 10): the 2-CTA kernels, 2x1 (a pair of M tiles shares B by TMA
 // multicast) and 1x2 (a pair of N tiles shares A), built for bf16 A row-major and B
 // column-major (K contiguous in both), D bf16, the 128 x 256 tile. The same checks as

@@ -14,10 +14,10 @@ namespace warpspec::gemm_impl {
 
 struct TileConfig {
   int block_m;     // rows of the CTA tile: 64 per consumer warpgroup
-  int block_n;     // columns: the wgmma N, a multiple of 64 (the N-major B box) up to 256
+  int block_n;     // columns: the wgmma N, up to 256; a multiple of 64 unless B is K-major
   int block_k;     // K per stage: one 128-byte swizzle row (64 16-bit or 128 8-bit elements)
   int stages;      // mainloop pipeline depth
-  int epi_stages;  // epilogue chunk buffers (see below)
+  int epi_stages;  // epilogue chunk buffers (see below); 0: the epilogue stores from registers
   constexpr bool operator==(const TileConfig&) const = default;
 };
 
@@ -86,6 +86,23 @@ inline constexpr TileConfig kTileConfigs[] = {
     {128, 64, 64, 8, 2},
 };
 inline constexpr int kNumTileConfigs = int(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
+
+// Narrow tiles for skinny problems (decode: M = 1..32 rows of activations against a
+// weight of thousands): the caller's small dimension becomes the kernel's N, so a
+// problem D = A·B runs as Dᵀ = Bᵀ·Aᵀ with the weight streaming through both consumer
+// warpgroups' 64-row halves and the activations as a 16- or 32-wide wgmma B. Built for
+// A row-major and B column-major (x @ w.t(), both K-major once swapped), D of the input
+// dtype, the linear epilogue. With so few columns a 128-byte chunk does not fit, so the
+// epilogue stores straight from registers (epi_stages 0, gemm/epilogue_direct.cuh),
+// which also writes the transposed D the swap leaves. What is left of shared memory goes
+// to stages: a stage is 16 KB of the weight and 2 (4) KB of activations, so 12 (11)
+// stages keep 192 (176) KB of the weight in flight per SM, where the wide tiles' three
+// to eight stages keep 48-96 KB (M <= 64 rows load 64 of A).
+inline constexpr TileConfig kNarrowTileConfigs[] = {
+    {128, 16, 64, 12, 0},
+    {128, 32, 64, 11, 0},
+};
+inline constexpr int kNumNarrowTileConfigs = int(sizeof(kNarrowTileConfigs) / sizeof(kNarrowTileConfigs[0]));
 
 // Fused epilogues (bias, activation, scales) on 16-bit inputs: one tile, the widest (the
 // one large GEMMs pick), for K-major A and B and D of the input dtype: the layout of a

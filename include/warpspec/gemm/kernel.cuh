@@ -19,9 +19,12 @@
 // multicasts which part of a stage, who releases it (both CTAs' consumers), and the unit
 // walk (the pair's tiles in lock-step); a tile past the problem's edge runs the
 // mainloop for its peer's sake and is not stored (t.in_bounds).
+#include <type_traits>
+
 #include "warpspec/gemm/cluster_cast.cuh"
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/epilogue.cuh"
+#include "warpspec/gemm/epilogue_direct.cuh"
 #include "warpspec/gemm/fixup.cuh"
 #include "warpspec/gemm/mainloop.cuh"
 #include "warpspec/gemm/mma_fp8.cuh"
@@ -38,10 +41,12 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
   using Params = GemmParams;
   using MainloopT = Mainloop<kCfg>;    // the TMA loads (every dtype)
   using MmaT = MmaConsumer<kCfg>;       // the wgmma consumer: 16-bit, or FP8 with promotion
-  using EpilogueT = Epilogue<kCfg>;
+  // Chunk buffers and TMA stores, or (narrow tiles, no buffers) stores from registers.
+  using EpilogueT = std::conditional_t<kCfg.tile.epi_stages == 0, DirectEpilogue<kCfg>, Epilogue<kCfg>>;
   using FixupT = KSplitFixup<kCfg>;
   using Cast = ClusterCast<kCfg>;       // the cluster's share of loads, releases and tiles
-  static constexpr int kStages = kCfg.tile.stages, kEpiStages = kCfg.tile.epi_stages;
+  static constexpr int kStages = kCfg.tile.stages;
+  static constexpr int kEpiStages = kCfg.tile.epi_stages > 0 ? kCfg.tile.epi_stages : 1;  // a ring of 1, unused, when 0
 
   struct SharedStorage {
     typename MainloopT::Storage mainloop;

@@ -36,7 +36,8 @@ struct Mainloop {
                 "16-bit inputs, or 8-bit ones with both operands K-major (wgmma's rule)");
   static_assert(kBlockK * kElemBytes == 128, "one stage's K must be one SW128 row (64 x 16-bit, 128 x 8-bit)");
   static_assert(kBlockM == 64 * kConsumerWarpgroups, "each consumer warpgroup owns 64 rows of the tile");
-  static_assert(kBlockN % 64 == 0 && kBlockN <= 256, "wgmma N is at most 256; N-major B loads 64-wide boxes");
+  static_assert(kBlockN % 8 == 0 && kBlockN <= 256 && (kBKMajor || kBlockN % 64 == 0),
+                "wgmma N is 8..256 in steps of 8; N-major B loads 64-wide boxes");
 
   static constexpr int kBoxMN = 128 / kElemBytes;  // MN-major boxes: the SW128 span
   // Functions, not static members: a static constexpr object is not addressable from

@@ -22,6 +22,15 @@ struct BlockScaleParams {
   int32_t m_last = 0, n_block_last = 0;  // clamps for the tile's rows and 128-column blocks past M, N
 };
 
+// The narrow tiles' epilogue (gemm/epilogue_direct.cuh) addresses D and C element (i, j)
+// of the kernel's problem at i·row_stride + j·col_stride elements from the batch's base
+// (GemmParams::d + l·d_batch_stride; c + l·c_l_mul·c_batch_stride): either orientation.
+struct DirectStoreParams {
+  const void* c = nullptr;  // null when beta == 0
+  int64_t c_row_stride = 0, c_col_stride = 0, c_batch_stride = 0;
+  int64_t d_row_stride = 0, d_col_stride = 0;
+};
+
 struct GemmParams {
   CUtensorMap map_a;  // A tiles: K-major {K, M, L} or M-major {M, K, L}
   CUtensorMap map_b;  // B tiles: K-major {K, N, L} or N-major {N, K, L}
@@ -59,6 +68,7 @@ struct GemmParams {
   // accumulation) promotes only at the unit's end. Unused by 16-bit kernels.
   int32_t promote_every;
   BlockScaleParams block_scale;  // FP8 only; promote_every is 1 with block scales
+  DirectStoreParams direct;       // narrow tiles only (epi_stages 0)
 };
 
 }  // namespace warpspec::gemm_impl
