@@ -189,8 +189,9 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   // Scales, bias or an activation: the fused-epilogue kernels (gemm/epilogue_ops.cuh),
   // built for K-major A and B only, as are all FP8 kernels.
   const bool fused = fp8 || gemm_impl::wants_fused_epilogue(args);
-  // K-major B (column-major K x N) where both readings are valid.
-  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused, &b));
+  // K-major B (column-major K x N) where both readings are valid, for the fused and FP8
+  // kernels and the narrow tiles (tile_n 16 or 32), which are built for it.
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && args.tile_n != 16 && args.tile_n != 32, &b));
   if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16 && !fp8)
     return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16 or e4m3", dtype_name(a.dtype)));
   if (b.dtype != a.dtype)
@@ -388,28 +389,35 @@ int pick_swizzle(int requested, int minor_tiles) {
 // The widest tile that keeps the SMs busy. Cost model: the work is done in waves of
 // `sms` tiles and a wave's time grows with the tile width, narrower tiles paying a
 // little for less operand reuse (measured: 128x256 is the fastest per FLOP).
-// M <= 64 (the kernel loads 64 rows of A): the problem is bound by streaming B, and a
-// narrow tile spends as much of each stage on A as on B. There the widest tile that
-// still gives a tile to at least a fifth of the SMs wins, and K splitting
-// (choose_decomposition) fills the rest. Measured on the H200 (bench/NOTES.md v9), each against the 64-wide tile the
-// wave model picked: 16x4096x4096 21.0 -> 18.0 us, 16x8192x28672 163 -> 122 us,
-// 1x8192x8192 65 -> 44 us.
+// M <= 32 (what the narrow tiles do not take: other layouts, fp32 out): the kernel loads
+// 64 rows of A, the problem is bound by streaming B, and a narrow tile spends as much of
+// each stage on A as on B. There the widest tile that still gives a tile to at least a
+// fifth of the SMs wins, and K splitting (choose_decomposition) fills the rest. Measured
+// on the H200 (bench/NOTES.md v9), each against the 64-wide tile the wave model picked:
+// 16x4096x4096 21.0 -> 18.0 us, 16x8192x28672 163 -> 122 us, 1x8192x8192 65 -> 44 us.
+// At M = 64 that rule lost to the wave model's 64-wide tile (64x8192x8192: 0.887 of
+// cuBLAS with 256 wide and 4 splits, 0.986 with 64 wide, bench/NOTES.md v19).
+// One or two row tiles (M <= 256): the problem streams B past few rows of A, and the
+// 128-wide tile's six stages beat the 256-wide tile's three (256x28672x8192: 0.924
+// against 0.853 of cuBLAS, v19), so the wave model chooses among the narrower two.
 int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
-  if (m <= 64) {
+  if (m <= 32) {
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t) {  // the table is widest first
       const auto& c = gemm_impl::kTileConfigs[t];
       if ((n + c.block_n - 1) / c.block_n * l >= sms / 5 || t == gemm_impl::kNumTileConfigs - 1) return t;
     }
   }
-  int best = 0;
+  int best = -1;
   double best_cost = 0;
   for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t) {
     const auto& c = gemm_impl::kTileConfigs[t];
-    const int64_t tiles = (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l;
+    const int64_t tiles_m = (m + c.block_m - 1) / c.block_m;
+    if (c.block_n >= 256 && tiles_m <= 2) continue;
+    const int64_t tiles = tiles_m * ((n + c.block_n - 1) / c.block_n) * l;
     const int64_t waves = (tiles + sms - 1) / sms;
     const double efficiency = c.block_n >= 256 ? 1.0 : c.block_n >= 128 ? 0.92 : 0.8;
     const double cost = double(waves) * c.block_n / efficiency;
-    if (t == 0 || cost < best_cost) best = t, best_cost = cost;
+    if (best < 0 || cost < best_cost) best = t, best_cost = cost;
   }
   return best;
 }

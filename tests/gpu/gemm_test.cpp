@@ -520,12 +520,12 @@ TEST(GemmNarrow, ChosenForSkinnyLinearLayers) {
     const warpspec::Status s = warpspec::describe(g, &line);
     return s.ok() ? line : s.to_string();
   };
-  for (int64_t m : {1, 16}) EXPECT_NE(config(m, false, DType::kBF16, 0).find("swapped=1 tile=128x16x64"), std::string::npos) << m;
-  EXPECT_NE(config(32, false, DType::kBF16, 0).find("tile=128x32x64"), std::string::npos);
+  for (int64_t m : {1, 16}) EXPECT_NE(config(m, false, DType::kBF16, 0).find("swapped=1 tile=64x16x64"), std::string::npos) << m;
+  EXPECT_NE(config(32, false, DType::kBF16, 0).find("tile=64x32x64"), std::string::npos);
   EXPECT_EQ(config(33, false, DType::kBF16, 0).find("swapped=1"), std::string::npos);
-  EXPECT_EQ(config(16, true, DType::kBF16, 0).find("tile=128x16"), std::string::npos);   // B row-major
-  EXPECT_EQ(config(16, false, DType::kFP32, 0).find("tile=128x16"), std::string::npos);  // D fp32
-  EXPECT_NE(config(500, false, DType::kBF16, 32).find("tile=128x32x64"), std::string::npos);
+  EXPECT_EQ(config(16, true, DType::kBF16, 0).find("tile=64x16"), std::string::npos);   // B row-major
+  EXPECT_EQ(config(16, false, DType::kFP32, 0).find("tile=64x16"), std::string::npos);  // D fp32
+  EXPECT_NE(config(500, false, DType::kBF16, 32).find("tile=64x32x64"), std::string::npos);
   const std::string refused = config(16, true, DType::kBF16, 16);
   EXPECT_NE(refused.find("tile_n: the narrow tiles"), std::string::npos) << refused;
 }

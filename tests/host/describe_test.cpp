@@ -126,19 +126,23 @@ TEST(Describe, Fp8PicksTheWideTileWhenItFillsAWave) {
   EXPECT_FALSE(warpspec::fp8_wide_tile(1408, 2816, 1, 132));   // 11 x 11 = 121
 }
 
-// M <= 64: the widest tile that still covers a fifth of the SMs (132 on the H200), as
-// measured there (bench/NOTES.md v9); larger M keeps the wave model (4096^3: 128x256).
+// M <= 32: the widest tile that still covers a fifth of the SMs (132 on the H200), as
+// measured there (bench/NOTES.md v9); larger M keeps the wave model (4096^3: 128x256),
+// without the 256-wide tile for one or two row tiles (v19).
 TEST(Describe, SmallMPicksTheWidestTileThatStillSpreads) {
   namespace gi = warpspec::gemm_impl;
   const auto width = [](int64_t m, int64_t n, int64_t l) { return gi::kTileConfigs[warpspec::pick_tile(m, n, l, 132)].block_n; };
   EXPECT_EQ(width(1, 8192, 1), 256);    // 32 tiles
   EXPECT_EQ(width(16, 8192, 1), 256);
   EXPECT_EQ(width(16, 4096, 1), 128);   // 256 wide would leave 16 tiles
-  EXPECT_EQ(width(64, 2048, 1), 64);    // 32 tiles only at 64 wide
   EXPECT_EQ(width(16, 512, 1), 64);     // too few at any width: the narrowest
   EXPECT_EQ(width(16, 1024, 4), 128);   // the batch counts: 32 tiles
+  EXPECT_EQ(width(64, 2048, 1), 64);    // M > 32: the wave model
+  EXPECT_EQ(width(64, 8192, 1), 64);    // one wave of 128 tiles
+  EXPECT_EQ(width(128, 8192, 1), 64);
+  EXPECT_EQ(width(256, 28672, 1), 128); // two row tiles: not 256 wide
   EXPECT_EQ(width(4096, 4096, 1), 256);
-  EXPECT_EQ(width(128, 8192, 1), 64);   // M > 64: the wave model, unchanged
+  EXPECT_EQ(width(1024, 8192, 1), 256); // eight row tiles: the whole table
 }
 
 // The wording of a GEMM choice as gemm.cpp builds it for 4096 x 4096 x 4096 on 132 SMs:
@@ -250,7 +254,7 @@ TEST(Describe, PublicDescribeMatchesTheHeuristicOnHopper) {
     ASSERT_TRUE(warpspec::describe(gemm_args(m, n, k), &line).ok());
     auto w = words(line);
     if (m <= 32) {  // a skinny linear layer: the narrow tile, D computed as D^T
-      EXPECT_EQ(w["tile"], "128x16x64") << line;
+      EXPECT_EQ(w["tile"], "64x16x64") << line;
       EXPECT_EQ(w["swapped"], "1") << line;
       EXPECT_EQ(w["m"], std::to_string(n)) << line;
       continue;

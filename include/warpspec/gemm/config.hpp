@@ -13,7 +13,7 @@
 namespace warpspec::gemm_impl {
 
 struct TileConfig {
-  int block_m;     // rows of the CTA tile: 64 per consumer warpgroup
+  int block_m;     // rows of the CTA tile: 64 per consumer warpgroup, or 64 shared by both (K in turns)
   int block_n;     // columns: the wgmma N, up to 256; a multiple of 64 unless B is K-major
   int block_k;     // K per stage: one 128-byte swizzle row (64 16-bit or 128 8-bit elements)
   int stages;      // mainloop pipeline depth
@@ -63,8 +63,10 @@ inline constexpr int kProducerRegs = 40;
 inline constexpr int kConsumerRegs = 232;
 
 // Named barriers (0 is __syncthreads): consumer warpgroup w's epilogue uses
-// kEpilogueBarrier0 + w, its split-K / stream-K fixup kFixupBarrier0 + w.
-enum NamedBarrier : uint32_t { kEpilogueBarrier0 = 1, kFixupBarrier0 = 3 };
+// kEpilogueBarrier0 + w, its split-K / stream-K fixup kFixupBarrier0 + w; the 64-row
+// tiles' hand-over of warpgroup 1's sum to warpgroup 0 (gemm/mma_k_interleaved.cuh)
+// kHandOverFull and kHandOverEmpty.
+enum NamedBarrier : uint32_t { kEpilogueBarrier0 = 1, kFixupBarrier0 = 3, kHandOverFull = 5, kHandOverEmpty = 6 };
 
 // Epilogue: output goes through shared memory in chunks of 128 bytes per row (64 bf16
 // or 32 fp32 columns) so each chunk is one SW128 TMA box. With `epi_stages` chunk
@@ -89,18 +91,19 @@ inline constexpr int kNumTileConfigs = int(sizeof(kTileConfigs) / sizeof(kTileCo
 
 // Narrow tiles for skinny problems (decode: M = 1..32 rows of activations against a
 // weight of thousands): the caller's small dimension becomes the kernel's N, so a
-// problem D = A·B runs as Dᵀ = Bᵀ·Aᵀ with the weight streaming through both consumer
-// warpgroups' 64-row halves and the activations as a 16- or 32-wide wgmma B. Built for
-// A row-major and B column-major (x @ w.t(), both K-major once swapped), D of the input
-// dtype, the linear epilogue. With so few columns a 128-byte chunk does not fit, so the
-// epilogue stores straight from registers (epi_stages 0, gemm/epilogue_direct.cuh),
-// which also writes the transposed D the swap leaves. What is left of shared memory goes
-// to stages: a stage is 16 KB of the weight and 2 (4) KB of activations, so 12 (11)
-// stages keep 192 (176) KB of the weight in flight per SM, where the wide tiles' three
-// to eight stages keep 48-96 KB (M <= 64 rows load 64 of A).
+// problem D = A·B runs as Dᵀ = Bᵀ·Aᵀ, the weight streaming through 64-row tiles that
+// both consumer warpgroups multiply in turns, a stage each (gemm/mma_k_interleaved.cuh),
+// and the activations a 16- or 32-wide wgmma B. 64 rows rather than 128 give a problem
+// twice the tiles, so the SMs fill with half the K splitting. Built for A row-major and
+// B column-major (x @ w.t(), both K-major once swapped), D of the input dtype, the linear
+// epilogue. With so few columns a 128-byte chunk does not fit, so the epilogue stores
+// straight from registers (epi_stages 0, gemm/epilogue_direct.cuh), which also writes the
+// transposed D the swap leaves. Shared memory goes to stages: 8 KB of the weight and 2
+// (4) KB of activations each, 16 (14) of them, 128 (112) KB of the weight in flight per
+// SM, where the wide tiles' three to eight stages keep 48-96 KB (M <= 64 loads 64 rows of A).
 inline constexpr TileConfig kNarrowTileConfigs[] = {
-    {128, 16, 64, 12, 0},
-    {128, 32, 64, 11, 0},
+    {64, 16, 64, 16, 0},
+    {64, 32, 64, 14, 0},
 };
 inline constexpr int kNumNarrowTileConfigs = int(sizeof(kNarrowTileConfigs) / sizeof(kNarrowTileConfigs[0]));
 

@@ -38,15 +38,16 @@ template <GemmConfig kCfg>
 struct KSplitFixup {
   static constexpr int kAcc = kCfg.tile.block_n / 2;  // fp32 accumulators per consumer thread
   static constexpr int kVecs = kAcc / 4;              // 16-byte vectors per thread
-  static constexpr int kHalfFloats = kAcc * 128;      // one warpgroup's half of a partial tile
+  static constexpr int kHalfFloats = kAcc * 128;      // one warpgroup's 64 rows of a partial tile
+  static constexpr int kHalves = kCfg.tile.block_m / 64;  // 1 when both warpgroups share 64 rows
   static_assert(kAcc % 4 == 0, "accumulators move as 16-byte vectors");
-  static_assert(2 * kHalfFloats * sizeof(float) == fixup_partial_bytes(kCfg.tile.block_m, kCfg.tile.block_n),
-                "a partial slot holds both consumer warpgroups' accumulators");
+  static_assert(kHalves * kHalfFloats * sizeof(float) == fixup_partial_bytes(kCfg.tile.block_m, kCfg.tile.block_n),
+                "a partial slot holds the accumulators of the tile's rows");
 
   // Thread `tid`'s first float of warpgroup `wg`'s half of slot `slot`; vector j lies
   // 128 vectors further on per j, so each vector store of the warpgroup is 2 KB contiguous.
   __device__ __forceinline__ static float* partial(const GemmParams& p, int slot, int wg, int tid) {
-    return p.fixup_partials + (int64_t(slot) * kConsumerWarpgroups + wg) * kHalfFloats + tid * 4;
+    return p.fixup_partials + (int64_t(slot) * kHalves + wg) * kHalfFloats + tid * 4;
   }
   __device__ __forceinline__ static uint32_t* flag(const GemmParams& p, int slot, int wg) {
     return p.fixup_flags + (int64_t(slot) * kConsumerWarpgroups + wg);

@@ -28,6 +28,7 @@
 #include "warpspec/gemm/fixup.cuh"
 #include "warpspec/gemm/mainloop.cuh"
 #include "warpspec/gemm/mma_fp8.cuh"
+#include "warpspec/gemm/mma_k_interleaved.cuh"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/smem.cuh"
@@ -35,6 +36,13 @@
 #include "warpspec/ws_kernel.cuh"
 
 namespace warpspec::gemm_impl {
+
+// The MMA consumer of a configuration: FP8 with promotion, both warpgroups on one 64-row
+// tile in turns, or the 16-bit mainloop's (a warpgroup per 64 rows).
+template <GemmConfig kCfg>
+using MmaConsumer =
+    std::conditional_t<dtype_size(kCfg.in) == 1, MmaFp8Promote<kCfg>,
+                       std::conditional_t<kCfg.tile.block_m == 64, MmaKInterleaved<kCfg>, Mainloop<kCfg>>>;
 
 template <GemmConfig kCfg>
 struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, kCfg.cluster.size()> {
@@ -72,7 +80,7 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     // Mainloop: 1 expect_tx arrival per stage; released by one lane of each of the
     // 8 consumer warps of every CTA in the cluster (each writes into all of them).
     // Epilogue: 1 expect_tx; released by each warpgroup's storer.
-    Pipeline<kStages>(s.mainloop_barriers).init(1, 4 * kConsumerWarpgroups * Cast::kCtas);
+    Pipeline<kStages>(s.mainloop_barriers).init(1, 4 * MmaT::kWarpgroupsPerStage * Cast::kCtas);
     Pipeline<kEpiStages>(s.epilogue_barriers).init(1, kConsumerWarpgroups);
     hopper::mbarrier_init(&s.load_order, 1);
     MmaT::init_side(s.consumer);
@@ -127,6 +135,7 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     const auto& units = Cast::units(p.sched);
     for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
       MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t, acc, c.s.consumer, side_st);
+      if (!MmaT::combine(consumer, acc, c.s.consumer)) continue;  // the other warpgroup finishes this unit
       if (FixupT::reduce(p, consumer, t, acc) && t.in_bounds)
         EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);
     }

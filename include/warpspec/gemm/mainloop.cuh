@@ -35,7 +35,9 @@ struct Mainloop {
   static_assert(kElemBytes == 2 || (kElemBytes == 1 && kAKMajor && kBKMajor),
                 "16-bit inputs, or 8-bit ones with both operands K-major (wgmma's rule)");
   static_assert(kBlockK * kElemBytes == 128, "one stage's K must be one SW128 row (64 x 16-bit, 128 x 8-bit)");
-  static_assert(kBlockM == 64 * kConsumerWarpgroups, "each consumer warpgroup owns 64 rows of the tile");
+  static_assert(kBlockM == 64 * kConsumerWarpgroups || kBlockM == 64,
+                "each consumer warpgroup owns 64 rows of the tile, or both share 64 (gemm/mma_k_interleaved.cuh)");
+  static constexpr int kWarpgroupsPerStage = kConsumerWarpgroups;  // every stage is read by both
   static_assert(kBlockN % 8 == 0 && kBlockN <= 256 && (kBKMajor || kBlockN % 64 == 0),
                 "wgmma N is 8..256 in steps of 8; N-major B loads 64-wide boxes");
 
@@ -130,6 +132,9 @@ struct Mainloop {
       st.advance();
     }
   }
+
+  // Each warpgroup finishes its own rows' units (see MmaKInterleaved for the other way).
+  __device__ __forceinline__ static bool combine(int, float (&)[kBlockN / 2], ConsumerStorage&) { return true; }
 
   // Consumer warpgroup `wg` (0 or 1): acc = A[rows 64wg..] · B over unit t's k-iterations
   // (the producer loaded exactly those stages).

@@ -61,6 +61,7 @@ struct MmaFp8Promote {
   using Pipe = typename Loads::Pipe;
   using State = typename Loads::State;
   using Storage = typename Loads::Storage;
+  static constexpr int kWarpgroupsPerStage = kConsumerWarpgroups;
   // Block scales (block_scale.cuh): their ring, its loader (producer warp 2) and the
   // consumers' reader, whose ring position persists across units as the stages' does.
   using Scales = BlockScales<kParts, kPartN, kCfg.tile.block_m, kBlockN, kConsumerWarpgroups * 128>;
@@ -72,6 +73,7 @@ struct MmaFp8Promote {
                                                    const schedule::KWorkUnit& t) {
     Scales::load(p, s, st, t);
   }
+  __device__ __forceinline__ static bool combine(int, float (&)[kAcc], ConsumerStorage&) { return true; }
 
   // Consumer warpgroup `wg`: acc = A[rows 64wg..] · B over unit t's k-iterations
   // (block-scaled: each k-block's product times its scales, block_scale.cuh).
@@ -154,9 +156,5 @@ struct MmaFp8Promote {
     if (releaser) cast.release(pipe, prev);
   }
 };
-
-// The MMA consumer of a configuration: FP8 with promotion, or the 16-bit mainloop's.
-template <GemmConfig kCfg>
-using MmaConsumer = std::conditional_t<dtype_size(kCfg.in) == 1, MmaFp8Promote<kCfg>, Mainloop<kCfg>>;
 
 }  // namespace warpspec::gemm_impl
