@@ -160,11 +160,13 @@ struct BenchGemmOptions {
   int splits = 0;
   std::vector<std::string> clusters;  // --cluster, repeated: each shape once per cluster; empty: auto
   std::vector<int> tile_ns;           // --tile-n, repeated: each shape once per width; empty: auto
+  std::string layout = "tn";
 };
 
 int run_bench_gemm(const BenchGemmOptions& o) {
   GemmProblem base;
   if (int rc = apply_dtype_options(o.types, &base)) return rc;
+  base.layout = o.layout;
   if (int rc = require_hopper()) return rc;
   std::vector<GemmProblem> sweep;
   auto add = [&](int64_t m, int64_t n, int64_t k) {
@@ -301,7 +303,7 @@ void register_bench(CLI::App& app, int& exit_code) {
   auto* bench = app.add_subcommand("bench", "Benchmarks against the peer library in the same process");
   bench->require_subcommand(1);
   auto* g = bench->add_subcommand(
-      "gemm", "GEMM sweep, ours vs cuBLAS (tn layout; cuBLASLt's FP8 matmul for e4m3), or the shapes given");
+      "gemm", "GEMM sweep, ours vs cuBLAS (cuBLASLt's FP8 matmul for e4m3), or the shapes given");
   auto o = std::make_shared<BenchGemmOptions>();
   g->add_flag("--quick", o->quick, "skip the largest problem of the fixed sweep");
   g->add_option("--shape", o->shapes, "a problem MxNxK (repeat for several) instead of the fixed sweep")
@@ -312,6 +314,7 @@ void register_bench(CLI::App& app, int& exit_code) {
           },
           "MxNxK", "gemm shape"));
   add_dtype_options(g, o->types);
+  g->add_option("--layout", o->layout, kLayoutHelp)->check(CLI::IsMember({"tn", "nt", "nn", "tt"}));
   g->add_option("--decomposition", o->decomposition, kDecompositionHelp)
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
   g->add_option("--splits", o->splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
