@@ -91,10 +91,13 @@ struct MmaKInterleaved {
     if (!first && releaser) cast.release(pipe, prev);
   }
 
-  // After mma: warpgroup 1 stores its sum and waits until warpgroup 0 has added it (so
-  // the buffer is free for the next unit), returning false: the unit is not its to
-  // finish. Warpgroup 0 adds it and returns true. Two named barriers of both warpgroups:
-  // full (1 arrives once its stores are issued, 0 waits) and empty (both, after 0's loads).
+  // After mma: warpgroup 1 stores its sum, warpgroup 0 adds it; false for warpgroup 1
+  // (the unit is not its to finish), true for 0. Two named barriers of both warpgroups:
+  // full (1 arrives once its stores are issued, 0 waits) and empty (both, after 0's
+  // loads: the buffer is free for 1's next unit). The empty barrier is one instruction
+  // that both warpgroups execute (bar.sync is .aligned: synccheck reports a barrier
+  // reached from two sites as divergent), and a sync rather than 0's arrive, which
+  // racecheck does not see ordering 0's loads before 1's next stores.
   __device__ __forceinline__ static bool combine(int wg, float (&acc)[kAcc], ConsumerStorage& s) {
     const int tid = threadIdx.x % 128;
     const uint32_t base = hopper::smem_u32(s.partial) + uint32_t(tid) * 16u;
@@ -103,23 +106,19 @@ struct MmaKInterleaved {
       for (int j = 0; j < kAcc / 4; ++j)
         hopper::st_shared_v4_f32(base + uint32_t(j) * 2048u, acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
       hopper::named_barrier_arrive(kHandOverFull, 256);
-      hopper::named_barrier_sync(kHandOverEmpty, 256);
-      return false;
-    }
-    hopper::named_barrier_sync(kHandOverFull, 256);
+    } else {
+      hopper::named_barrier_sync(kHandOverFull, 256);
 #pragma unroll
-    for (int j = 0; j < kAcc / 4; ++j) {
-      const float4 v = hopper::ld_shared_v4_f32(base + uint32_t(j) * 2048u);
-      acc[4 * j] += v.x;
-      acc[4 * j + 1] += v.y;
-      acc[4 * j + 2] += v.z;
-      acc[4 * j + 3] += v.w;
+      for (int j = 0; j < kAcc / 4; ++j) {
+        const float4 v = hopper::ld_shared_v4_f32(base + uint32_t(j) * 2048u);
+        acc[4 * j] += v.x;
+        acc[4 * j + 1] += v.y;
+        acc[4 * j + 2] += v.z;
+        acc[4 * j + 3] += v.w;
+      }
     }
-    // A sync, not an arrive, though warpgroup 1 is already waiting there: racecheck
-    // does not see the ordering an arrive gives a read before it (it reported the next
-    // unit's stores as racing these loads).
     hopper::named_barrier_sync(kHandOverEmpty, 256);
-    return true;
+    return wg == 0;
   }
 };
 
