@@ -223,6 +223,13 @@ TEST(Describe, AttentionLineNamesTheHeadDimKernel) {
   EXPECT_EQ(w["tiles"], std::to_string(8 * 16 * 2));
   EXPECT_EQ(w["heads_kv"], "4");
   EXPECT_EQ(w["schedule"], "static");
+  EXPECT_EQ(w.count("v_stages"), 0u);  // V's ring is K's
+  c.dtype = warpspec::DType::kE4M3, c.head_dim = 256;
+  c.kernel = ai::config_for(256, warpspec::DType::kE4M3);
+  w = words(ai::describe(c));
+  EXPECT_EQ(w["stages"], std::to_string(c.kernel.stages));
+  EXPECT_EQ(w["v_stages"], std::to_string(c.kernel.v_depth()));
+  EXPECT_GT(c.kernel.v_depth(), c.kernel.stages);  // the FP8 hd256 kernel's deeper V ring
   EXPECT_EQ(w.count("window_left"), 0u) << "causal is not a window";
   EXPECT_EQ(w.count("softcap"), 0u);
   c.window_right = -1;
