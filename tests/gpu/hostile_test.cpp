@@ -154,7 +154,8 @@ TEST(Hostile, GemmNextToInt32LimitWritesNothingPastD) {
   }
 }
 
-// K = 0: D = beta·C exactly (alpha·0 + beta·c, one rounding), and zeros with beta 0.
+// K = 0: D = beta·C exactly (alpha·0 + beta·c, one rounding), and zeros with beta 0; on
+// the library's tile and on a narrow one (D^T, stored from registers).
 TEST(Hostile, GemmWithKZeroIsBetaC) {
   WARPSPEC_REQUIRE_HOPPER();
   const uint64_t seed = test::fresh_seed();
@@ -162,8 +163,9 @@ TEST(Hostile, GemmWithKZeroIsBetaC) {
   const int64_t M = 190, N = 136;
   const auto c = random_bf16(size_t(M * N), seed);
   test::DeviceBuffer dc = test::to_device(c), dd(size_t(M * N) * 2);
+  for (int tile_n : {0, 16})
   for (float beta : {0.0f, 0.5f, -3.0f}) {
-    SCOPED_TRACE("beta " + std::to_string(beta));
+    SCOPED_TRACE("beta " + std::to_string(beta) + " tile_n " + std::to_string(tile_n));
     CUDA_ASSERT(test::poison(dd));
     warpspec::GemmArgs g;
     g.a = TensorView::matrix(nullptr, DType::kBF16, M, 0, 0);
@@ -172,6 +174,7 @@ TEST(Hostile, GemmWithKZeroIsBetaC) {
     g.d = TensorView::matrix(dd.get(), DType::kBF16, M, N, N);
     g.alpha = 2.0f;
     g.beta = beta;
+    g.tile_n = tile_n;
     const warpspec::Status s = warpspec::gemm(g);
     ASSERT_TRUE(s.ok()) << s.to_string();
     CUDA_ASSERT(cudaDeviceSynchronize());
