@@ -199,6 +199,13 @@ int run_bench_gemm(const BenchGemmOptions& o) {
       add(256, 28672, 8192);
       add(4096, 28672, 8192);
       add(4096, 8192, 28672);
+      // One fp16 row and one NN row, when the sweep is the default bf16 tn one.
+      if (base.in == DType::kBF16 && base.out == DType::kBF16 && base.layout == "tn") {
+        add(16, 8192, 28672);
+        sweep.back().in = sweep.back().out = DType::kFP16;
+        add(4096, 4096, 4096);
+        sweep.back().layout = "nn";
+      }
     }
   }
   const bool json = common_options().json;
