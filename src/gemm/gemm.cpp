@@ -191,7 +191,8 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   const bool fused = fp8 || gemm_impl::wants_fused_epilogue(args);
   // K-major B (column-major K x N) where both readings are valid, for the fused and FP8
   // kernels and the narrow tiles (tile_n 16 or 32), which are built for it.
-  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && args.tile_n != 16 && args.tile_n != 32, &b));
+  const bool narrow_asked = args.tile_n == 16 || args.tile_n == 32;
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && !narrow_asked, &b));
   if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16 && !fp8)
     return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16 or e4m3", dtype_name(a.dtype)));
   if (b.dtype != a.dtype)
@@ -272,7 +273,6 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
       !(args.tile_n == gemm_impl::kFp8WideTileConfig.block_n && d.dtype == DType::kBF16))
     return unsupported(fmt("tile_n: FP8 GEMMs are built with tile width %d (or 0), and %d for D bf16; got %d with D %s",
                            gemm_impl::kFp8TileConfig.block_n, gemm_impl::kFp8WideTileConfig.block_n, args.tile_n, dtype_name(d.dtype)));
-  const bool narrow_asked = args.tile_n == 16 || args.tile_n == 32;
   if (args.tile_n != 0) {
     bool known = false;
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
