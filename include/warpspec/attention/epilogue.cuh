@@ -3,13 +3,14 @@
 // for a packed tile that runs past its sequence, with bounded 16-byte stores); write
 // LSE with plain stores; and the zero tile for query blocks that see no key.
 //
-// O is staged in Q's buffer: each consumer warpgroup writes its 64 rows over its own
-// 64 rows of Q, which only its own (finished) wgmmas read, in the same SW128 layout,
-// so the O box of a warpgroup is one {64 columns, 64 rows} TMA box per column ({64, g,
-// 64/g} under pack-GQA: g heads x 64/g positions, pack_gqa.cuh). The
-// buffer goes back to the producer (q_empty, one arrival per warpgroup) only once the
-// store has read it (bulk wait_group.read), so the next tile's Q cannot overwrite O
-// in flight.
+// O is staged in a buffer of Q's shape (q_release.cuh: its own at head dims 64 and 128,
+// Q's own buffer at 192 and 256): each consumer warpgroup writes its 64 rows in the
+// SW128 layout, so the O box of a warpgroup is one {64 columns, 64 rows} TMA box per
+// column ({64, g, 64/g} under pack-GQA: g heads x 64/g positions, pack_gqa.cuh). Over
+// Q, the buffer goes back to the producer (q_empty, one arrival per warpgroup) only once
+// the store has read it (bulk wait_group.read), so the next tile's Q cannot overwrite O
+// in flight; in its own buffer, the store's reads are waited on before the next tile's
+// epilogue writes it.
 #include "warpspec/attention/epilogue_partial.cuh"
 #include "warpspec/attention/mainloop.cuh"
 #include "warpspec/attention/pack_gqa.cuh"
@@ -75,10 +76,12 @@ struct Epilogue {
         sm.finalize(inv, lse, sink_log2(p, w, row0));
       }
     }
-    // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on.
+    // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on, and
+    // the previous tile's O store has read its staging.
+    if (t == 0) ML::QRel::wait_store_read();
     hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
     // This warpgroup's rows of every column box: box b at b * kBlockM * 128 bytes.
-    uint8_t* base = reinterpret_cast<uint8_t*>(c.s.tiles.q) + 64 * wg * 128;
+    uint8_t* base = reinterpret_cast<uint8_t*>(ML::QRel::staging(c.s.tiles)) + 64 * wg * 128;
     const uint32_t base_addr = hopper::smem_u32(base);
     hopper::for_each_accum_pair_sw128<int(sizeof(T)), kHeadDim>(0, kBlockM * 128, [&](int i, uint32_t off) {
       const float s = inv[(i >> 1) & 1];
@@ -93,8 +96,7 @@ struct Epilogue {
           hopper::tma_store(&p.map_o, base + col * (kBlockM * 128), col * kBoxCols, 0,
                             sq.q_offset + PackGqa::position<kPack>(p, m0 + 64 * wg), w.head, sq.q_batch);
         hopper::tma_store_commit();
-        hopper::tma_store_wait_read<0>();
-        hopper::mbarrier_arrive(&c.s.q_empty);
+        ML::QRel::after_tma_store(&c.s.q_empty);
       }
     } else {
       // A packed tile that runs past its sequence: the rows after it are the next
@@ -110,7 +112,7 @@ struct Epilogue {
         *reinterpret_cast<uint4*>(o_at(p, w, sq, m0 + 64 * wg + r) + k * 8) = hopper::ld_shared_v4(src);
       }
       hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);  // every read of the staging is done
-      if (t == 0) hopper::mbarrier_arrive(&c.s.q_empty);
+      if (t == 0) ML::QRel::after_store(&c.s.q_empty);
     }
     if (q == 0) {
 #pragma unroll

@@ -56,7 +56,7 @@ struct DirectEpilogue {
     inv[1] *= v_descale;
     // Every warp's wgmmas (the last readers of this warpgroup's Q rows) are waited on.
     hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
-    if (t == 0) hopper::mbarrier_arrive(&c.s.q_empty);
+    if (t == 0) ML::QRel::after_store(&c.s.q_empty);
     const int row0 = w.m_block * kBlockM + 64 * wg + 16 * warp + g;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {

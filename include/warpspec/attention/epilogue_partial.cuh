@@ -55,7 +55,7 @@ struct PartialEpilogue {
     // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on: Q's
     // buffer goes back to the producer (one arrival per warpgroup, as the TMA path).
     hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
-    if (t == 0) hopper::mbarrier_arrive(&c.s.q_empty);
+    if (t == 0) ML::QRel::after_store(&c.s.q_empty);
     const int row_base = w.m_block * kBlockM + 64 * wg + 16 * warp + g;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {

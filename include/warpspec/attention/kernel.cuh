@@ -43,7 +43,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
     PipelineStorage<kStages> k_barriers;
     PipelineStorage<kVStages> v_barriers;
     uint64_t q_full;   // Q landed (TMA, one expect_tx per tile)
-    uint64_t q_empty;  // Q's buffer free again: both warpgroups' O stores have read it
+    uint64_t q_empty;  // Q's buffer free again (q_release.cuh: after the last S wgmma, or the O store)
     TileRing tiles_ring;  // the dynamic schedule's hand-over (tile_stream.cuh)
   };
 
@@ -62,7 +62,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
     Pipeline<kVStages>(s.v_barriers).init(VPath::kVFullArrivals, 4 * kConsumerWarpgroups);
     VPath::init(s.vpath);
     hopper::mbarrier_init(&s.q_full, 1);
-    hopper::mbarrier_init(&s.q_empty, kConsumerWarpgroups);
+    hopper::mbarrier_init(&s.q_empty, MainloopT::QRel::kArrivals);
     TileStream::init(s.tiles_ring);
   }
 
@@ -125,6 +125,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
       }
       w = TileStream::consumer_next(c.p, c.s.tiles_ring, passed, w);
     }
+    MainloopT::QRel::wait_store_read();  // the last O store has read its staging
   }
 };
 

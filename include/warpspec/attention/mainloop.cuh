@@ -34,12 +34,14 @@
 #include "warpspec/attention/operands.hpp"
 #include "warpspec/attention/pack_gqa.cuh"
 #include "warpspec/attention/params.hpp"
+#include "warpspec/attention/q_release.cuh"
 #include "warpspec/attention/seqlen.cuh"
 #include "warpspec/attention/softcap.cuh"
 #include "warpspec/attention/softmax.cuh"
 #include "warpspec/attention/v_direct.cuh"
 #include "warpspec/attention/v_transpose.cuh"
 #include "warpspec/hopper/convert.cuh"
+#include "warpspec/hopper/limits.hpp"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/tma.cuh"
 #include "warpspec/hopper/warp.cuh"
@@ -74,11 +76,19 @@ struct Mainloop {
   static_assert(kKVBytes % 1024 == 0 && (kBlockN * layout_k().row_bytes()) % 1024 == 0,
                 "K/V tiles and their columns must stay 1024-byte aligned (the swizzle is on absolute address bits)");
 
-  struct Storage {
-    alignas(1024) T q[kBlockM * kHeadDim];  // also O's staging for the 16-bit TMA store
+  // When Q goes back to the producer and where the 16-bit epilogue stages O
+  // (q_release.cuh): a buffer of its own where shared memory has room for one.
+  static constexpr bool kOwnO =
+      !Ops::kFp8 && kQBytes * 2 + (kStages + kVStages) * kKVBytes + 2048 <= uint32_t(hopper::kMaxSmemPerBlock);
+  using QRel = QRelease<T, kHeadDim, kOwnO, !Ops::kFp8>;
+
+  struct Tiles {
+    alignas(1024) T q[kBlockM * kHeadDim];  // O's staging too, for the 16-bit TMA store without kOwnO
     alignas(1024) T k[kStages][kBlockN * kHeadDim];
     alignas(1024) T v[kVStages][kBlockN * kHeadDim];  // what P·V reads: V, or the pump's Vᵀ (FP8)
   };
+  // (A derived type, not an empty member: host and device compilers must agree on the size.)
+  using Storage = typename QRel::template Storage<Tiles>;
 
   using Pipe = Pipeline<kStages>;
   using State = PipelineState<kStages>;
@@ -240,6 +250,7 @@ struct Mainloop {
     hopper::wgmma_fence_operands(sacc);
     if (releaser) kpipe.consumer_release(kst);
     kst.advance();
+    QRel::after_last_qk(&c.s.q_empty, releaser && kb.count() == 1);  // (q_release.cuh)
     prepare_scores(p, sq, sacc, m0, n, row0);
     sm.template update<true>(sacc, alpha);
     pack_p(sacc, pf);
@@ -263,6 +274,7 @@ struct Mainloop {
       hopper::wgmma_fence_operands(sacc);
       if (releaser) kpipe.consumer_release(kst);
       kst.advance();
+      QRel::after_last_qk(&c.s.q_empty, releaser && n == kb.lo);  // the tile's last S: Q may go
       prepare_scores(p, sq, sacc, m0, n, row0);
       sm.template update<false>(sacc, alpha);
       hopper::wgmma_wait_group<0>();  // P·V(n+1) done: O and P are ours again
