@@ -181,6 +181,10 @@ struct Mainloop {
   // S = Q[rows 64wg..] · K(stage)ᵀ (issue only).
   __device__ __forceinline__ static void issue_qk(float (&s)[kBlockN / 2], uint32_t q_base, uint32_t k_base, int wg) {
     constexpr hopper::WgmmaOperandLayout lq = layout_q(), lk = layout_k();
+    // Q's descriptors are the same on every block; left visible to the optimiser, all
+    // of them (2 registers a k-step) were hoisted out of the loop and the large head
+    // dims spilled. Rebuilt per block they cost one add each (wgmma_desc_advance).
+    asm volatile("" : "+r"(q_base));
 #pragma unroll
     for (int j = 0; j < lq.k_steps(); ++j)
       hopper::mma_async<kBlockN, T>(s, lq.desc(q_base, j, 64 * wg), lk.desc(k_base, j), j > 0);
@@ -209,9 +213,9 @@ struct Mainloop {
 
   // Softcap (if any), then the mask on a block that needs one.
   __device__ __forceinline__ static void prepare_scores(const AttentionParams& p, const SeqInfo& sq,
-                                                        float (&s)[kBlockN / 2], int m0, int n, int row0) {
+                                                        float (&s)[kBlockN / 2], const MaskedBlocks<kBlockN, kHeadDim>& mb, int n, int row0) {
     Softcap::apply(p.softcap_prescale, s);
-    if (block_needs_mask<kBlockN, kHeadDim>(p, sq, m0, n)) apply_mask<kBlockN, kHeadDim>(p, sq, s, n, row0);
+    if (mb.needs(n)) apply_mask<kBlockN, kHeadDim>(p, sq, s, n, row0);
   }
 
   // Consumer warpgroup `wg` (0 or 1): one tile, kb.count() >= 1. Waits for the tile's Q;
@@ -233,6 +237,7 @@ struct Mainloop {
     const uint32_t q_base = hopper::smem_u32(s.q);
     const int m0 = w.m_block * kBlockM;
     const int row0 = m0 + 64 * wg + 16 * (t / 32) + (t % 32) / 4;
+    const MaskedBlocks<kBlockN, kHeadDim> mb(p, sq, m0);
     float sacc[kBlockN / 2];
     uint32_t pf[kPvSteps][4];
     float alpha[2];
@@ -251,7 +256,7 @@ struct Mainloop {
     if (releaser) kpipe.consumer_release(kst);
     kst.advance();
     QRel::after_last_qk(&c.s.q_empty, releaser && kb.count() == 1);  // (q_release.cuh)
-    prepare_scores(p, sq, sacc, m0, n, row0);
+    prepare_scores(p, sq, sacc, mb, n, row0);
     sm.template update<true>(sacc, alpha);
     pack_p(sacc, pf);
 
@@ -275,7 +280,7 @@ struct Mainloop {
       if (releaser) kpipe.consumer_release(kst);
       kst.advance();
       QRel::after_last_qk(&c.s.q_empty, releaser && n == kb.lo);  // the tile's last S: Q may go
-      prepare_scores(p, sq, sacc, m0, n, row0);
+      prepare_scores(p, sq, sacc, mb, n, row0);
       sm.template update<false>(sacc, alpha);
       hopper::wgmma_wait_group<0>();  // P·V(n+1) done: O and P are ours again
       hopper::wgmma_fence_operands(o);

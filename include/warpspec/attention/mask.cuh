@@ -94,6 +94,49 @@ WARPSPEC_DEVICE bool block_needs_mask(const AttentionParams& p, const SeqInfo& s
                          last >= chunk_start(p, m0 + diag) + p.chunk);
 }
 
+WARPSPEC_DEVICE int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }  // b > 0
+WARPSPEC_DEVICE int ceil_div(int a, int b) { return -floor_div(-a, b); }
+
+// The key blocks of one tile that need the element mask: exactly those block_needs_mask
+// names, i.e. n < below (the left window edge, a chunk start) or n >= from (the seqlen_k
+// tail, the causal diagonal or right window edge, a chunk end), computed once per tile:
+// per block two compares, not the positions and edges again between S's wait and the
+// softmax. The head dim 256 consumer has no two registers to hold them across its loop
+// (28 bytes of spills), so there it asks block_needs_mask per block, as before.
+template <int kBlockN, int kHeadDim, bool kOnce = (kHeadDim <= 192)>
+struct MaskedBlocks {
+  int below = 0, from = 0;
+  WARPSPEC_DEVICE MaskedBlocks(const AttentionParams& p, const SeqInfo& s, int r0) {
+    const int diag = s.seqlen_k - s.seqlen_q;
+    constexpr bool kPack = kPackGqaMask<kHeadDim>;
+    const int m0 = PackGqa::position<kPack>(p, r0), m_end = PackGqa::position<kPack>(p, r0 + kBlockM - 1);
+    // last >= seqlen_k or last > m0 + diag + right  <=>  last >= min(seqlen_k, m0 + diag
+    // + right + 1) = m0 + diag + min(seqlen_q - m0, right + 1) (no sum passes 2^31), and
+    // with last = n kBlockN + kBlockN - 1 that is n >= floor(edge / kBlockN).
+    from = floor_div(m0 + diag + min(s.seqlen_q - m0, p.window_right + 1), kBlockN);
+    // first < m_end + diag - left  <=>  n < ceil((m_end + diag - left) / kBlockN).
+    below = ceil_div(m_end + diag - p.window_left, kBlockN);
+    if (kChunkMask<kHeadDim> && p.chunk > 0) {
+      if (m0 + diag < 0) {
+        from = 0;  // every block
+      } else {
+        below = max(below, ceil_div(chunk_start(p, m_end + diag), kBlockN));
+        from = min(from, floor_div(chunk_start(p, m0 + diag) + p.chunk, kBlockN));
+      }
+    }
+  }
+  WARPSPEC_DEVICE bool needs(int n) const { return n < below || n >= from; }
+};
+
+template <int kBlockN, int kHeadDim>
+struct MaskedBlocks<kBlockN, kHeadDim, false> {
+  const AttentionParams& p;
+  const SeqInfo& s;
+  int r0;
+  WARPSPEC_DEVICE MaskedBlocks(const AttentionParams& params, const SeqInfo& seq, int row) : p(params), s(seq), r0(row) {}
+  WARPSPEC_DEVICE bool needs(int n) const { return block_needs_mask<kBlockN, kHeadDim>(p, s, r0, n); }
+};
+
 // Set the hidden scores of key block n to -inf. `s` is one warpgroup's m64 x kBlockN
 // accumulator: this thread holds tile rows row0 and row0 + 8 (counted from the
 // sequence's first tile; their query positions through PackGqa) and, for register i, column 8(i>>2) + 2(lane%4) + (i&1) of the block

@@ -39,6 +39,31 @@ WARPSPEC_DEVICE float exp2_approx(float x) {
 // the result is unchanged). Then α = 1 on almost every block, and `rescale` skips O's
 // multiply when every row of the warp has α = 1 (a vote; exact, not approximate).
 // Off, the max follows every increase and O is multiplied on every block, as before.
+// The max of N values in order, one dependent FMNMX each: fewer live registers than the
+// tree, which cost head dim 256 (the lazy-max kernel, the one with no registers to
+// spare) 2% at 16k (bench/NOTES.md v21).
+template <int N>
+WARPSPEC_DEVICE float chain_max(const float (&v)[N]) {
+  float m = v[0];
+#pragma unroll
+  for (int i = 1; i < N; ++i) m = fmaxf(m, v[i]);
+  return m;
+}
+
+// The max of N values as a pairwise tree (every index a constant: one level per call).
+template <int N>
+WARPSPEC_DEVICE float tree_max(const float (&v)[N]) {
+  if constexpr (N == 1) {
+    return v[0];
+  } else {
+    constexpr int kHalf = (N + 1) / 2;
+    float w[kHalf];
+#pragma unroll
+    for (int i = 0; i < kHalf; ++i) w[i] = i + kHalf < N ? fmaxf(v[i], v[i + kHalf]) : v[i];
+    return tree_max(w);
+  }
+}
+
 template <int kBlockN, int kOffset = 0, int kThresholdTenths = -1>
 struct OnlineSoftmax {
   static_assert(kOffset >= 0 && kOffset < 32, "the offset is a small power-of-two exponent");
@@ -61,10 +86,14 @@ struct OnlineSoftmax {
   WARPSPEC_DEVICE void update(float (&s)[kRegs], float (&alpha)[2]) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      float mx = -INFINITY;  // this block's raw max
+      // This block's raw max over the thread's kBlockN / 4 scores of row h: a pairwise
+      // tree, log2 deep, not a chain of kBlockN / 8 dependent FMNMX (the chain sat
+      // between S's wait and the first exp: SASS of the head dim 128 mainloop); the
+      // lazy-max kernel (head dim 256) keeps the chain.
+      float v[kBlockN / 8];
 #pragma unroll
-      for (int j = 0; j < kBlockN / 8; ++j) mx = fmaxf(mx, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
-      const float m_blk = __fmul_rn(hopper::quad_max(mx), scale_log2);
+      for (int j = 0; j < kBlockN / 8; ++j) v[j] = fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]);
+      const float m_blk = __fmul_rn(hopper::quad_max(kLazy ? chain_max(v) : tree_max(v)), scale_log2);
       // Lazy: keep the old max unless this block's exceeds it by more than the threshold
       // (−inf stays −inf: −inf > −inf + t is false; a NaN block max keeps the old, as fmaxf).
       const float m_new = kLazy ? (m_blk > row_max[h] + kThreshold ? m_blk : row_max[h]) : fmaxf(row_max[h], m_blk);

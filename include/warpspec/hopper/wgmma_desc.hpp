@@ -49,7 +49,11 @@ WARPSPEC_HOST_DEVICE constexpr uint64_t make_wgmma_desc(uint32_t smem_addr, uint
 // Move a descriptor's start address by `bytes` (a multiple of 16). The start field is
 // the low 14 bits, so an add is exact while the address stays below 256 KB, which all
 // of shared memory (228 KB) is; LBO/SBO/swizzle are untouched.
-WARPSPEC_HOST_DEVICE constexpr uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes) { return desc + (bytes >> 4); }
+// The add is on the low word only (the start and LBO fields), so it folds into one
+// 32-bit add of an immediate.
+WARPSPEC_HOST_DEVICE constexpr uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes) {
+  return (desc & 0xFFFFFFFF00000000ull) | uint32_t(uint32_t(desc) + (bytes >> 4));
+}
 
 // Field readers (tests, debugging): bytes for addresses and offsets.
 WARPSPEC_HOST_DEVICE constexpr uint32_t wgmma_desc_start(uint64_t d) { return uint32_t(d & 0x3FFFu) << 4; }
@@ -126,9 +130,14 @@ struct WgmmaOperandLayout {
   //   MN-major: +16 rows (two 8-deep K groups) per k-step.
   WARPSPEC_HOST_DEVICE constexpr uint32_t k_step_offset(uint32_t j, uint32_t mn0 = 0) const { return offset(mn0, j * k_per_instr()); }
 
-  // The descriptor for k-step `j` of a tile whose base is at shared address `base`.
+  // The descriptor for k-step `j` of a tile whose base is at shared address `base`:
+  // the base's descriptor advanced by the (compile-time) offset, which equals encoding
+  // base + offset because shared memory lies below 256 KB (wgmma_desc_advance). Encoding
+  // the sum instead masks it first, and the compiler then rebuilt every k-step's
+  // descriptor from scratch (four dependent ALU ops and a move each, between the
+  // wgmmas of one batch: SASS of the attention mainloop, 2026-12-01).
   WARPSPEC_HOST_DEVICE constexpr uint64_t desc(uint32_t base, uint32_t j = 0, uint32_t mn0 = 0) const {
-    return make_wgmma_desc(base + k_step_offset(j, mn0), lbo(), sbo(), swizzle);
+    return wgmma_desc_advance(make_wgmma_desc(base, lbo(), sbo(), swizzle), k_step_offset(j, mn0));
   }
 };
 
