@@ -2,9 +2,8 @@
 // Attention mainloop: the TMA producer that streams Q once per tile and K, V blocks
 // through their own pipelines, and the consumer warpgroups' wgmma + online softmax.
 //
-// Shared-memory tiles are swizzled columns of one span each (SW128: 64 16-bit or 128
-// 8-bit elements; FP8 head dim 64: SW64, 64 elements), one TMA box per column
-// (operands.hpp holds the table):
+// Shared-memory tiles are swizzled columns of one span each (SW128, or SW64 for FP8 head
+// dim 64), one TMA box per column (operands.hpp holds the table):
 //   Q: kBlockM x d, K-major A of S = Q·Kᵀ        (box {cols, g, 128/g}: 128 rows of
 //      g heads x 128/g positions, pack_gqa.cuh; g = 1 without pack-GQA)
 //   K: block_n x d, K-major B of S               (box {cols, block_n})
@@ -41,7 +40,6 @@
 #include "warpspec/attention/v_direct.cuh"
 #include "warpspec/attention/v_transpose.cuh"
 #include "warpspec/hopper/convert.cuh"
-#include "warpspec/hopper/limits.hpp"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/tma.cuh"
 #include "warpspec/hopper/warp.cuh"
@@ -76,18 +74,13 @@ struct Mainloop {
   static_assert(kKVBytes % 1024 == 0 && (kBlockN * layout_k().row_bytes()) % 1024 == 0,
                 "K/V tiles and their columns must stay 1024-byte aligned (the swizzle is on absolute address bits)");
 
-  // When Q goes back to the producer and where the 16-bit epilogue stages O
-  // (q_release.cuh): a buffer of its own where shared memory has room for one.
-  static constexpr bool kOwnO =
-      !Ops::kFp8 && kQBytes * 2 + (kStages + kVStages) * kKVBytes + 2048 <= uint32_t(hopper::kMaxSmemPerBlock);
-  using QRel = QRelease<T, kHeadDim, kOwnO, !Ops::kFp8>;
-
   struct Tiles {
-    alignas(1024) T q[kBlockM * kHeadDim];  // O's staging too, for the 16-bit TMA store without kOwnO
+    alignas(1024) T q[kBlockM * kHeadDim];  // O's staging too where O has no buffer of its own
     alignas(1024) T k[kStages][kBlockN * kHeadDim];
     alignas(1024) T v[kVStages][kBlockN * kHeadDim];  // what P·V reads: V, or the pump's Vᵀ (FP8)
   };
-  // (A derived type, not an empty member: host and device compilers must agree on the size.)
+  // When Q goes back to the producer, and where the 16-bit epilogue stages O (q_release.cuh).
+  using QRel = QRelease<T, kHeadDim, !Ops::kFp8, uint32_t(sizeof(Tiles))>;
   using Storage = typename QRel::template Storage<Tiles>;
 
   using Pipe = Pipeline<kStages>;
@@ -103,9 +96,8 @@ struct Mainloop {
   using Softmax = OnlineSoftmax<kBlockN, Ops::kSoftmaxOffset, Ops::kRescaleThresholdTenths>;
   using Descale = std::conditional_t<Ops::kFp8, Fp8Descale, UnitDescale>;
 
-  // What each role carries from tile to tile: its place in the K and V rings and the
-  // count of Q loads (the parity of q_full / q_empty). The loader fills V through
-  // `vload` (VPath's ring: the consumers' own with VDirect), the consumers read `v`.
+  // What each role carries from tile to tile: its place in the K and V rings (the loader
+  // fills VPath's `vload` ring, the consumers read `v`) and its count of Q loads.
   struct Cursor {
     State k;
     VState v;
@@ -181,10 +173,7 @@ struct Mainloop {
   // S = Q[rows 64wg..] · K(stage)ᵀ (issue only).
   __device__ __forceinline__ static void issue_qk(float (&s)[kBlockN / 2], uint32_t q_base, uint32_t k_base, int wg) {
     constexpr hopper::WgmmaOperandLayout lq = layout_q(), lk = layout_k();
-    // Q's descriptors are the same on every block; left visible to the optimiser, all
-    // of them (2 registers a k-step) were hoisted out of the loop and the large head
-    // dims spilled. Rebuilt per block they cost one add each (wgmma_desc_advance).
-    asm volatile("" : "+r"(q_base));
+    asm volatile("" : "+r"(q_base));  // rebuilt per block (an add each): hoisted, hd192/256 spilled
 #pragma unroll
     for (int j = 0; j < lq.k_steps(); ++j)
       hopper::mma_async<kBlockN, T>(s, lq.desc(q_base, j, 64 * wg), lk.desc(k_base, j), j > 0);
