@@ -8,8 +8,8 @@
 // 16c + 4q + 3 (fp8_o_register), so each is one 8-byte store of 4 bf16, and a quad
 // writes 32 contiguous bytes (one sector). Rows past the sequence and column groups
 // past head_dim are not written (FP8 head dims are whole kernels: 64, 128, 256).
-// LSE as the 16-bit epilogue writes it. Q's buffer goes back to the producer as soon
-// as every warp of the warpgroup is past its last wgmma (nothing reads it after).
+// LSE as the 16-bit epilogue writes it. Q's buffer went back to the producer after the
+// tile's last S wgmma (q_release.cuh: nothing stages O here).
 // Pack-GQA, split-KV and sinks are refused on the host for FP8, so none appear here.
 #include <cuda_bf16.h>
 

@@ -7,8 +7,8 @@
 // writes O = 0 and LSE = −inf (weight zero).
 //
 // Stores go straight from the accumulator registers (two adjacent fp32 columns per
-// register pair, 8-byte stores): no shared-memory staging, so Q's buffer is released as
-// soon as every warp of the warpgroup is past its wgmmas. Partials are small next to
+// register pair, 8-byte stores): no shared-memory staging, so Q's buffer never waits for
+// a store (q_release.cuh). Partials are small next to
 // the K/V they summarise (split-KV runs when seqlen_q is short and the cache long).
 #include "warpspec/attention/mainloop.cuh"
 #include "warpspec/attention/pack_gqa.cuh"
@@ -52,8 +52,8 @@ struct PartialEpilogue {
     float inv[2], lse[2];
     const float no_sink[2] = {-INFINITY, -INFINITY};
     sm.finalize(inv, lse, no_sink);
-    // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on: Q's
-    // buffer goes back to the producer (one arrival per warpgroup, as the TMA path).
+    // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on: where
+    // Q goes back after the store (q_release.cuh: head dim 192), it goes back now.
     hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
     if (t == 0) ML::QRel::after_store(&c.s.q_empty);
     const int row_base = w.m_block * kBlockM + 64 * wg + 16 * warp + g;
