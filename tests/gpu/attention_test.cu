@@ -332,6 +332,20 @@ TEST(Attention, PersistentManyTiles) {
     }
 }
 
+// Several tiles per CTA with few key blocks each (a tile's epilogue runs beside the next
+// tile's first S, and Q alternates between two slots at head dims 64 and 128): small
+// enough for the sanitizers; one key block per tile, and (causal, seqlen_q > seqlen_k)
+// tiles that see no key between tiles that do.
+TEST(Attention, ManyShortTilesPerCta) {
+  WARPSPEC_REQUIRE_HOPPER();
+  for (int d : {64, 128, 256})
+    for (int sk : {100, 300}) {
+      Case c;
+      c.d = d, c.causal = sk == 300, c.sq = 2048, c.sk = sk, c.hkv = 4, c.ratio = 2, c.batch = 4;
+      run_case(c);
+    }
+}
+
 // A large scale makes the softmax peaky: the running max changes often and matters.
 TEST(Attention, LargeScaleAndNoLse) {
   WARPSPEC_REQUIRE_HOPPER();

@@ -53,15 +53,31 @@ struct Epilogue {
   }
 
   template <class Ctx>
-  __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w, const SeqInfo& sq,
+  __device__ __forceinline__ static void store(Ctx& c, int wg, const typename ML::Tile& tile,
                                                float (&o)[kHeadDim / 2], typename ML::Softmax& sm) {
-    const AttentionParams& p = c.p;
     if constexpr (kSplitHeadDim(kHeadDim)) {
-      if (p.combine.o_partial != nullptr) {  // split-KV: this share's fp32 partial instead
-        PartialEpilogue<kCfg>::store(c, wg, w, sq, o, sm);
+      if (c.p.combine.o_partial != nullptr) {  // split-KV: this share's fp32 partial instead
+        PartialEpilogue<kCfg>::store(c, wg, tile, o, sm);
         return;
       }
     }
+    store_o(c, wg, tile, o, sm);
+  }
+
+  // Whether `store_o` is the store of this call's tiles (not split-KV's partials, whose
+  // last share also merges them): the store that may run while the next tile's first S
+  // wgmma is in flight (attention/kernel.cuh), as it needs few registers.
+  __device__ __forceinline__ static bool stores_o(const AttentionParams& p) {
+    return !kSplitHeadDim(kHeadDim) || p.combine.o_partial == nullptr;
+  }
+
+  // The tile's normalised O through the staging buffer, and its LSE.
+  template <class Ctx>
+  __device__ __forceinline__ static void store_o(Ctx& c, int wg, const typename ML::Tile& tile,
+                                                 float (&o)[kHeadDim / 2], typename ML::Softmax& sm) {
+    const AttentionParams& p = c.p;
+    const schedule::AttentionWork& w = tile.w;
+    const SeqInfo& sq = tile.sq;
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
     const uint32_t barrier = kEpilogue0 + wg;
@@ -76,12 +92,11 @@ struct Epilogue {
         sm.finalize(inv, lse, sink_log2(p, w, row0));
       }
     }
-    // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on, and
-    // the previous tile's O store has read its staging.
-    if (t == 0) ML::QRel::wait_store_read();
+    // Every warp's wgmmas (which read this warpgroup's rows of the tile's Q, where O is
+    // staged) have been waited on.
     hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
     // This warpgroup's rows of every column box: box b at b * kBlockM * 128 bytes.
-    uint8_t* base = reinterpret_cast<uint8_t*>(ML::QRel::staging(c.s.tiles)) + 64 * wg * 128;
+    uint8_t* base = reinterpret_cast<uint8_t*>(ML::QRel::staging(c.s.tiles, tile.q_iter)) + 64 * wg * 128;
     const uint32_t base_addr = hopper::smem_u32(base);
     hopper::for_each_accum_pair_sw128<int(sizeof(T)), kHeadDim>(0, kBlockM * 128, [&](int i, uint32_t off) {
       const float s = inv[(i >> 1) & 1];
@@ -96,7 +111,7 @@ struct Epilogue {
           hopper::tma_store(&p.map_o, base + col * (kBlockM * 128), col * kBoxCols, 0,
                             sq.q_offset + PackGqa::position<kPack>(p, m0 + 64 * wg), w.head, sq.q_batch);
         hopper::tma_store_commit();
-        ML::QRel::after_tma_store(&c.s.q_empty);
+        ML::QRel::after_tma_store(ML::q_empty(c, tile.q_iter));
       }
     } else {
       // A packed tile that runs past its sequence: the rows after it are the next
@@ -112,7 +127,7 @@ struct Epilogue {
         *reinterpret_cast<uint4*>(o_at(p, w, sq, m0 + 64 * wg + r) + k * 8) = hopper::ld_shared_v4(src);
       }
       hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);  // every read of the staging is done
-      if (t == 0) ML::QRel::after_store(&c.s.q_empty);
+      if (t == 0) ML::QRel::after_store(ML::q_empty(c, tile.q_iter));
     }
     if (q == 0) {
 #pragma unroll

@@ -44,9 +44,11 @@ struct DirectEpilogue {
   }
 
   template <class Ctx>
-  __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w, const SeqInfo& sq,
-                                               float (&o)[kHeadDim / 2], typename ML::Softmax& sm) {
+  __device__ __forceinline__ static void store_o(Ctx& c, int wg, const typename ML::Tile& tile,
+                                                 float (&o)[kHeadDim / 2], typename ML::Softmax& sm) {
     const AttentionParams& p = c.p;
+    const schedule::AttentionWork& w = tile.w;
+    const SeqInfo& sq = tile.sq;
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
     float inv[2], lse[2];
@@ -56,7 +58,7 @@ struct DirectEpilogue {
     inv[1] *= v_descale;
     // Every warp's wgmmas (the last readers of this warpgroup's Q rows) are waited on.
     hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
-    if (t == 0) ML::QRel::after_store(&c.s.q_empty);
+    if (t == 0) ML::QRel::after_store(ML::q_empty(c, tile.q_iter));
     const int row0 = w.m_block * kBlockM + 64 * wg + 16 * warp + g;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -75,6 +77,14 @@ struct DirectEpilogue {
       }
       if (q == 0) store_lse(p, w, sq, row, lse[h]);
     }
+  }
+
+  // Every tile's O goes straight from registers (no split-KV partials for FP8).
+  __device__ __forceinline__ static bool stores_o(const AttentionParams&) { return true; }
+  template <class Ctx>
+  __device__ __forceinline__ static void store(Ctx& c, int wg, const typename ML::Tile& tile,
+                                               float (&o)[kHeadDim / 2], typename ML::Softmax& sm) {
+    store_o(c, wg, tile, o, sm);
   }
 
   // A tile none of whose rows sees a key: O = 0 and LSE = −inf for this warpgroup's

@@ -44,9 +44,11 @@ struct PartialEpilogue {
   }
 
   template <class Ctx>
-  __device__ __forceinline__ static void store(Ctx& c, int wg, const schedule::AttentionWork& w, const SeqInfo& sq,
+  __device__ __forceinline__ static void store(Ctx& c, int wg, const typename ML::Tile& tile,
                                                float (&o)[kHeadDim / 2], typename ML::Softmax& sm) {
     const AttentionParams& p = c.p;
+    const schedule::AttentionWork& w = tile.w;
+    const SeqInfo& sq = tile.sq;
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
     float inv[2], lse[2];
@@ -55,7 +57,7 @@ struct PartialEpilogue {
     // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on: where
     // Q goes back after the store (q_release.cuh: head dim 192), it goes back now.
     hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
-    if (t == 0) ML::QRel::after_store(&c.s.q_empty);
+    if (t == 0) ML::QRel::after_store(ML::q_empty(c, tile.q_iter));
     const int row_base = w.m_block * kBlockM + 64 * wg + 16 * warp + g;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {

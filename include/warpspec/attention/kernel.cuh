@@ -34,6 +34,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   // FP8 writes bf16 O from registers (epilogue_direct.cuh); 16-bit stages it in Q.
   using EpilogueT = std::conditional_t<MainloopT::Ops::kFp8, DirectEpilogue<kCfg>, Epilogue<kCfg>>;
   using VPath = typename MainloopT::VPath;
+  using Tile = typename MainloopT::Tile;
   static constexpr int kHeadDim = MainloopT::kHeadDim, kBlockN = MainloopT::kBlockN, kStages = MainloopT::kStages,
                        kVStages = MainloopT::kVStages;
 
@@ -42,8 +43,8 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
     typename VPath::Storage vpath;  // the pump's vload ring (empty for 16-bit)
     PipelineStorage<kStages> k_barriers;
     PipelineStorage<kVStages> v_barriers;
-    uint64_t q_full;   // Q landed (TMA, one expect_tx per tile)
-    uint64_t q_empty;  // Q's buffer free again (q_release.cuh: after the last S wgmma, or the O store)
+    uint64_t q_full[MainloopT::QRel::kCount];   // a Q slot landed (TMA, one expect_tx per tile)
+    uint64_t q_empty[MainloopT::QRel::kCount];  // a Q slot free again (q_release.cuh)
     TileRing tiles_ring;  // the dynamic schedule's hand-over (tile_stream.cuh)
   };
 
@@ -61,8 +62,10 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
     Pipeline<kStages>(s.k_barriers).init(1, 4 * kConsumerWarpgroups);
     Pipeline<kVStages>(s.v_barriers).init(VPath::kVFullArrivals, 4 * kConsumerWarpgroups);
     VPath::init(s.vpath);
-    hopper::mbarrier_init(&s.q_full, 1);
-    hopper::mbarrier_init(&s.q_empty, MainloopT::QRel::kArrivals);
+    for (int i = 0; i < MainloopT::QRel::kCount; ++i) {
+      hopper::mbarrier_init(&s.q_full[i], 1);
+      hopper::mbarrier_init(&s.q_empty[i], MainloopT::QRel::kArrivals);
+    }
     TileStream::init(s.tiles_ring);
   }
 
@@ -107,25 +110,46 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
     allow_dependents();  // every load of this CTA is issued
   }
 
+  // Each consumer warpgroup walks the tiles; a run of tiles that read keys is one chain
+  // of turns on the tensor cores: where the next tile's Q can be resident beside this
+  // tile's O staging (QRel::kNextQBeside), this tile's last P·V and the next tile's
+  // first S go in one turn and this tile's epilogue runs while that S does
+  // (Mainloop::close_and_open); otherwise the last P·V goes alone and the next tile
+  // opens with its first S alone.
   __device__ __forceinline__ static void consumer(Context& c, int consumer) {
     // The first turn on the tensor cores is consumer 0's: consumer 1 hands it over.
     if (consumer == 1) hopper::named_barrier_arrive(kPingPong0, 2 * hopper::kWarpgroupSize);
     typename MainloopT::Cursor cur;
+    typename MainloopT::Acc a;
     uint32_t passed = 0;  // tiles through the dynamic schedule's ring
-    float o[kHeadDim / 2];
-    for (auto w = TileStream::consumer_first(c.p, c.s.tiles_ring, passed); w.valid;) {  // (advanced at the end: fewer live registers)
-      const SeqInfo sq = SeqInfo::get(c.p, w.batch);
-      const KeyBlocks kb = split_share(key_blocks<kBlockN, kHeadDim>(c.p, sq, w.m_block), c.p, w);
-      typename MainloopT::Softmax sm(MainloopT::Descale::scale_log2(c.p, w));
-      if (kb.count() > 0) {
-        MainloopT::mma(c, cur, consumer, w, sq, kb, o, sm);
-        EpilogueT::store(c, consumer, w, sq, o, sm);
-      } else {
-        EpilogueT::store_zero(c.p, consumer, w, sq);
+    auto w = TileStream::consumer_first(c.p, c.s.tiles_ring, passed);
+    while (w.valid) {
+      Tile t(c.p, w);
+      if (t.kb.count() == 0) {
+        EpilogueT::store_zero(c.p, consumer, t.w, t.sq);
+        w = TileStream::consumer_next(c.p, c.s.tiles_ring, passed, w);
+        continue;
       }
-      w = TileStream::consumer_next(c.p, c.s.tiles_ring, passed, w);
+      typename MainloopT::Softmax sm(MainloopT::Descale::scale_log2(c.p, w));
+      MainloopT::open(c, cur, consumer, t, a, sm);
+      for (;;) {
+        MainloopT::blocks(c, cur, consumer, t, a, sm);
+        w = TileStream::consumer_next(c.p, c.s.tiles_ring, passed, t.w);
+        if (MainloopT::QRel::kNextQBeside && w.valid && EpilogueT::stores_o(c.p)) {
+          Tile next(c.p, w);
+          if (next.kb.count() > 0) {
+            MainloopT::close_and_open(c, cur, consumer, a, sm, next,
+                                      [&] { EpilogueT::store_o(c, consumer, t, a.o, sm); });
+            t = next;
+            continue;
+          }
+        }
+        MainloopT::close(c, cur, consumer, a);
+        EpilogueT::store(c, consumer, t, a.o, sm);
+        break;
+      }
     }
-    MainloopT::QRel::wait_store_read();  // the last O store has read its staging
+    MainloopT::QRel::drain();  // the last O store has read its staging
   }
 };
 

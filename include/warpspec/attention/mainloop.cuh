@@ -75,11 +75,12 @@ struct Mainloop {
                 "K/V tiles and their columns must stay 1024-byte aligned (the swizzle is on absolute address bits)");
 
   struct Tiles {
-    alignas(1024) T q[kBlockM * kHeadDim];  // O's staging too where O has no buffer of its own
+    static constexpr int kHeadDim = Mainloop::kHeadDim;
     alignas(1024) T k[kStages][kBlockN * kHeadDim];
     alignas(1024) T v[kVStages][kBlockN * kHeadDim];  // what P·V reads: V, or the pump's Vᵀ (FP8)
   };
-  // When Q goes back to the producer, and where the 16-bit epilogue stages O (q_release.cuh).
+  // Q's slots (q[QRel::slot(iter)]), when each goes back to the producer and where the
+  // 16-bit epilogue stages O (q_release.cuh).
   using QRel = QRelease<T, kHeadDim, !Ops::kFp8, uint32_t(sizeof(Tiles))>;
   using Storage = typename QRel::template Storage<Tiles>;
 
@@ -131,11 +132,12 @@ struct Mainloop {
     const int head_kv = w.head / p.group;  // the work head is the KV head with pack-GQA (group 1)
     int n = kb.hi - 1;
     load_kv(p, &p.map_k, c.kpipe, cur.k, &s.k[0][0], sq, n, head_kv, w.batch);
-    if (cur.q_iter > 0) hopper::mbarrier_wait(&c.s.q_empty, (cur.q_iter - 1) & 1u);
-    hopper::mbarrier_arrive_expect_tx(&c.s.q_full, kQBytes);
+    const uint32_t slot = QRel::slot(cur.q_iter);
+    if (cur.q_iter >= QRel::kCount) hopper::mbarrier_wait(&c.s.q_empty[slot], QRel::phase(cur.q_iter) ^ 1u);
+    hopper::mbarrier_arrive_expect_tx(&c.s.q_full[slot], kQBytes);
 #pragma unroll
     for (int col = 0; col < kCols; ++col)
-      hopper::tma_load(s.q + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full, col * kBoxCols, 0,
+      hopper::tma_load(s.q[slot] + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full[slot], col * kBoxCols, 0,
                        sq.q_offset + PackGqa::position<kPackGqaHeadDim(kHeadDim)>(p, w.m_block * kBlockM), w.head, sq.q_batch);
     load_v(c, cur, sq, n, head_kv, w.batch);
 #pragma unroll 1
@@ -207,93 +209,183 @@ struct Mainloop {
     if (mb.needs(n)) apply_mask<kBlockN, kHeadDim>(p, sq, s, n, row0);
   }
 
-  // Consumer warpgroup `wg` (0 or 1): one tile, kb.count() >= 1. Waits for the tile's Q;
-  // on return O holds the un-normalised output and `sm` the row statistics.
+  // One tile as the consumers see it: the work, where its sequences lie, which key
+  // blocks it reads (narrowed to the work's share under split-KV), and its Q load's
+  // number (QRel: its slot and barriers' parity; set when the consumers wait for it).
+  struct Tile {
+    schedule::AttentionWork w;
+    SeqInfo sq;
+    KeyBlocks kb;
+    uint32_t q_iter = 0;
+    __device__ __forceinline__ Tile(const AttentionParams& p, const schedule::AttentionWork& work)
+        : w(work), sq(SeqInfo::get(p, work.batch)),
+          kb(split_share(key_blocks<kBlockN, kHeadDim>(p, sq, work.m_block), p, work)) {}
+    // This thread's first row (its second is 8 below).
+    __device__ __forceinline__ int row0(int wg) const {
+      const int t = threadIdx.x % hopper::kWarpgroupSize;
+      return w.m_block * kBlockM + 64 * wg + 16 * (t / 32) + (t % 32) / 4;
+    }
+  };
+
+  // A consumer thread's accumulators, carried from block to block and across a tile
+  // boundary: O, the latest block's S, P packed from the S before it.
+  struct Acc {
+    float o[kHeadDim / 2];
+    float s[kBlockN / 2];
+    uint32_t pf[kPvSteps][4];
+    bool accumulate;  // O holds a P·V of this tile already
+  };
+
+  // Tile `t`'s Q: its slot's address, its barriers.
   template <class Ctx>
-  __device__ __forceinline__ static void mma(Ctx& c, Cursor& cur, int wg, const schedule::AttentionWork& w,
-                                             const SeqInfo& sq, KeyBlocks kb, float (&o)[kHeadDim / 2],
-                                             Softmax& sm) {
+  __device__ __forceinline__ static uint32_t q_addr(Ctx& c, const Tile& t) {
+    return hopper::smem_u32(c.s.tiles.q[QRel::slot(t.q_iter)]);
+  }
+  template <class Ctx>
+  __device__ __forceinline__ static uint64_t* q_empty(Ctx& c, uint32_t q_iter) {
+    return &c.s.q_empty[QRel::slot(q_iter)];
+  }
+
+  // The first block's S of tile `t` has completed: hand back its K stage (and Q, if it
+  // was the tile's only block; the previous tile's Q slot where that waits for this
+  // point), mask, start the softmax and pack P.
+  template <class Ctx>
+  __device__ __forceinline__ static void first_scores(Ctx& c, Cursor& cur, int wg, const Tile& t, Acc& a,
+                                                      Softmax& sm) {
+    const bool releaser = (threadIdx.x % 32) == 0;  // one arrival per consumer warp
+    hopper::wgmma_fence_operands(a.s);
+    if (releaser) c.kpipe.consumer_release(cur.k);
+    cur.k.advance();
+    QRel::after_last_qk(q_empty(c, t.q_iter), releaser && t.kb.count() == 1);  // (q_release.cuh)
+    if (t.q_iter > 0 && threadIdx.x % hopper::kWarpgroupSize == 0) QRel::after_first_qk(q_empty(c, t.q_iter - 1));
+    prepare_scores(c.p, t.sq, a.s, MaskedBlocks<kBlockN, kHeadDim>(c.p, t.sq, t.w.m_block * kBlockM),
+                   t.kb.hi - 1, t.row0(wg));
+    float alpha[2];
+    sm.template update<true>(a.s, alpha);
+    pack_p(a.s, a.pf);
+    a.accumulate = false;
+  }
+
+  // The waits before a tile's first S: its Q, its first K block.
+  template <class Ctx>
+  __device__ __forceinline__ static void wait_first(Ctx& c, Cursor& cur, Tile& t) {
+    t.q_iter = cur.q_iter++;
+    hopper::mbarrier_wait(&c.s.q_full[QRel::slot(t.q_iter)], QRel::phase(t.q_iter));
+    c.kpipe.consumer_wait(cur.k);
+  }
+
+  // Consumer warpgroup `wg` (0 or 1), tile `t` with t.kb.count() >= 1, nothing in
+  // flight: the tile's first S on its own, then its softmax.
+  template <class Ctx>
+  __device__ __forceinline__ static void open(Ctx& c, Cursor& cur, int wg, Tile& t, Acc& a, Softmax& sm) {
+    wait_first(c, cur, t);
+    pingpong_sync(wg);
+    hopper::wgmma_fence_operands(a.s);
+    hopper::wgmma_fence();
+    issue_qk(a.s, q_addr(c, t), hopper::smem_u32(c.s.tiles.k[cur.k.index]), wg);
+    hopper::wgmma_commit_group();
+    pingpong_arrive(wg);
+    hopper::wgmma_wait_group<0>();
+    first_scores(c, cur, wg, t, a, sm);
+  }
+
+  // The tile's further key blocks, after `open` (or `close_and_open`): S of each block
+  // with the previous block's P·V; on return P of the last block is packed and its P·V
+  // not issued.
+  template <class Ctx>
+  __device__ __forceinline__ static void blocks(Ctx& c, Cursor& cur, int wg, const Tile& t, Acc& a, Softmax& sm) {
     const AttentionParams& p = c.p;
     Storage& s = c.s.tiles;
     Pipe& kpipe = c.kpipe;
     VPipe& vpipe = c.vpipe;
     State& kst = cur.k;
     VState& vst = cur.v;
-    hopper::mbarrier_wait(&c.s.q_full, cur.q_iter & 1u);
-    ++cur.q_iter;
-    const int t = threadIdx.x % hopper::kWarpgroupSize;
-    const bool releaser = (t % 32) == 0;  // one arrival per consumer warp
-    const uint32_t q_base = hopper::smem_u32(s.q);
-    const int m0 = w.m_block * kBlockM;
-    const int row0 = m0 + 64 * wg + 16 * (t / 32) + (t % 32) / 4;
-    const MaskedBlocks<kBlockN, kHeadDim> mb(p, sq, m0);
-    float sacc[kBlockN / 2];
-    uint32_t pf[kPvSteps][4];
+    const bool releaser = (threadIdx.x % 32) == 0;
+    const uint32_t q_base = q_addr(c, t);
+    const int row0 = t.row0(wg);
+    const MaskedBlocks<kBlockN, kHeadDim> mb(p, t.sq, t.w.m_block * kBlockM);
     float alpha[2];
-
-    // First block (the last keys): S only.
-    int n = kb.hi - 1;
-    kpipe.consumer_wait(kst);
-    pingpong_sync(wg);
-    hopper::wgmma_fence_operands(sacc);
-    hopper::wgmma_fence();
-    issue_qk(sacc, q_base, hopper::smem_u32(s.k[kst.index]), wg);
-    hopper::wgmma_commit_group();
-    pingpong_arrive(wg);
-    hopper::wgmma_wait_group<0>();
-    hopper::wgmma_fence_operands(sacc);
-    if (releaser) kpipe.consumer_release(kst);
-    kst.advance();
-    QRel::after_last_qk(&c.s.q_empty, releaser && kb.count() == 1);  // (q_release.cuh)
-    prepare_scores(p, sq, sacc, mb, n, row0);
-    sm.template update<true>(sacc, alpha);
-    pack_p(sacc, pf);
-
-    bool accumulate = false;
 #pragma unroll 1
-    for (n = kb.hi - 2; n >= kb.lo; --n) {
+    for (int n = t.kb.hi - 2; n >= t.kb.lo; --n) {
       kpipe.consumer_wait(kst);
       vpipe.consumer_wait(vst);
       pingpong_sync(wg);
-      hopper::wgmma_fence_operands(sacc);
-      hopper::wgmma_fence_operands(o);
-      fence_p(pf);
+      hopper::wgmma_fence_operands(a.s);
+      hopper::wgmma_fence_operands(a.o);
+      fence_p(a.pf);
       hopper::wgmma_fence();
-      issue_qk(sacc, q_base, hopper::smem_u32(s.k[kst.index]), wg);
+      issue_qk(a.s, q_base, hopper::smem_u32(s.k[kst.index]), wg);
       hopper::wgmma_commit_group();
-      issue_pv(o, pf, hopper::smem_u32(s.v[vst.index]), accumulate);
+      issue_pv(a.o, a.pf, hopper::smem_u32(s.v[vst.index]), a.accumulate);
       hopper::wgmma_commit_group();
       pingpong_arrive(wg);
       hopper::wgmma_wait_group<1>();  // S(n) is ready; P·V(n+1) may still run
-      hopper::wgmma_fence_operands(sacc);
+      hopper::wgmma_fence_operands(a.s);
       if (releaser) kpipe.consumer_release(kst);
       kst.advance();
-      QRel::after_last_qk(&c.s.q_empty, releaser && n == kb.lo);  // the tile's last S: Q may go
-      prepare_scores(p, sq, sacc, mb, n, row0);
-      sm.template update<false>(sacc, alpha);
+      QRel::after_last_qk(q_empty(c, t.q_iter), releaser && n == t.kb.lo);  // the tile's last S: Q may go
+      prepare_scores(p, t.sq, a.s, mb, n, row0);
+      sm.template update<false>(a.s, alpha);
       hopper::wgmma_wait_group<0>();  // P·V(n+1) done: O and P are ours again
-      hopper::wgmma_fence_operands(o);
-      fence_p(pf);
+      hopper::wgmma_fence_operands(a.o);
+      fence_p(a.pf);
       if (releaser) vpipe.consumer_release(vst);
       vst.advance();
-      Softmax::rescale(o, alpha);
-      pack_p(sacc, pf);
-      accumulate = true;
+      Softmax::rescale(a.o, alpha);
+      pack_p(a.s, a.pf);
+      a.accumulate = true;
     }
+  }
 
-    // Last P·V.
-    vpipe.consumer_wait(vst);
+  // The tile's last P·V on its own; on return O is complete.
+  template <class Ctx>
+  __device__ __forceinline__ static void close(Ctx& c, Cursor& cur, int wg, Acc& a) {
+    c.vpipe.consumer_wait(cur.v);
     pingpong_sync(wg);
-    hopper::wgmma_fence_operands(o);
-    fence_p(pf);
+    hopper::wgmma_fence_operands(a.o);
+    fence_p(a.pf);
     hopper::wgmma_fence();
-    issue_pv(o, pf, hopper::smem_u32(s.v[vst.index]), accumulate);
+    issue_pv(a.o, a.pf, hopper::smem_u32(c.s.tiles.v[cur.v.index]), a.accumulate);
     hopper::wgmma_commit_group();
     pingpong_arrive(wg);
     hopper::wgmma_wait_group<0>();
-    hopper::wgmma_fence_operands(o);
-    if (releaser) vpipe.consumer_release(vst);
-    vst.advance();
+    hopper::wgmma_fence_operands(a.o);
+    release_v(c, cur);
+  }
+
+  // The tile's last P·V and the next tile's first S in one turn on the tensor cores
+  // (needs the next tile's Q resident beside the O staging: QRel::kNextQBeside). Once
+  // the P·V completes, `epilogue()` stores this tile's O while the S runs; then `sm`
+  // starts over for tile `next` and its first block's softmax runs.
+  template <class Ctx, class Epilogue>
+  __device__ __forceinline__ static void close_and_open(Ctx& c, Cursor& cur, int wg, Acc& a, Softmax& sm,
+                                                        Tile& next, Epilogue&& epilogue) {
+    c.vpipe.consumer_wait(cur.v);
+    wait_first(c, cur, next);
+    pingpong_sync(wg);
+    hopper::wgmma_fence_operands(a.o);
+    hopper::wgmma_fence_operands(a.s);
+    fence_p(a.pf);
+    hopper::wgmma_fence();
+    issue_pv(a.o, a.pf, hopper::smem_u32(c.s.tiles.v[cur.v.index]), a.accumulate);
+    hopper::wgmma_commit_group();
+    issue_qk(a.s, q_addr(c, next), hopper::smem_u32(c.s.tiles.k[cur.k.index]), wg);
+    hopper::wgmma_commit_group();
+    pingpong_arrive(wg);
+    hopper::wgmma_wait_group<1>();  // the P·V is done: O is complete; S may still run
+    hopper::wgmma_fence_operands(a.o);
+    release_v(c, cur);
+    epilogue();
+    sm = Softmax(Descale::scale_log2(c.p, next.w));
+    hopper::wgmma_wait_group<0>();
+    first_scores(c, cur, wg, next, a, sm);
+  }
+
+ private:
+  template <class Ctx>
+  __device__ __forceinline__ static void release_v(Ctx& c, Cursor& cur) {
+    if ((threadIdx.x % 32) == 0) c.vpipe.consumer_release(cur.v);
+    cur.v.advance();
   }
 };
 

@@ -1,19 +1,25 @@
 #pragma once
-// When Q's shared-memory buffer goes back to the producer (q_empty), and where the
-// 16-bit epilogue stages O: two small types with the same calls, chosen per kernel.
+// Q's shared-memory buffers: how many, when each goes back to the producer (its q_empty
+// barrier), and where the 16-bit epilogue stages O. Small types with the same calls,
+// chosen per kernel by QRelease.
 //
-// Nothing but the tile's S = Q·Kᵀ wgmmas reads Q. Where O has a buffer of its own
-// (head dims 64 and 128: 16 and 32 KB beside 112 and 160 KB), or is not staged at all
-// (FP8, split-KV partials: stores from registers), each consumer warp gives Q back as
-// soon as its last S wgmma of the tile has completed (QReleaseEarly): the producer then
-// loads the next tile's Q while the consumers run the last P·V and the epilogue, and the
-// next tile starts on a resident Q instead of waiting for the store to drain and Q to
-// land. Head dims 192 and 256 have no room for a second buffer (216 + 48, 224 + 64 KB):
-// O is staged over Q, which goes back only once the O store has read it (QReleaseLate).
+// Tile i of a CTA (counting the tiles that load Q) uses slot i % kSlots; the producer
+// loads tile i's Q once slot i % kSlots is empty again.
 //
-// The O buffer is a derived storage type, not an empty member: nvcc's host and device
-// passes laid out an empty [[no_unique_address]] member differently, and the device's
-// barriers then sat past the shared memory the host had sized.
+//   QReleaseEarly (O not staged: FP8, whose epilogue stores from registers): one slot,
+//     given back by each consumer warp as soon as its last S wgmma of the tile has
+//     completed, so the next tile's Q loads during this tile's last P·V and epilogue.
+//   QReleaseLate<T, 2> (head dims 64 and 128, 16-bit): two slots, O staged over the
+//     tile's own Q once its S wgmmas are done. The slot goes back when the O store has
+//     read it, checked once the next tile's first S has completed (by then it has), so
+//     nothing waits on the store: tile i + 2's Q loads during tile i + 1, and tile i + 1's
+//     Q is resident when tile i's last P·V issues. The second slot costs no more shared
+//     memory than a separate O buffer did.
+//   QReleaseLate<T, 1> (head dims 192 and 256: no room for a second Q): O over the one
+//     Q, given back when the O store has read it (the storing thread waits for that).
+//
+// Split-KV partials (fp32, from registers) use the 16-bit kernels' type: a direct store
+// "reads the staging" at once.
 #include <cstdint>
 #include <type_traits>
 
@@ -24,58 +30,80 @@
 
 namespace warpspec::attention_impl {
 
-// Q back after the tile's last S wgmma, by one lane of each consumer warp (as K's
-// stages). kOwnO: O staged in its own buffer, whose TMA store is waited on (read) before
-// the buffer is written again and once before the kernel ends; otherwise O is not staged.
-template <class T, int kHeadDim, bool kOwnO>
-struct QReleaseEarly {
-  static constexpr uint32_t kArrivals = 4 * kConsumerWarpgroups;
+// The Q slots beside the K and V tiles.
+template <class T, int kSlots, class Tiles>
+struct WithQ : Tiles {
+  alignas(1024) T q[kSlots][kBlockM * Tiles::kHeadDim];
+};
+
+// Slot of tile `iter` and the parity of its use of that slot.
+template <int kSlots>
+struct QSlots {
+  static constexpr int kCount = kSlots;
+  __device__ __forceinline__ static uint32_t slot(uint32_t iter) { return iter % kSlots; }
+  __device__ __forceinline__ static uint32_t phase(uint32_t iter) { return (iter / kSlots) & 1u; }
+};
+
+template <class T>
+struct QReleaseEarly : QSlots<1> {
+  static constexpr uint32_t kArrivals = 4 * kConsumerWarpgroups;  // one lane of each consumer warp
+  static constexpr bool kNextQBeside = true;  // the next tile's Q lands during this tile's epilogue
   template <class Tiles>
-  struct WithO : Tiles {
-    alignas(1024) T o[kBlockM * kHeadDim];
-  };
-  template <class Tiles>
-  using Storage = std::conditional_t<kOwnO, WithO<Tiles>, Tiles>;
-  template <class S>
-  __device__ __forceinline__ static T* staging(S& tiles) { return tiles.o; }
+  using Storage = WithQ<T, 1, Tiles>;
   __device__ __forceinline__ static void after_last_qk(uint64_t* q_empty, bool release) {
     if (release) hopper::mbarrier_arrive(q_empty);
   }
+  __device__ __forceinline__ static void after_first_qk(uint64_t*) {}
   __device__ __forceinline__ static void after_tma_store(uint64_t*) {}
   __device__ __forceinline__ static void after_store(uint64_t*) {}
-  __device__ __forceinline__ static void wait_store_read() {
-    if (kOwnO) hopper::tma_store_wait_read<0>();  // unstaged: no store to wait for
-  }
+  __device__ __forceinline__ static void drain() {}
 };
 
-// Q back once the warpgroup's O store, staged over Q, has read it: one thread per
-// consumer warpgroup.
-template <class T>
-struct QReleaseLate {
-  static constexpr uint32_t kArrivals = kConsumerWarpgroups;
+template <class T, int kSlots>
+struct QReleaseLate : QSlots<kSlots> {
+  static_assert(kSlots == 1 || kSlots == 2);
+  static constexpr bool kDeferred = kSlots == 2;  // given back at the next tile's first S
+  static constexpr uint32_t kArrivals = kConsumerWarpgroups;  // one thread per consumer warpgroup
+  static constexpr bool kNextQBeside = kSlots == 2;
   template <class Tiles>
-  using Storage = Tiles;
+  using Storage = WithQ<T, kSlots, Tiles>;
   template <class S>
-  __device__ __forceinline__ static T* staging(S& tiles) { return tiles.q; }
+  __device__ __forceinline__ static T* staging(S& tiles, uint32_t iter) {
+    return tiles.q[QSlots<kSlots>::slot(iter)];
+  }
   __device__ __forceinline__ static void after_last_qk(uint64_t*, bool) {}
-  // The thread that issued the store (TMA, committed).
+  // One thread per consumer warpgroup, once the next tile's first S has completed:
+  // the previous tile's slot (whose O store, if any, was issued by this thread).
+  __device__ __forceinline__ static void after_first_qk(uint64_t* prev_q_empty) {
+    if constexpr (kDeferred) {
+      hopper::tma_store_wait_read<0>();
+      hopper::mbarrier_arrive(prev_q_empty);
+    }
+  }
+  // The thread that issued the O store (TMA, committed).
   __device__ __forceinline__ static void after_tma_store(uint64_t* q_empty) {
-    hopper::tma_store_wait_read<0>();
-    hopper::mbarrier_arrive(q_empty);
+    if constexpr (!kDeferred) {
+      hopper::tma_store_wait_read<0>();
+      hopper::mbarrier_arrive(q_empty);
+    }
   }
   // Once nothing of the warpgroup reads the staging any more (direct stores).
-  __device__ __forceinline__ static void after_store(uint64_t* q_empty) { hopper::mbarrier_arrive(q_empty); }
-  __device__ __forceinline__ static void wait_store_read() {}
+  __device__ __forceinline__ static void after_store(uint64_t* q_empty) {
+    if constexpr (!kDeferred) hopper::mbarrier_arrive(q_empty);
+  }
+  // Before the kernel ends: the last O store has read its staging.
+  __device__ __forceinline__ static void drain() {
+    if constexpr (kDeferred) hopper::tma_store_wait_read<0>();
+  }
 };
 
-// The kernel's choice: O's own buffer where shared memory (Q, the K and V rings, O and
-// the barriers' share) has room for it; early release wherever O is not over Q.
-template <class T, int kHeadDim, bool kStagesO, uint32_t kTileBytes>
-inline constexpr bool kOwnOBuffer =
-    kStagesO && kTileBytes + kBlockM * kHeadDim * sizeof(T) + 2048 <= uint32_t(hopper::kMaxSmemPerBlock);
-template <class T, int kHeadDim, bool kStagesO, uint32_t kTileBytes>
-using QRelease = std::conditional_t<kOwnOBuffer<T, kHeadDim, kStagesO, kTileBytes> || !kStagesO,
-                                    QReleaseEarly<T, kHeadDim, kOwnOBuffer<T, kHeadDim, kStagesO, kTileBytes>>,
-                                    QReleaseLate<T>>;
+// The kernel's choice: two slots where shared memory (two Q, the K and V rings and the
+// barriers' share) has room; early release wherever O is not staged.
+template <class T, int kHeadDim, bool kStagesO, uint32_t kKVTileBytes>
+inline constexpr bool kTwoQSlots =
+    kKVTileBytes + 2 * kBlockM * kHeadDim * sizeof(T) + 2048 <= uint32_t(hopper::kMaxSmemPerBlock);
+template <class T, int kHeadDim, bool kStagesO, uint32_t kKVTileBytes>
+using QRelease = std::conditional_t<!kStagesO, QReleaseEarly<T>,
+                                    QReleaseLate<T, kTwoQSlots<T, kHeadDim, kStagesO, kKVTileBytes> ? 2 : 1>>;
 
 }  // namespace warpspec::attention_impl
