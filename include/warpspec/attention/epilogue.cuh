@@ -3,14 +3,13 @@
 // for a packed tile that runs past its sequence, with bounded 16-byte stores); write
 // LSE with plain stores; and the zero tile for query blocks that see no key.
 //
-// O is staged in a buffer of Q's shape (q_release.cuh: its own at head dims 64 and 128,
-// Q's own buffer at 192 and 256): each consumer warpgroup writes its 64 rows in the
+// O is staged over the tile's own Q slot (q_release.cuh: one of two at head dims 64 and
+// 128, the only one at 192 and 256): each consumer warpgroup writes its 64 rows in the
 // SW128 layout, so the O box of a warpgroup is one {64 columns, 64 rows} TMA box per
-// column ({64, g, 64/g} under pack-GQA: g heads x 64/g positions, pack_gqa.cuh). Over
-// Q, the buffer goes back to the producer (q_empty, one arrival per warpgroup) only once
-// the store has read it (bulk wait_group.read), so the next tile's Q cannot overwrite O
-// in flight; in its own buffer, the store's reads are waited on before the next tile's
-// epilogue writes it.
+// column ({64, g, 64/g} under pack-GQA: g heads x 64/g positions, pack_gqa.cuh). The
+// slot goes back to the producer (q_empty, one arrival per warpgroup) only once the
+// store has read it (bulk wait_group.read), so a later tile's Q cannot overwrite O in
+// flight: at once with one slot, at the next tile's first S with two.
 #include "warpspec/attention/epilogue_partial.cuh"
 #include "warpspec/attention/mainloop.cuh"
 #include "warpspec/attention/pack_gqa.cuh"

@@ -20,7 +20,9 @@
 //   for each further block n:  issue S = Q·K(n)ᵀ and O += P·V(n+1) together; wait for
 //     S only (wait_group 1) and run softmax(n) while P·V runs; then wait for P·V,
 //     rescale O, pack P from S
-//   O += P·V(0)
+//   O += P·V(0), alone (close) or, where the next tile's Q is resident beside this
+//     tile's O staging, with the next tile's first S (close_and_open: the epilogue
+//     runs while that S does; attention/kernel.cuh strings the calls together)
 // Ping-pong: every batch of wgmma issues is bracketed by named barriers so the two
 // consumer warpgroups take turns on the tensor cores, one issuing while the other
 // does its softmax (HOPPER-FACTS §6).
