@@ -1,0 +1,155 @@
+// The rules that decide, per tile, which key blocks are read (key_blocks) and which of
+// those need the element mask (block_needs_mask, and MaskedBlocks, its once-per-tile
+// form at head dims <= 192), checked on the device against brute force over every
+// (row, key) pair of random tiles: causal and sliding windows, seqlen_q != seqlen_k,
+// chunks, pack-GQA. What must hold:
+//   - every visible key of every row of the tile lies in a block key_blocks returns;
+//   - every block with a hidden (row, key) pair, keys past seqlen_k included, is one
+//     block_needs_mask names (it may name more: rows past the sequence widen it);
+//   - MaskedBlocks names exactly the blocks block_needs_mask names (one rule written
+//     twice; the head dim 256 consumer still asks block_needs_mask per block).
+#include <iterator>
+#include <random>
+#include <vector>
+
+#include "common/gpu_test.hpp"
+#include "warpspec/attention/mask.cuh"
+#include "warpspec/schedule/fast_divmod.hpp"
+
+namespace mask_rules_test {  // named: the file is compiled with others in one translation unit
+
+using namespace warpspec;
+using namespace warpspec::attention_impl;
+
+struct RuleCase {
+  int seqlen_q, seqlen_k, left, right, chunk, pack_shift, m_block;
+  uint32_t chunk_mul, chunk_shift;
+};
+
+// Per case: the blocks read, and counts of each kind of violation (all must be 0).
+struct RuleResult {
+  int lo, hi;
+  int missed_visible;   // a visible key outside [lo, hi)
+  int unmasked_hidden;  // a block with a hidden pair that block_needs_mask does not name
+  int disagree;         // MaskedBlocks and block_needs_mask differ on a block
+  int masked_blocks;    // blocks block_needs_mask names (to see that cases exercise it)
+};
+
+__device__ bool visible(const RuleCase& c, int m, int j) {
+  const int diag = c.seqlen_k - c.seqlen_q;
+  if (j >= c.seqlen_k || j > m + diag + c.right || j < m + diag - c.left) return false;
+  if (c.chunk > 0) {
+    const int a = m + diag;
+    if (a < 0) return false;
+    const int start = a / c.chunk * c.chunk;
+    if (j < start || j >= start + c.chunk) return false;
+  }
+  return true;
+}
+
+template <int kBlockN, int kHeadDim>
+__global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n_cases) return;
+  const RuleCase c = cases[i];
+  AttentionParams p;
+  p.window_left = c.left;
+  p.window_right = c.right;
+  p.chunk = c.chunk;
+  p.chunk_mul = c.chunk_mul;
+  p.chunk_shift = c.chunk_shift;
+  p.pack_shift = c.pack_shift;
+  SeqInfo s;
+  s.seqlen_q = c.seqlen_q;
+  s.seqlen_k = c.seqlen_k;
+  constexpr bool kPack = kPackGqaMask<kHeadDim>;
+  const int r0 = c.m_block * kBlockM;
+  const int rows = PackGqa::rows<kPack>(p, c.seqlen_q);
+  const int r_end = min(r0 + kBlockM, rows);
+  const KeyBlocks kb = key_blocks<kBlockN, kHeadDim>(p, s, c.m_block);
+  RuleResult r{kb.lo, kb.hi, 0, 0, 0, 0};
+  for (int row = r0; row < r_end; ++row) {
+    const int m = PackGqa::position<kPack>(p, row);
+    for (int j = 0; j < c.seqlen_k; ++j)
+      if (visible(c, m, j) && (j / kBlockN < kb.lo || j / kBlockN >= kb.hi)) ++r.missed_visible;
+  }
+  const MaskedBlocks<kBlockN, kHeadDim, true> mb(p, s, r0);
+  for (int n = kb.lo; n < kb.hi; ++n) {
+    const bool named = block_needs_mask<kBlockN, kHeadDim>(p, s, r0, n);
+    r.masked_blocks += named;
+    r.disagree += named != mb.needs(n);
+    bool hidden = false;
+    for (int row = r0; row < r_end && !hidden; ++row) {
+      const int m = PackGqa::position<kPack>(p, row);
+      for (int j = n * kBlockN; j < (n + 1) * kBlockN && !hidden; ++j) hidden = !visible(c, m, j);
+    }
+    r.unmasked_hidden += hidden && !named;
+  }
+  out[i] = r;
+}
+
+template <int kBlockN, int kHeadDim>
+void check_rules(uint64_t seed) {
+  SCOPED_TRACE(testing::Message() << "block_n " << kBlockN << ", head dim " << kHeadDim);
+  std::mt19937_64 rng(seed);
+  auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  std::vector<RuleCase> cases(3000);
+  for (RuleCase& c : cases) {
+    c.seqlen_q = uni(1, 3) == 1 ? uni(1, 8) : uni(1, 700);
+    c.seqlen_k = uni(1, 3) == 1 ? uni(1, 8) : uni(1, 700);
+    const int kind = uni(0, 4);  // full, causal, left window, both edges, right only
+    c.left = kind == 2 || kind == 3 ? uni(0, 300) : kUnboundedWindow;
+    c.right = kind == 1 || kind == 2 ? 0 : kind == 3 || kind == 4 ? uni(0, 300) : kUnboundedWindow;
+    c.chunk = kChunkMask<kHeadDim> && uni(0, 3) == 0 ? uni(2, 300) : 0;
+    c.pack_shift = kPackGqaMask<kHeadDim> && uni(0, 2) == 0 ? uni(1, 3) : 0;
+    const int rows = c.seqlen_q << c.pack_shift;
+    c.m_block = uni(0, (rows - 1) / kBlockM);
+    const schedule::FastDivmod div(uint32_t(c.chunk >= 2 ? c.chunk : 2));
+    c.chunk_mul = div.multiplier();
+    c.chunk_shift = div.high_shift();
+  }
+  test::DeviceBuffer d_cases = test::to_device(cases);
+  test::DeviceBuffer d_out(cases.size() * sizeof(RuleResult));
+  ASSERT_NE(d_out.get(), nullptr);
+  rules_kernel<kBlockN, kHeadDim><<<int(cases.size() + 127) / 128, 128>>>(d_cases.as<RuleCase>(), int(cases.size()),
+                                                                           d_out.as<RuleResult>());
+  CUDA_ASSERT(cudaGetLastError());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<RuleResult> out = test::to_host<RuleResult>(d_out, cases.size());
+  int masked = 0, reading = 0, failures = 0;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const RuleCase& c = cases[i];
+    const RuleResult& r = out[i];
+    masked += r.masked_blocks;
+    reading += r.hi > r.lo;
+    if ((r.missed_visible | r.unmasked_hidden | r.disagree) != 0 && ++failures <= 5)
+      ADD_FAILURE() << "seqlen_q " << c.seqlen_q << " seqlen_k " << c.seqlen_k << " window (" << c.left << ", "
+                    << c.right << ") chunk " << c.chunk << " pack_shift " << c.pack_shift << " m_block " << c.m_block
+                    << ": blocks [" << r.lo << ", " << r.hi << "), visible keys outside them " << r.missed_visible
+                    << ", blocks with hidden pairs not masked " << r.unmasked_hidden
+                    << ", blocks where MaskedBlocks and block_needs_mask differ " << r.disagree;
+  }
+  EXPECT_EQ(failures, 0);
+  // The draw must reach both kinds of block, or the checks above say little.
+  EXPECT_GT(masked, 1000);
+  EXPECT_GT(reading, 1500);
+}
+
+TEST(AttentionMaskRules, KeyBlocksAndMaskedBlocksAgreeWithBruteForce) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(test::seed_note(seed));
+  // Every 16-bit kernel's (head dim, block_n) from the table.
+  check_rules<config_for(64, DType::kBF16).block_n, 64>(seed);
+  check_rules<config_for(128, DType::kBF16).block_n, 128>(seed + 1);
+  check_rules<config_for(192, DType::kBF16).block_n, 192>(seed + 2);
+  check_rules<config_for(256, DType::kBF16).block_n, 256>(seed + 3);
+  // The FP8 kernels' block sizes (the same rules; they take causal masks).
+  check_rules<config_for(64, DType::kE4M3).block_n, 64>(seed + 4);
+  check_rules<config_for(128, DType::kE4M3).block_n, 128>(seed + 5);
+  check_rules<config_for(256, DType::kE4M3).block_n, 256>(seed + 6);
+  static_assert(std::size(kHeadDimConfigs) == 4 && std::size(kFp8HeadDimConfigs) == 3,
+                "a new kernel head dim: check its rules here too");
+}
+
+}  // namespace mask_rules_test
