@@ -20,6 +20,7 @@
 #include "warpspec/attention/mask.cuh"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/attention/tile_stream.cuh"
+#include "warpspec/attention/turns.cuh"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/warp.cuh"
 #include "warpspec/ws_kernel.cuh"
@@ -35,6 +36,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   using EpilogueT = std::conditional_t<MainloopT::Ops::kFp8, DirectEpilogue<kCfg>, Epilogue<kCfg>>;
   using VPath = typename MainloopT::VPath;
   using Tile = typename MainloopT::Tile;
+  using TurnsT = Turns<kCfg>;  // the consumers' turns on the tensor cores (turns.cuh)
   static constexpr int kHeadDim = MainloopT::kHeadDim, kBlockN = MainloopT::kBlockN, kStages = MainloopT::kStages,
                        kVStages = MainloopT::kVStages;
 
@@ -131,20 +133,20 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
         continue;
       }
       typename MainloopT::Softmax sm(MainloopT::Descale::scale_log2(c.p, w));
-      MainloopT::open(c, cur, consumer, t, a, sm);
+      TurnsT::open(c, cur, consumer, t, a, sm);
       for (;;) {
-        MainloopT::blocks(c, cur, consumer, t, a, sm);
+        TurnsT::blocks(c, cur, consumer, t, a, sm);
         w = TileStream::consumer_next(c.p, c.s.tiles_ring, passed, t.w);
         if (MainloopT::QRel::kNextQBeside && w.valid && EpilogueT::stores_o(c.p)) {
           Tile next(c.p, w);
           if (next.kb.count() > 0) {
-            MainloopT::close_and_open(c, cur, consumer, a, sm, next,
+            TurnsT::close_and_open(c, cur, consumer, a, sm, next,
                                       [&] { EpilogueT::store_o(c, consumer, t, a.o, sm); });
             t = next;
             continue;
           }
         }
-        MainloopT::close(c, cur, consumer, a);
+        TurnsT::close(c, cur, consumer, a);
         EpilogueT::store(c, consumer, t, a.o, sm);
         break;
       }
