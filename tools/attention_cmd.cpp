@@ -7,6 +7,7 @@
 
 #include "attention_runner.hpp"
 #include "commands.hpp"
+#include "warpspec/attention/config.hpp"
 
 namespace warpspec::tools {
 namespace {
@@ -157,11 +158,29 @@ int run_bench_attention(const BenchAttentionOptions& o) {
 // 2048): variable length at 16k tokens with lengths uniform in [L/4, 7L/4] against the
 // dense batch at L, timed interleaved in one process, and a causal sliding window of
 // 1024 at seqlen 8192 (TFLOP/s of the visible pairs only).
+// (query, key) pairs the kernel computes for one self-attention sequence of `len` tokens
+// (seqlen_q = seqlen_k, no window): whole tiles of kBlockM rows, each against whole key
+// blocks of `block_n` up to its last row's diagonal (causal) or the sequence's end. Its
+// ratio to the visible pairs is what tile padding alone leaves of the tensor cores' work.
+double tile_pairs(int64_t len, bool causal, int64_t block_n) {
+  const int64_t bm = attention_impl::kBlockM;
+  double pairs = 0;
+  for (int64_t m0 = 0; m0 < len; m0 += bm) {
+    const int64_t key_end = causal ? std::min(m0 + bm, len) : len;
+    pairs += double(bm) * double((key_end + block_n - 1) / block_n * block_n);
+  }
+  return pairs;
+}
+
 int run_bench_attention_masks(const TimingOptions& timing) {
   if (int rc = require_hopper()) return rc;
   std::printf("# varlen: 16384 tokens, lengths uniform in [L/4, 7L/4] (fixed seed), vs the dense batch at L; "
               "timed interleaved; TFLOP/s count visible pairs only\n");
-  std::printf("%-24s %-7s %-24s %-24s %-16s\n", "problem", "mask", "dense TFLOP/s", "varlen TFLOP/s", "varlen/dense");
+  std::printf("# padding bound: what varlen/dense would be if a computed pair cost the same in both (whole "
+              "%d-row tiles against whole %d-key blocks)\n",
+              attention_impl::kBlockM, attention_impl::config_for(128).block_n);
+  std::printf("%-24s %-7s %-24s %-24s %-14s %-14s\n", "problem", "mask", "dense TFLOP/s", "varlen TFLOP/s",
+              "varlen/dense", "padding bound");
   for (int64_t L : {512, 2048})
     for (bool causal : {false, true}) {
       AttentionProblem dense;
@@ -191,9 +210,15 @@ int run_bench_attention_masks(const TimingOptions& timing) {
       std::snprintf(name, sizeof name, "L=%ld (%zu seqs)", long(L), ragged.varlen.size());
       // ratio[1] is varlen's time over dense's: speed is its inverse per FLOP.
       const double speed_ratio = (ragged.flops() / t.ms[1].median) / (dense.flops() / t.ms[0].median);
-      std::printf("%-24s %-7s %-24s %-24s %-16.3f\n", name, causal ? "causal" : "full",
+      // Visible over computed pairs, varlen's over dense's (the FLOP counts' common factor cancels).
+      const int64_t block_n = attention_impl::config_for(128).block_n;
+      double ragged_tiles = 0;
+      for (int64_t len : ragged.varlen) ragged_tiles += tile_pairs(len, causal, block_n);
+      const double dense_tiles = double(dense.batch) * tile_pairs(L, causal, block_n);
+      const double bound = (ragged.flops() / ragged_tiles) / (dense.flops() / dense_tiles);
+      std::printf("%-24s %-7s %-24s %-24s %-14.3f %-14.3f\n", name, causal ? "causal" : "full",
                   format_spread(tflops_of(t.ms[0], dense.flops()), 1).c_str(),
-                  format_spread(tflops_of(t.ms[1], ragged.flops()), 1).c_str(), speed_ratio);
+                  format_spread(tflops_of(t.ms[1], ragged.flops()), 1).c_str(), speed_ratio, bound);
       std::fflush(stdout);
     }
   AttentionProblem w;
