@@ -118,8 +118,7 @@ struct Turns : Mainloop<kCfg> {
       hopper::wgmma_wait_group<0>();  // P·V(n+1) done: O and P are ours again
       hopper::wgmma_fence_operands(a.o);
       fence_p(a.pf);
-      if (releaser) vpipe.consumer_release(vst);
-      vst.advance();
+      release_v(c, cur);
       Softmax::rescale(a.o, alpha);
       pack_p(a.s, a.pf);
       a.accumulate = true;
