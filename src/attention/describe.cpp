@@ -25,6 +25,7 @@ std::string describe(const AttentionChoice& c) {
   line += fmt(" kernel_head_dim=%d block_m=%d block_n=%d stages=%d", c.kernel.head_dim, kBlockM, c.kernel.block_n,
               c.kernel.stages);
   if (c.kernel.v_stages > 0) line += fmt(" v_stages=%d", c.kernel.v_stages);  // a V ring deeper than K's
+  if (!c.kernel.pingpong) line += " turns=free";  // the consumers issue without taking turns
   line += fmt(" order=%s schedule=%s tiles=%d grid=%d pdl=%d",
               c.sched.order() == schedule::AttentionOrder::kLongestFirst ? "longest_first" : "m_fastest",
               c.dynamic ? "dynamic" : "static", c.sched.total_tiles(), c.shape.grid, c.shape.pdl ? 1 : 0);

@@ -29,6 +29,13 @@ struct HeadDimConfig {
   int block_n;   // keys per K/V block: the QK^T wgmma N and the P·V wgmma K
   int stages;    // K and V pipeline depth (each)
   int v_stages = 0;  // the consumers' V ring, when deeper than K's (0: `stages`)
+  // The two consumer warpgroups take turns on the tensor cores (ping-pong: one's softmax
+  // while the other's GEMMs run), or issue whenever each is ready (false). Where a
+  // warpgroup's softmax takes longer than the other's GEMMs (head dim 64; FP8 head dims
+  // 64 and 256) the turns leave the tensor cores idle: without them, 16-bit hd64 +4% and
+  // FP8 hd64 +3-4%, hd256 +2-5% at 16k; with them, 16-bit hd128/256 +2-4% and FP8 hd128
+  // +2% at 16k (bench/NOTES.md v23).
+  bool pingpong = true;
   constexpr bool operator==(const HeadDimConfig&) const = default;
   constexpr int v_depth() const { return v_stages > 0 ? v_stages : stages; }
 };
@@ -40,7 +47,7 @@ struct HeadDimConfig {
 //   d 256: 64 KB + 2 x 80 KB  = 224 KB   (block_n 80, as FlashAttention-3)
 // Registers bound block_n for the large head dims: d 256 holds 128 O + 40 S + 20 P.
 inline constexpr HeadDimConfig kHeadDimConfigs[] = {
-    {64, 128, 3},
+    {64, 128, 3, 0, false},
     {128, 128, 2},
     {192, 112, 2},
     {256, 80, 2},
@@ -80,9 +87,9 @@ constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 // 32-key pump units; Fp8VTranspose.Pump_BlockN96_D256_VtSw32 covers the Vᵀ layout).
 // Only these head dims are built; the host refuses the others by name.
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
-    {64, 192, 2},
+    {64, 192, 2, 0, false},
     {128, 192, 2},
-    {256, 96, 2, 3},
+    {256, 96, 2, 3, false},
 };
 
 constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }

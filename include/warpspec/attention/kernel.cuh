@@ -120,7 +120,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   // opens with its first S alone.
   __device__ __forceinline__ static void consumer(Context& c, int consumer) {
     // The first turn on the tensor cores is consumer 0's: consumer 1 hands it over.
-    if (consumer == 1) hopper::named_barrier_arrive(kPingPong0, 2 * hopper::kWarpgroupSize);
+    if (consumer == 1) MainloopT::pingpong_arrive(1);
     typename MainloopT::Cursor cur;
     typename MainloopT::Acc a;
     uint32_t passed = 0;  // tiles through the dynamic schedule's ring

@@ -167,11 +167,14 @@ struct Mainloop {
 
   // ------------------------------------------------------------------ consumers
 
+  // Turns on the tensor cores (config.hpp: HeadDimConfig::pingpong): wait for this
+  // warpgroup's turn before issuing, hand the turn on after; no-ops without ping-pong.
   __device__ __forceinline__ static void pingpong_sync(int wg) {
-    hopper::named_barrier_sync(kPingPong0 + wg, 2 * hopper::kWarpgroupSize);
+    if constexpr (kCfg.shape.pingpong) hopper::named_barrier_sync(kPingPong0 + wg, 2 * hopper::kWarpgroupSize);
   }
   __device__ __forceinline__ static void pingpong_arrive(int wg) {
-    hopper::named_barrier_arrive(kPingPong0 + (wg + 1) % kConsumerWarpgroups, 2 * hopper::kWarpgroupSize);
+    if constexpr (kCfg.shape.pingpong)
+      hopper::named_barrier_arrive(kPingPong0 + (wg + 1) % kConsumerWarpgroups, 2 * hopper::kWarpgroupSize);
   }
 
   // S = Q[rows 64wg..] · K(stage)ᵀ (issue only).
