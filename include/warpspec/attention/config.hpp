@@ -36,6 +36,11 @@ struct HeadDimConfig {
   // FP8 hd64 +3-4%, hd256 +2-5% at 16k; with them, 16-bit hd128/256 +2-4% and FP8 hd128
   // +2% at 16k (bench/NOTES.md v23).
   bool pingpong = true;
+  // O's rescale by the softmax's α between the next turn's S and P·V issues, while the S
+  // runs (FlashAttention-3's order), instead of right after the P·V wait (turns.cuh:
+  // OScale). Measured per kernel (bench/NOTES.md v23): FP8 hd128 +7%; 16-bit hd64 -5 to
+  // -10%, hd128 -1 to -2.5% at 16k, the others within ±1%.
+  bool rescale_beside_s = false;
   constexpr bool operator==(const HeadDimConfig&) const = default;
   constexpr int v_depth() const { return v_stages > 0 ? v_stages : stages; }
 };
@@ -88,7 +93,7 @@ constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 // Only these head dims are built; the host refuses the others by name.
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
     {64, 192, 2, 0, false},
-    {128, 192, 2},
+    {128, 192, 2, 0, true, true},
     {256, 96, 2, 3, false},
 };
 

@@ -238,6 +238,7 @@ struct Mainloop {
     float o[kHeadDim / 2];
     float s[kBlockN / 2];
     uint32_t pf[kPvSteps][4];
+    float alpha[2];   // O's pending rescale (turns.cuh: OScale), where it waits for the next P·V
     bool accumulate;  // O holds a P·V of this tile already
   };
 

@@ -9,6 +9,34 @@
 
 namespace warpspec::attention_impl {
 
+// Where O's rescale by the softmax's α runs. Beside S (FlashAttention-3's order): kept
+// in Acc::alpha and applied between the next turn's S and P·V issues, while the S runs,
+// so the end of a turn (P·V wait → pack → next issue) is shorter by the multiply; a
+// wgmma fence orders the multiply before the P·V reads O. After the wait: right after
+// the P·V that O came from completes (the multiply on the path to the next issue). The
+// configuration table picks per kernel (config.hpp: rescale_beside_s); head dim 192
+// cannot take it (α live across the turn spilled 12 bytes there).
+template <class Softmax, bool kBesideS>
+struct OScale {
+  // Between the S and P·V issues of a turn.
+  template <class Acc>
+  WARPSPEC_DEVICE static void before_pv(Acc& a) {
+    if constexpr (kBesideS) {
+      if (a.accumulate) Softmax::rescale(a.o, a.alpha);
+      hopper::wgmma_fence();
+    }
+  }
+  // After a block's softmax (α) and its P·V wait.
+  template <class Acc>
+  WARPSPEC_DEVICE static void after_pv(Acc& a, const float (&alpha)[2]) {
+    if constexpr (kBesideS) {
+      a.alpha[0] = alpha[0], a.alpha[1] = alpha[1];
+    } else {
+      Softmax::rescale(a.o, alpha);
+    }
+  }
+};
+
 template <AttentionConfig kCfg>
 struct Turns : Mainloop<kCfg> {
   using ML = Mainloop<kCfg>;
@@ -34,6 +62,7 @@ struct Turns : Mainloop<kCfg> {
   using ML::prepare_scores;
   using ML::q_addr;
   using ML::q_empty;
+  using Scale = OScale<Softmax, kCfg.shape.rescale_beside_s>;
 
   // The first block's S of tile `t` has completed: hand back its K stage (and Q, if it
   // was the tile's only block; the previous tile's Q slot where that waits for this
@@ -105,6 +134,7 @@ struct Turns : Mainloop<kCfg> {
       hopper::wgmma_fence();
       issue_qk(a.s, q_base, hopper::smem_u32(s.k[kst.index]), wg);
       hopper::wgmma_commit_group();
+      Scale::before_pv(a);
       issue_pv(a.o, a.pf, hopper::smem_u32(s.v[vst.index]), a.accumulate);
       hopper::wgmma_commit_group();
       pingpong_arrive(wg);
@@ -119,7 +149,7 @@ struct Turns : Mainloop<kCfg> {
       hopper::wgmma_fence_operands(a.o);
       fence_p(a.pf);
       release_v(c, cur);
-      Softmax::rescale(a.o, alpha);
+      Scale::after_pv(a, alpha);
       pack_p(a.s, a.pf);
       a.accumulate = true;
     }
@@ -133,6 +163,7 @@ struct Turns : Mainloop<kCfg> {
     hopper::wgmma_fence_operands(a.o);
     fence_p(a.pf);
     hopper::wgmma_fence();
+    Scale::before_pv(a);
     issue_pv(a.o, a.pf, hopper::smem_u32(c.s.tiles.v[cur.v.index]), a.accumulate);
     hopper::wgmma_commit_group();
     pingpong_arrive(wg);
@@ -155,6 +186,7 @@ struct Turns : Mainloop<kCfg> {
     hopper::wgmma_fence_operands(a.s);
     fence_p(a.pf);
     hopper::wgmma_fence();
+    Scale::before_pv(a);
     issue_pv(a.o, a.pf, hopper::smem_u32(c.s.tiles.v[cur.v.index]), a.accumulate);
     hopper::wgmma_commit_group();
     issue_qk(a.s, q_addr(c, next), hopper::smem_u32(c.s.tiles.k[cur.k.index]), wg);
