@@ -504,8 +504,8 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
               out_dtype: Optional[torch.dtype] = None, use_fast_accum: bool = False) -> torch.Tensor:
     """torch._scaled_mm's arguments and meaning: (a * scale_a) @ (b * scale_b) + bias.
 
-    a: (M, K) float8_e4m3fn, row-major (float8_e5m2 is not built); b: (K, N) of a's dtype,
-    column-major (b = w.t() for a row-major (N, K) w), as torch requires (other layouts
+    a: (M, K), row-major; b: (K, N), column-major (b = w.t() for a row-major (N, K) w);
+    each float8_e4m3fn or float8_e5m2, not both e5m2 (as torch); as torch requires (other layouts
     raise ValueError with the rule). scale_a, scale_b: float32, one element each
     (tensor-wise), (M, 1) and (1, N) (row-wise), or (M, ceil(K/128)) and (ceil(K/128),
     ceil(N/128)) (block-wise, DeepSeek-V3's 1 x 128 blocks of a and 128 x 128 blocks of b;

@@ -13,6 +13,7 @@ std::string describe(const GemmChoice& c) {
                          " in=%s out=%s a=%s b=%s swapped=%d",
                          c.m, c.n, c.k, c.l, dtype_name(g.in), dtype_name(g.out), g.a_k_major ? "k-major" : "m-major",
                          g.b_k_major ? "k-major" : "n-major", c.swapped ? 1 : 0);
+  if (g.b_other_fp8) line += fmt(" in_b=%s", dtype_name(g.b_dtype()));  // the kernel's B, mixed FP8
   if (g.epilogue == EpilogueKind::kFused) line += " epilogue=fused";
   if (c.scaling != nullptr) line += fmt(" scaling=%s promote=%s", c.scaling, c.fast_accum ? "per_unit" : "per_k_block");
   if (c.shape.grid == 0) return line + " launch=none (empty output)";

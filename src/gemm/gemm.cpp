@@ -183,9 +183,7 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   WARPSPEC_RETURN_IF_ERROR(read_matrix(args.d, "d", -1, true, &d));
   const int64_t L = d.batch;
   WARPSPEC_RETURN_IF_ERROR(read_matrix(args.a, "a", L, true, &a));
-  if (a.dtype == DType::kE5M2)
-    return unsupported("a.dtype: e5m2 GEMMs are not built; FP8 GEMMs take e4m3 A and B (convert e5m2 operands to e4m3 or bf16)");
-  const bool fp8 = a.dtype == DType::kE4M3;
+  const bool fp8 = a.dtype == DType::kE4M3 || a.dtype == DType::kE5M2;
   // Scales, bias or an activation: the fused-epilogue kernels (gemm/epilogue_ops.cuh),
   // built for K-major A and B only, as are all FP8 kernels.
   const bool fused = fp8 || gemm_impl::wants_fused_epilogue(args);
@@ -194,11 +192,15 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   const bool narrow_asked = args.tile_n == 16 || args.tile_n == 32;
   WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && !narrow_asked, &b));
   if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16 && !fp8)
-    return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16 or e4m3", dtype_name(a.dtype)));
-  if (b.dtype != a.dtype)
-    return fp8 && b.dtype == DType::kE5M2
-               ? unsupported(fmt("b.dtype: must equal a.dtype (%s), got %s; mixed e4m3 x e5m2 is not built", dtype_name(a.dtype), dtype_name(b.dtype)))
-               : invalid_argument(fmt("b.dtype: must equal a.dtype (%s), got %s", dtype_name(a.dtype), dtype_name(b.dtype)));
+    return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16, e4m3 or e5m2", dtype_name(a.dtype)));
+  // FP8: e4m3 x e4m3, or one operand e5m2 and the other e4m3 (wgmma's mixed formats,
+  // what torch._scaled_mm takes); e5m2 x e5m2 is not built (torch refuses it too).
+  const bool mixed = fp8 && (b.dtype == DType::kE4M3 || b.dtype == DType::kE5M2) && b.dtype != a.dtype;
+  if (b.dtype != a.dtype && !mixed)
+    return invalid_argument(fmt("b.dtype: must equal a.dtype (%s)%s, got %s", dtype_name(a.dtype),
+                                fp8 ? " or be the other 8-bit format" : "", dtype_name(b.dtype)));
+  if (fp8 && a.dtype == DType::kE5M2 && b.dtype == DType::kE5M2)
+    return unsupported("a.dtype, b.dtype: e5m2 x e5m2 GEMMs are not built (as torch._scaled_mm); one operand must be e4m3");
   if (fp8) {
     if (d.dtype != DType::kBF16 && d.dtype != DType::kFP16 && d.dtype != DType::kFP32)
       return unsupported(fmt("d.dtype: with %s inputs D must be bf16, fp16 or fp32, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
@@ -260,7 +262,7 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     return invalid_argument(fmt("scaling: unknown value %d (tensor- or row-wise 0, block-wise 1)", int(args.scaling)));
   if (block_scaled) {
     if (!fp8)
-      return unsupported(fmt("scaling: block scales are built for FP8 (e4m3) inputs only; a.dtype is %s", dtype_name(a.dtype)));
+      return unsupported(fmt("scaling: block scales are built for FP8 (e4m3, e5m2) inputs only; a.dtype is %s", dtype_name(a.dtype)));
     if (args.use_fast_accum)
       return invalid_argument("use_fast_accum: block scales multiply each 128-K partial product as it is promoted into "
                               "the fp32 accumulator, so fast accumulation (one promotion per K range) does not apply; "
@@ -270,9 +272,11 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     if (L > 1) return unsupported(fmt("d.shape: block-scaled GEMMs are not batched (L = 1), got L = %" PRId64, L));
   }
   if (fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFp8TileConfig.block_n &&
-      !(args.tile_n == gemm_impl::kFp8WideTileConfig.block_n && d.dtype == DType::kBF16))
-    return unsupported(fmt("tile_n: FP8 GEMMs are built with tile width %d (or 0), and %d for D bf16; got %d with D %s",
-                           gemm_impl::kFp8TileConfig.block_n, gemm_impl::kFp8WideTileConfig.block_n, args.tile_n, dtype_name(d.dtype)));
+      !(args.tile_n == gemm_impl::kFp8WideTileConfig.block_n && d.dtype == DType::kBF16 && !mixed))
+    return unsupported(fmt("tile_n: FP8 GEMMs are built with tile width %d (or 0), and %d for e4m3 x e4m3 with D bf16; "
+                           "got %d with %s x %s, D %s",
+                           gemm_impl::kFp8TileConfig.block_n, gemm_impl::kFp8WideTileConfig.block_n, args.tile_n,
+                           dtype_name(a.dtype), dtype_name(b.dtype), dtype_name(d.dtype)));
   if (args.tile_n != 0) {
     bool known = false;
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
@@ -337,7 +341,8 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     if (args.tile_n != 0 && args.tile_n != gemm_impl::kFusedTileConfig.block_n)
       return unsupported(fmt("tile_n: scales, bias and activation on 16-bit GEMMs are built with one tile width, %d (or 0), got %d", gemm_impl::kFusedTileConfig.block_n, args.tile_n));
   }
-  p.config.in = a.dtype;
+  p.config.in = p.a.dtype;  // the kernel's A: the caller's B when swapped
+  p.config.b_other_fp8 = mixed;
   p.config.out = d.dtype;
   p.config.a_k_major = p.a.row_major;   // A (M x K) row-major: K contiguous
   p.config.b_k_major = !p.b.row_major;  // B (K x N) column-major: K contiguous
@@ -463,6 +468,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     // tile_n was checked: 256 only for D bf16; 0 picks by fp8_wide_tile there.
     const bool wide = args.tile_n == gemm_impl::kFp8WideTileConfig.block_n ||
                       (args.tile_n == 0 && plan->d.dtype == DType::kBF16 && !args.use_fast_accum &&
+                       !plan->config.b_other_fp8 &&
                        fp8_wide_tile(plan->m, plan->n, plan->l, device.sm_count));
     plan->config.tile = wide ? gemm_impl::kFp8WideTileConfig : gemm_impl::kFp8TileConfig;
   } else if (plan->narrow != 0) {
@@ -645,7 +651,8 @@ static Status launch(const Prepared& p, const GemmArgs& args, cudaStream_t strea
   const DType in = p.plan.config.in;
   const auto slice = in == DType::kBF16   ? gemm_impl::launch_gemm_bf16
                      : in == DType::kFP16 ? gemm_impl::launch_gemm_fp16
-                                          : gemm_impl::launch_gemm_e4m3;
+                     : in == DType::kE4M3 ? gemm_impl::launch_gemm_e4m3
+                                          : gemm_impl::launch_gemm_e5m2;
   return slice(p.plan.config, params, p.shape, stream);
 }
 

@@ -1,6 +1,6 @@
-// GEMM kernels with e4m3 inputs: the e4m3 slice of kGemmInstances (3 kernels, one per
-// output dtype, fused epilogue). FP8 has its own translation unit so the 16-bit ones do
-// not grow. (e5m2 is not built: src/gemm/instances.hpp.)
+// GEMM kernels with an e4m3 A: the e4m3 slice of kGemmInstances (the 128 x 128 tile per
+// output dtype, the 128 x 256 tile for bf16, and the same three with an e5m2 B; fused
+// epilogue). FP8 has its own translation units so the 16-bit ones do not grow.
 #include "launch.cuh"
 
 namespace warpspec::gemm_impl {

@@ -7,9 +7,10 @@
 //     K-major = 2 kernels with the fused epilogue (scales, bias, activation);
 //   FP8: kFp8TileConfig x e4m3 x output (bf16, fp16, fp32), A and B K-major (wgmma's
 //     rule), fused epilogue (FP8 always has scales) = 3 kernels, and kFp8WideTileConfig
-//     for D bf16 (tile_n = 256) = 1 kernel. e5m2 is not built: it
-//     would double the FP8 kernels for a format that inference GEMMs rarely take as both
-//     operands; it is refused by name.
+//     for D bf16 (tile_n = 256) = 1 kernel. e5m2 x e5m2 is not built (torch._scaled_mm
+//     refuses it too); it is refused by name;
+//   mixed FP8: kFp8TileConfig x (e4m3 A, e5m2 B) and (e5m2 A, e4m3 B) x output (bf16,
+//     fp16, fp32), K-major, fused epilogue = 6 kernels (the e5m2-A ones in their own unit);
 //   clusters: kTileConfigs[0] (128 x 256) x bf16 in and out, A and B K-major (a linear
 //     layer's layout, "TN"), the linear epilogue, 2x1 (the pair shares B) and 1x2 (shares
 //     A) = 2 kernels: what `--cluster` (GemmArgs::cluster_m/n) asks for; the library picks
@@ -31,12 +32,15 @@ inline constexpr int kNumFusedInstances = 2 + 3 + 1;
 inline constexpr ClusterShape kClusterShapes[] = {{2, 1}, {1, 2}};
 inline constexpr int kNumClusterInstances = int(sizeof(kClusterShapes) / sizeof(kClusterShapes[0]));
 inline constexpr int kNumNarrowInstances = kNumNarrowTileConfigs * 2;
+inline constexpr int kNumMixedFp8Instances = 2 * 3;
 
 // The one configuration built with clusters, less its cluster shape.
 inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
 
 constexpr auto make_gemm_instances() {
-  std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances + kNumNarrowInstances> list{};
+  std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances + kNumNarrowInstances +
+                             kNumMixedFp8Instances>
+      list{};
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
     for (DType in : {DType::kBF16, DType::kFP16})
@@ -55,6 +59,9 @@ constexpr auto make_gemm_instances() {
   }
   for (const TileConfig& tile : kNarrowTileConfigs)
     for (DType in : {DType::kBF16, DType::kFP16}) list[i++] = GemmConfig{tile, in, in, true, true, {}};
+  for (DType in : {DType::kE4M3, DType::kE5M2})
+    for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
+      list[i++] = GemmConfig{kFp8TileConfig, in, out, true, true, {}, EpilogueKind::kFused, true};
   return list;
 }
 

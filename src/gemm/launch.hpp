@@ -14,5 +14,6 @@ namespace warpspec::gemm_impl {
 Status launch_gemm_bf16(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream);
 Status launch_gemm_fp16(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream);
 Status launch_gemm_e4m3(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream);
+Status launch_gemm_e5m2(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream);
 
 }  // namespace warpspec::gemm_impl

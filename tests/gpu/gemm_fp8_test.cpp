@@ -1,4 +1,4 @@
-// FP8 GEMM (e4m3; e5m2 is not built) with scales, and the fused epilogue (bias per column
+// FP8 GEMM (e4m3, and e4m3 x e5m2 either way round) with scales, and the fused epilogue (bias per column
 // / per row, ReLU, GELU tanh / erf, SiLU) on FP8 and 16-bit inputs, against a float64 CPU loop on the
 // dequantised inputs. Random inputs per case, output poisoned before every launch,
 // every element checked; shapes off the 128 x 128 x 128 tile grid.
@@ -47,6 +47,8 @@ struct Case {
   int tile_n = 0;  // 256: the wide FP8 tile (D bf16)
   warpspec::GemmDecomposition decomposition = warpspec::GemmDecomposition::kHeuristic;
   int splits = 0;  // split-K only
+  bool b_other = false;  // B in the other 8-bit format than A (mixed e4m3 x e5m2)
+  DType b_in() const { return !b_other ? in : in == DType::kE4M3 ? DType::kE5M2 : DType::kE4M3; }
 };
 
 std::string name(const Case& c) {
@@ -59,6 +61,7 @@ std::string name(const Case& c) {
   if (c.decomposition == warpspec::GemmDecomposition::kDataParallel) s += "_dp";
   if (c.decomposition == warpspec::GemmDecomposition::kSplitK) s += "_splitk" + std::to_string(c.splits);
   if (c.decomposition == warpspec::GemmDecomposition::kStreamK) s += "_streamk";
+  if (c.b_other) s += std::string("_b") + warpspec::dtype_name(c.b_in());
   return s;
 }
 
@@ -116,10 +119,11 @@ void run_case(const Case& c) {
   // A row-major M x K, B column-major (K contiguous): element (k, j) at j*K + k.
   std::vector<uint8_t> ha(M * K * ein), hb(N * K * ein);
   std::vector<float> fa(M * K), fb(N * K);
-  const float range = c.in == DType::kE5M2 ? 4.0f : 2.0f;  // exercise the formats' exponents
-  for (int64_t i = 0; i < M * K; ++i) fa[i] = quantise(c.in, range * testbed::hash_uniform(seed, i), ha.data(), i);
+  // Exercise the formats' exponents (e5m2: 2 more bits of exponent, 1 fewer of mantissa).
+  const float range_a = c.in == DType::kE5M2 ? 4.0f : 2.0f, range_b = c.b_in() == DType::kE5M2 ? 4.0f : 2.0f;
+  for (int64_t i = 0; i < M * K; ++i) fa[i] = quantise(c.in, range_a * testbed::hash_uniform(seed, i), ha.data(), i);
   for (int64_t i = 0; i < N * K; ++i)
-    fb[i] = quantise(c.in, range * testbed::hash_uniform(seed + 1, i), hb.data(), i);
+    fb[i] = quantise(c.b_in(), range_b * testbed::hash_uniform(seed + 1, i), hb.data(), i);
   std::vector<float> sa(1, 1.0f), sb(1, 1.0f);
   const int64_t KB = (K + 127) / 128, NB = (N + 127) / 128;
   if (c.scaling == Scaling::kTensor) sa = uniform(seed + 2, 1, 0.25f, 2.0f), sb = uniform(seed + 3, 1, 0.25f, 2.0f);
@@ -157,7 +161,7 @@ void run_case(const Case& c) {
   CUDA_ASSERT(test::poison(dd));
   GemmArgs g;
   g.a = TensorView::matrix(da.get(), c.in, M, K, K);
-  g.b = TensorView::matrix(db.get(), c.in, K, N, K, /*row_major=*/false);
+  g.b = TensorView::matrix(db.get(), c.b_in(), K, N, K, /*row_major=*/false);
   g.d = TensorView::matrix(dd.get(), c.out, M, N, ld, !c.d_col_major);
   if (c.scaling == Scaling::kTensor) g.scale_a = vec(dsa, DType::kFP32, 1), g.scale_b = vec(dsb, DType::kFP32, 1);
   if (c.scaling == Scaling::kRow) g.scale_a = vec(dsa, DType::kFP32, M), g.scale_b = vec(dsb, DType::kFP32, N);
@@ -283,6 +287,28 @@ std::vector<Case> fp8_cases() {
     for (int tile_n : {0, 256})
       cases.push_back({w.m, w.n, w.k, DType::kE4M3, DType::kBF16, Scaling::kBlock, Bias::kNone, DType::kFP32,
                        GemmActivation::kNone, false, false, tile_n, w.d, w.splits});
+  // Mixed formats (e4m3 A x e5m2 B and e5m2 A x e4m3 B, the 128 x 128 tile): every output
+  // dtype and scaling, an activation and both biases; column-major D (the kernel then
+  // multiplies the caller's B as its A: the other kernel of the pair); long K promoted
+  // and fast; block scales; split-K and stream-K unit walks.
+  for (DType in : {DType::kE4M3, DType::kE5M2}) {
+    for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
+      for (Scaling sc : {Scaling::kNone, Scaling::kTensor, Scaling::kRow})
+        cases.push_back({131, 200, 272, in, out, sc, out == DType::kFP16 ? Bias::kRow : Bias::kColumn,
+                         out == DType::kFP16 ? out : DType::kFP32, GemmActivation::kGeluTanh, false, false, 0,
+                         GemmDecomposition::kHeuristic, 0, true});
+    for (bool fast : {false, true}) {
+      cases.push_back({96, 384, 4096, in, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
+                       GemmActivation::kNone, fast, false, 0, GemmDecomposition::kHeuristic, 0, true});
+      cases.push_back({200, 136, 256, in, DType::kFP32, Scaling::kTensor, Bias::kColumn, DType::kFP32,
+                       GemmActivation::kReLU, fast, true, 0, GemmDecomposition::kHeuristic, 0, true});
+    }
+    cases.push_back({131, 200, 400, in, DType::kBF16, Scaling::kBlock, Bias::kNone, DType::kFP32,
+                     GemmActivation::kNone, false, false, 0, GemmDecomposition::kHeuristic, 0, true});
+    for (Walk w : {Walk{200, 136, 1040, GemmDecomposition::kSplitK, 3}, Walk{1100, 1300, 1168, GemmDecomposition::kStreamK, 0}})
+      cases.push_back({w.m, w.n, w.k, in, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
+                       GemmActivation::kNone, false, false, 0, w.d, w.splits, true});
+  }
   return cases;
 }
 
@@ -345,6 +371,43 @@ TEST(GemmFp8, NanAndInfScalesPropagate) {
   CUDA_ASSERT(cudaDeviceSynchronize());
   hd = test::to_host<uint8_t>(dd, M * N * 2);
   for (int64_t i = 0; i < M * N; ++i) ASSERT_TRUE(std::isnan(testbed::load_float(DType::kBF16, hd.data(), i))) << i;
+}
+
+// What is not built is refused by name before anything launches, D left untouched:
+// e5m2 x e5m2, an FP8 B with a 16-bit A, and the wide tile with mixed formats.
+TEST(GemmFp8, UnbuiltFormatsRefusedByName) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const int64_t M = 64, N = 64, K = 64;
+  test::DeviceBuffer da(M * K * 2), db(N * K * 2), dd(M * N * 2);
+  CUDA_ASSERT(test::poison(dd));
+  auto args = [&](DType ta, DType tb, int tile_n) {
+    GemmArgs g;
+    g.a = TensorView::matrix(da.get(), ta, M, K, K);
+    g.b = TensorView::matrix(db.get(), tb, K, N, K, false);
+    g.d = TensorView::matrix(dd.get(), DType::kBF16, M, N, N);
+    g.tile_n = tile_n;
+    return g;
+  };
+  struct Refusal {
+    DType a, b;
+    int tile_n;
+    const char* names;
+  };
+  for (const Refusal& r : {Refusal{DType::kE5M2, DType::kE5M2, 0, "e5m2 x e5m2"}, Refusal{DType::kBF16, DType::kE4M3, 0, "b.dtype"},
+                           Refusal{DType::kE4M3, DType::kBF16, 0, "b.dtype"}, Refusal{DType::kE4M3, DType::kE5M2, 256, "tile_n"},
+                           Refusal{DType::kE5M2, DType::kE4M3, 256, "tile_n"}}) {
+    const warpspec::Status s = warpspec::gemm(args(r.a, r.b, r.tile_n));
+    SCOPED_TRACE(std::string(warpspec::dtype_name(r.a)) + " x " + warpspec::dtype_name(r.b));
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.message().find(r.names), std::string::npos) << s.to_string();
+  }
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<uint8_t> hd = test::to_host<uint8_t>(dd, dd.bytes());
+  for (uint8_t byte : hd) ASSERT_EQ(byte, 0xFF) << "a refused call wrote D";
+  // And the pair that is built runs (no scales: the fused FP8 kernel with unit scales).
+  EXPECT_TRUE(warpspec::gemm(args(DType::kE5M2, DType::kE4M3, 0)).ok());
+  EXPECT_TRUE(warpspec::gemm(args(DType::kE4M3, DType::kE5M2, 128)).ok());
+  CUDA_ASSERT(cudaDeviceSynchronize());
 }
 
 }  // namespace gemm_fp8_test

@@ -34,15 +34,18 @@ constexpr int kM = 64;       // one warpgroup's wgmma M
 constexpr int kThreads = 128;
 constexpr int kSteps = 4;    // k-steps per case: 128 B of K, one full SW128 span
 
-template <class T_, int N_, bool kRs_, Major kMajorA_, Major kMajorB_, WgmmaSwizzle kSwA_, WgmmaSwizzle kSwB_>
+template <class T_, int N_, bool kRs_, Major kMajorA_, Major kMajorB_, WgmmaSwizzle kSwA_, WgmmaSwizzle kSwB_,
+          class TB_ = T_>
 struct Case {
   using T = T_;
+  using TB = TB_;  // B's type: A's, or the other 8-bit format (mixed e4m3 x e5m2, SS)
   static constexpr int N = N_;
   static constexpr bool kRs = kRs_;
   static constexpr Major kMajorA = kMajorA_, kMajorB = kMajorB_;
   static constexpr int kK = kSteps * hw::WgmmaInput<T>::kK;
   static constexpr WgmmaOperandLayout kLayoutA{kMajorA, kSwA_, sizeof(T), kM, kK};
-  static constexpr WgmmaOperandLayout kLayoutB{kMajorB, kSwB_, sizeof(T), N, kK};
+  static constexpr WgmmaOperandLayout kLayoutB{kMajorB, kSwB_, sizeof(TB), N, kK};
+  static_assert(sizeof(TB) == sizeof(T) && (std::is_same_v<T, TB> || !kRs_), "mixed types: 8-bit, SS");
   static constexpr uint32_t kOffsetB = kRs ? 0 : (kLayoutA.bytes() + 1023u) / 1024u * 1024u;
   static constexpr uint32_t kSmemBytes = kOffsetB + kLayoutB.bytes() + 1024u;  // + re-alignment slack
   static_assert(kSmemBytes <= 48u * 1024u, "stay under the default dynamic shared-memory limit");
@@ -64,7 +67,7 @@ __device__ __forceinline__ void fill_tile(uint8_t* tile, const WgmmaOperandLayou
 // a: 64 x K row-major; b: N x K row-major (b[n][k] = B(k, n)); c: 64 x N; out: 64 x N.
 template <class C>
 __global__ void __launch_bounds__(kThreads, 1)
-    wgmma_case_kernel(const typename C::T* a, const typename C::T* b, const float* c, float* out, int accumulate) {
+    wgmma_case_kernel(const typename C::T* a, const typename C::TB* b, const float* c, float* out, int accumulate) {
   using T = typename C::T;
   constexpr int N = C::N;
   // Local copies: device code reads the layouts as values, never the host statics.
@@ -116,7 +119,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     if constexpr (C::kRs) {
       hw::mma_async<N, T, C::kMajorB>(d, a_frag[j], layout_b.desc(addr_b, j), acc);
     } else {
-      hw::mma_async<N, T, C::kMajorA, C::kMajorB>(d, layout_a.desc(addr_a, j), layout_b.desc(addr_b, j), acc);
+      hw::mma_async<N, T, C::kMajorA, C::kMajorB, typename C::TB>(d, layout_a.desc(addr_a, j), layout_b.desc(addr_b, j), acc);
     }
   }
   hw::wgmma_commit_group();
@@ -217,7 +220,7 @@ void run_case(bool accumulate) {
   std::mt19937_64 rng(seed);
   std::vector<float> af, bf, cf(size_t(kM) * N);
   const std::vector<T> a = random_matrix<T>(rng, size_t(kM) * K, &af);
-  const std::vector<T> b = random_matrix<T>(rng, size_t(N) * K, &bf);
+  const std::vector<typename C::TB> b = random_matrix<typename C::TB>(rng, size_t(N) * K, &bf);
   std::uniform_int_distribution<int> cdist(-256, 256);
   for (float& x : cf) x = cdist(rng) / 64.0f;
 
@@ -230,7 +233,7 @@ void run_case(bool accumulate) {
   ASSERT_NE(dout.get(), nullptr);
   CUDA_ASSERT(warpspec::test::poison(dout));
   CUDA_ASSERT(cudaFuncSetAttribute(wgmma_case_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(C::kSmemBytes)));
-  wgmma_case_kernel<C><<<1, kThreads, C::kSmemBytes>>>(da.template as<T>(), db.template as<T>(), dc.template as<float>(),
+  wgmma_case_kernel<C><<<1, kThreads, C::kSmemBytes>>>(da.template as<T>(), db.template as<typename C::TB>(), dc.template as<float>(),
                                                         dout.template as<float>(), accumulate ? 1 : 0);
   CUDA_ASSERT(cudaGetLastError());
   CUDA_ASSERT(cudaDeviceSynchronize());
@@ -287,6 +290,8 @@ WGMMA_CASE(E4m3_N136_RS_K_Sw128, e4m3, 136, true, K_, K_, S128, S128)
 WGMMA_CASE(E4m3_N256_SS_KK_NoSwizzleSw64, e4m3, 256, false, K_, K_, SNO, S64)
 WGMMA_CASE(E5m2_N8_SS_KK_Sw128Sw32, e5m2, 8, false, K_, K_, S128, S32)
 WGMMA_CASE(E5m2_N64_RS_K_NoSwizzle, e5m2, 64, true, K_, K_, SNO, SNO)
+WGMMA_CASE(E4m3E5m2_N128_SS_KK_Sw128, e4m3, 128, false, K_, K_, S128, S128, e5m2)
+WGMMA_CASE(E5m2E4m3_N64_SS_KK_Sw128Sw64, e5m2, 64, false, K_, K_, S128, S64, e4m3)
 
 #undef WGMMA_CASE
 

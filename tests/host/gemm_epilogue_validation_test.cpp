@@ -188,8 +188,20 @@ TEST(GemmEpilogueValidation, BadScalesAreRefusedByName) {
 
 TEST(GemmEpilogueValidation, Fp8LayoutsAndDtypes) {
   for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32}) expect_accepted(valid_args(DType::kE4M3, out));
-  // e5m2 is not built (src/gemm/instances.hpp): refused by name.
-  expect_refused(valid_args(DType::kE5M2, DType::kBF16), StatusCode::kUnsupported, "a.dtype: e5m2 GEMMs are not built");
+  // e5m2 x e5m2 is not built (src/gemm/instances.hpp): refused by name. One e5m2 operand
+  // with an e4m3 other is (mixed formats), for every output and either D layout.
+  expect_refused(valid_args(DType::kE5M2, DType::kBF16), StatusCode::kUnsupported,
+                 "a.dtype, b.dtype: e5m2 x e5m2 GEMMs are not built");
+  for (DType a : {DType::kE4M3, DType::kE5M2})
+    for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
+      for (bool d_row_major : {true, false}) {
+        GemmArgs m = valid_args(a, out);
+        m.b.dtype = a == DType::kE4M3 ? DType::kE5M2 : DType::kE4M3;
+        if (!d_row_major) m.d = TensorView::matrix(fake(0x20000), out, kM, kN, kM, /*row_major=*/false);
+        expect_accepted(m);
+        m.tile_n = 256;  // the wide tile is built for e4m3 x e4m3 only
+        expect_refused(m, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for e4m3 x e4m3");
+      }
   GemmArgs g = valid_args(DType::kE4M3, DType::kBF16);
   g.d = TensorView::matrix(fake(0x20000), DType::kBF16, kM, kN, kM, /*row_major=*/false);
   expect_accepted(g);  // column-major D: computed as D^T = B^T A^T, still K-major operands
@@ -200,18 +212,18 @@ TEST(GemmEpilogueValidation, Fp8LayoutsAndDtypes) {
   g.b = TensorView::matrix(fake(0x10000), DType::kE4M3, kK, kN, kN);
   expect_refused(g, StatusCode::kUnsupported, "b.stride: FP8 B must be column-major");
   g = valid_args(DType::kE4M3, DType::kBF16);
-  g.b.dtype = DType::kE5M2;
-  expect_refused(g, StatusCode::kUnsupported, "b.dtype: must equal a.dtype (e4m3), got e5m2; mixed");
+  g.b.dtype = DType::kBF16;
+  expect_refused(g, StatusCode::kInvalidArgument, "b.dtype: must equal a.dtype (e4m3) or be the other 8-bit format, got bf16");
   g = valid_args(DType::kE4M3, DType::kE4M3);
   expect_refused(g, StatusCode::kUnsupported, "d.dtype: with e4m3 inputs D must be bf16, fp16 or fp32");
   g = valid_args(DType::kE4M3, DType::kBF16);
   g.tile_n = 64;
-  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for D bf16; got 64");
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for e4m3 x e4m3 with D bf16; got 64");
   g.tile_n = 256;
   expect_accepted(g);  // the wide FP8 tile, D bf16 only
   g = valid_args(DType::kE4M3, DType::kFP16);
   g.tile_n = 256;
-  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for D bf16; got 256 with D fp16");
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for e4m3 x e4m3 with D bf16; got 256 with e4m3 x e4m3, D fp16");
   g = valid_args(DType::kBF16, DType::kBF16);
   g.use_fast_accum = true;
   expect_refused(g, StatusCode::kInvalidArgument, "use_fast_accum: applies to FP8 inputs only");

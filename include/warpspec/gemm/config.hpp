@@ -53,7 +53,13 @@ struct GemmConfig {
   bool b_k_major = true;     // B (K x N) has K contiguous
   ClusterShape cluster{};
   EpilogueKind epilogue = EpilogueKind::kLinear;
+  // FP8 only: B in the other 8-bit format than A (e4m3 x e5m2 either way round, which
+  // wgmma takes as one instruction); false: B's dtype is A's.
+  bool b_other_fp8 = false;
   constexpr bool operator==(const GemmConfig&) const = default;
+  constexpr DType b_dtype() const {
+    return !b_other_fp8 ? in : in == DType::kE4M3 ? DType::kE5M2 : DType::kE4M3;
+  }
 };
 
 inline constexpr int kConsumerWarpgroups = 2;

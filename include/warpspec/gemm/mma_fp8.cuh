@@ -44,6 +44,7 @@ template <GemmConfig kCfg>
 struct MmaFp8Promote {
   using Loads = Mainloop<kCfg>;
   using TIn = typename Loads::TIn;
+  using TB = hopper::element_t<kCfg.b_dtype()>;  // B's format: A's, or the other 8-bit one
   static constexpr int kBlockN = kCfg.tile.block_n;
   static constexpr int kAcc = kBlockN / 2;
   // The wgmma N: the whole tile up to 128; a 256-wide tile is multiplied as two 128-wide
@@ -122,7 +123,7 @@ struct MmaFp8Promote {
           for (int j = 0; j < kKSteps; ++j) {
             const uint64_t da = la.desc(a_base, j, 64 * wg);
             const uint64_t db = lb.desc(b_base, j, kPartN * part);
-            hopper::mma_async<kPartN, TIn>(tmp, da, db, since > 0 || j > 0);
+            hopper::mma_async<kPartN, TIn, hopper::Major::kK, hopper::Major::kK, TB>(tmp, da, db, since > 0 || j > 0);
           }
           hopper::wgmma_commit_group();
           if (++since >= promote_every || kt + 1 == k_count || kParts > 1) {

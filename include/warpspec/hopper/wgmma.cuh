@@ -1,7 +1,7 @@
 #pragma once
 // wgmma (warpgroup MMA, sm_90a): fence / commit / wait, and mma_async for
 //   m64nNk16  bf16 x bf16, fp16 x fp16 -> f32      (A and B K-major or MN-major)
-//   m64nNk32  e4m3 x e4m3, e5m2 x e5m2 -> f32      (K-major only: PTX has no trans for 8-bit)
+//   m64nNk32  e4m3 x e4m3, e5m2 x e5m2, and mixed  -> f32  (K-major only: PTX has no trans for 8-bit)
 // for every N = 8..256 step 8, with A from shared memory (SS, a descriptor) or from
 // registers (RS), B always from shared memory. Rules: HOPPER-FACTS §4.
 //
@@ -96,16 +96,19 @@ WARPSPEC_DEVICE constexpr void wgmma_check_shape() {
 // accumulator fragment: thread t holds d[i] at row 16*(t/32) + (t%32)/4 + 8*((i>>1)&1),
 // column 8*(i>>2) + 2*(t%4) + (i&1). `accumulate` false overwrites D (runtime
 // predicate). kMajorA/kMajorB = Major::kMN set imm-trans (M-major A / N-major B);
-// 16-bit inputs only. All 128 threads of the warpgroup call it with the same
+// 16-bit inputs only. TB, B's type when it differs from A's: 8-bit only (e4m3 x e5m2
+// either way round). All 128 threads of the warpgroup call it with the same
 // descriptors (.sync.aligned: never under a lane-divergent branch).
-template <int N, class T, Major kMajorA = Major::kK, Major kMajorB = Major::kK>
+template <int N, class T, Major kMajorA = Major::kK, Major kMajorB = Major::kK, class TB = T>
 WARPSPEC_DEVICE void mma_async(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
   wgmma_check_shape<N, T>();
   static_assert(WgmmaInput<T>::kBytes == 2 || (kMajorA == Major::kK && kMajorB == Major::kK),
                 "wgmma: MN-major (transposed) operands exist only for bf16/fp16; 8-bit inputs are K-major");
+  static_assert(std::is_same_v<T, TB> || (WgmmaInput<T>::kBytes == 1 && WgmmaInput<TB>::kBytes == 1),
+                "wgmma: A and B differ only between the two 8-bit formats");
+  using Tag = std::conditional_t<std::is_same_v<T, TB>, detail::InputTag<T>, detail::InputTag<detail::Mixed<T, TB>>>;
 #if defined(__CUDA_ARCH__)
-  detail::WgmmaAsm<N>::template ss<int(kMajorA), int(kMajorB)>(d, desc_a, desc_b, accumulate ? 1u : 0u,
-                                                                  detail::InputTag<T>{});
+  detail::WgmmaAsm<N>::template ss<int(kMajorA), int(kMajorB)>(d, desc_a, desc_b, accumulate ? 1u : 0u, Tag{});
 #endif
 }
 

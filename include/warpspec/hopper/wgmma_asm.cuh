@@ -109,27 +109,27 @@ namespace warpspec::hopper {
 #define WARPSPEC_WGMMA_OP(i) , "+f"(d[i])
 
 // The predicate prologue and the instruction head shared by all four forms.
-#define WARPSPEC_WGMMA_HEAD(N, K, TY, ACC, tp)                                    \
+#define WARPSPEC_WGMMA_HEAD(N, K, TA, TB, ACC, tp)                                \
   "{\n.reg .pred p;\nsetp.ne.b32 p, %" #tp ", 0;\n"                              \
-  "wgmma.mma_async.sync.aligned.m64n" #N "k" #K ".f32." TY "." TY " {" ACC(    \
+  "wgmma.mma_async.sync.aligned.m64n" #N "k" #K ".f32." TA "." TB " {" ACC(    \
       WARPSPEC_WGMMA_STR0, WARPSPEC_WGMMA_STR) "}, "
 
 #define WARPSPEC_WGMMA_SS16(N, TY, ACC, t0, t1, t2, t3, t4, ...)                                  \
-  asm volatile(WARPSPEC_WGMMA_HEAD(N, 16, TY, ACC, t2) "%" #t0 ", %" #t1 ", p, 1, 1, %" #t3       \
+  asm volatile(WARPSPEC_WGMMA_HEAD(N, 16, TY, TY, ACC, t2) "%" #t0 ", %" #t1 ", p, 1, 1, %" #t3       \
                ", %" #t4 ";\n}\n"                                                                 \
                : ACC(WARPSPEC_WGMMA_OP0, WARPSPEC_WGMMA_OP)                                       \
                : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB))
-#define WARPSPEC_WGMMA_SS8(N, TY, ACC, t0, t1, t2, ...)                                           \
-  asm volatile(WARPSPEC_WGMMA_HEAD(N, 32, TY, ACC, t2) "%" #t0 ", %" #t1 ", p, 1, 1;\n}\n"         \
+#define WARPSPEC_WGMMA_SS8(N, TA, TB, ACC, t0, t1, t2, ...)                                       \
+  asm volatile(WARPSPEC_WGMMA_HEAD(N, 32, TA, TB, ACC, t2) "%" #t0 ", %" #t1 ", p, 1, 1;\n}\n"         \
                : ACC(WARPSPEC_WGMMA_OP0, WARPSPEC_WGMMA_OP)                                       \
                : "l"(desc_a), "l"(desc_b), "r"(scale_d))
 #define WARPSPEC_WGMMA_RS16(N, TY, ACC, t0, t1, t2, t3, t4, t5, t6, ...)                          \
-  asm volatile(WARPSPEC_WGMMA_HEAD(N, 16, TY, ACC, t5) "{%" #t0 ", %" #t1 ", %" #t2 ", %" #t3     \
+  asm volatile(WARPSPEC_WGMMA_HEAD(N, 16, TY, TY, ACC, t5) "{%" #t0 ", %" #t1 ", %" #t2 ", %" #t3     \
                "}, %" #t4 ", p, 1, 1, %" #t6 ";\n}\n"                                            \
                : ACC(WARPSPEC_WGMMA_OP0, WARPSPEC_WGMMA_OP)                                       \
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d), "n"(kTransB))
 #define WARPSPEC_WGMMA_RS8(N, TY, ACC, t0, t1, t2, t3, t4, t5, ...)                               \
-  asm volatile(WARPSPEC_WGMMA_HEAD(N, 32, TY, ACC, t5) "{%" #t0 ", %" #t1 ", %" #t2 ", %" #t3     \
+  asm volatile(WARPSPEC_WGMMA_HEAD(N, 32, TY, TY, ACC, t5) "{%" #t0 ", %" #t1 ", %" #t2 ", %" #t3     \
                "}, %" #t4 ", p, 1, 1;\n}\n"                                                      \
                : ACC(WARPSPEC_WGMMA_OP0, WARPSPEC_WGMMA_OP)                                       \
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d))
@@ -152,12 +152,22 @@ namespace warpspec::hopper {
     template <int kTransA, int kTransB>                                                           \
     static WARPSPEC_DEVICE void ss(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b,           \
                                    uint32_t scale_d, InputTag<__nv_fp8_e4m3>) {                   \
-      WARPSPEC_WGMMA_SS8(N, "e4m3", ACC, __VA_ARGS__);                                            \
+      WARPSPEC_WGMMA_SS8(N, "e4m3", "e4m3", ACC, __VA_ARGS__);                                    \
     }                                                                                             \
     template <int kTransA, int kTransB>                                                           \
     static WARPSPEC_DEVICE void ss(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b,           \
                                    uint32_t scale_d, InputTag<__nv_fp8_e5m2>) {                   \
-      WARPSPEC_WGMMA_SS8(N, "e5m2", ACC, __VA_ARGS__);                                            \
+      WARPSPEC_WGMMA_SS8(N, "e5m2", "e5m2", ACC, __VA_ARGS__);                                    \
+    }                                                                                             \
+    template <int kTransA, int kTransB>                                                           \
+    static WARPSPEC_DEVICE void ss(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b,           \
+                                   uint32_t scale_d, InputTag<Mixed<__nv_fp8_e4m3, __nv_fp8_e5m2>>) { \
+      WARPSPEC_WGMMA_SS8(N, "e4m3", "e5m2", ACC, __VA_ARGS__);                                    \
+    }                                                                                             \
+    template <int kTransA, int kTransB>                                                           \
+    static WARPSPEC_DEVICE void ss(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b,           \
+                                   uint32_t scale_d, InputTag<Mixed<__nv_fp8_e5m2, __nv_fp8_e4m3>>) { \
+      WARPSPEC_WGMMA_SS8(N, "e5m2", "e4m3", ACC, __VA_ARGS__);                                    \
     }                                                                                             \
     template <int kTransB>                                                                        \
     static WARPSPEC_DEVICE void rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc_b,    \
@@ -187,6 +197,8 @@ namespace warpspec::hopper {
 namespace detail {
 template <class T>
 struct InputTag {};  // picks a shape's overload for input type T
+template <class TA, class TB>
+struct Mixed {};  // InputTag<Mixed<A, B>>: 8-bit A and B of different formats (SS only)
 template <int N>
 struct WgmmaAsm;  // only the generated shapes exist
 
