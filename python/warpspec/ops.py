@@ -257,9 +257,12 @@ def _aligned_empty(t: torch.Tensor) -> torch.Tensor:
     return torch.empty((*t.shape[:-1], padded), dtype=t.dtype, device=t.device)[..., :cols]
 
 
-def _aligned(t: torch.Tensor) -> torch.Tensor:
+def _aligned(t: torch.Tensor, keep_major: bool = False) -> torch.Tensor:
     """A copy of `t` that TMA can address. Used only when the library refused the view
-    as it was."""
+    as it was. keep_major: a column-major matrix stays column-major (B, which FP8 and
+    fused kernels read K-major only); otherwise the copy is row-major."""
+    if keep_major and t.dim() >= 2 and t.stride(-1) != 1 and t.stride(-2) == 1:
+        return _aligned(t.transpose(-1, -2)).transpose(-1, -2)
     out = _aligned_empty(t)
     out.copy_(t)
     return out
@@ -348,9 +351,9 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     # dtypes, the device) is the caller's error and raised as the library said it.
     if e.code == _lib.MISALIGNED or ("stride" in str(e) and e.code in (_lib.INVALID_ARGUMENT, _lib.UNSUPPORTED)
                                      and ": d." not in str(e)):
-        a2 = _aligned(a)
-        b2 = _aligned(b)
-        c2 = _aligned(c) if c is not None and beta != 0.0 else None
+        a2 = _aligned(a)  # row-major: every kernel reads A that way (FP8 and fused ones only so)
+        b2 = _aligned(b, keep_major=True)  # a K-major B stays so (FP8 and fused kernels need it)
+        c2 = _aligned(c) if c is not None and beta != 0.0 else None  # C takes D's layout (row-major)
         d2 = _aligned_empty(d)
         status = _gemm_run(lib, index, a2, b2, c2, d2, alpha, beta, epilogue)
         if status == _lib.OK:
