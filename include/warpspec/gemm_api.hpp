@@ -42,7 +42,8 @@ struct GemmArgs {
   // with a leading dimension whose byte size is a multiple of 16; data 16-byte
   // aligned. The batch L is D's; an operand of rank 2, or with batch stride 0,
   // broadcasts across it. A and B: bf16 or fp16, the same; D: A's dtype or fp32. Or
-  // FP8: A and B both e4m3 (e5m2 is not built: refused), A row-major (M x K with K contiguous) and B
+  // FP8: A and B e4m3, or one of them e5m2 and the other e4m3 (e5m2 x e5m2 is not built:
+  // refused, as by torch._scaled_mm; the 128 x 256 tile is e4m3 x e4m3 only), A row-major (M x K with K contiguous) and B
   // column-major (K contiguous), as wgmma reads 8-bit operands only K-major and as
   // torch._scaled_mm requires (other layouts are refused, not transposed); D bf16, fp16
   // or fp32; fp32 accumulation with promotion (use_fast_accum). C:
