@@ -159,11 +159,10 @@ int run_bench_attention(const BenchAttentionOptions& o) {
 // dense batch at L, timed interleaved in one process, and a causal sliding window of
 // 1024 at seqlen 8192 (TFLOP/s of the visible pairs only).
 // (query, key) pairs the kernel computes for one self-attention sequence of `len` tokens
-// (seqlen_q = seqlen_k, no window): whole tiles of kBlockM rows, each against whole key
+// (seqlen_q = seqlen_k, no window): whole tiles of `bm` rows, each against whole key
 // blocks of `block_n` up to its last row's diagonal (causal) or the sequence's end. Its
 // ratio to the visible pairs is what tile padding alone leaves of the tensor cores' work.
-double tile_pairs(int64_t len, bool causal, int64_t block_n) {
-  const int64_t bm = attention_impl::kBlockM;
+double tile_pairs(int64_t len, bool causal, int64_t bm, int64_t block_n) {
   double pairs = 0;
   for (int64_t m0 = 0; m0 < len; m0 += bm) {
     const int64_t key_end = causal ? std::min(m0 + bm, len) : len;
@@ -178,7 +177,7 @@ int run_bench_attention_masks(const TimingOptions& timing) {
               "timed interleaved; TFLOP/s count visible pairs only\n");
   std::printf("# padding bound: what varlen/dense would be if a computed pair cost the same in both (whole "
               "%d-row tiles against whole %d-key blocks)\n",
-              attention_impl::kBlockM, attention_impl::config_for(128).block_n);
+              attention_impl::config_for(128).block_m(), attention_impl::config_for(128).block_n);
   std::printf("%-24s %-7s %-24s %-24s %-14s %-14s\n", "problem", "mask", "dense TFLOP/s", "varlen TFLOP/s",
               "varlen/dense", "padding bound");
   for (int64_t L : {512, 2048})
@@ -211,10 +210,10 @@ int run_bench_attention_masks(const TimingOptions& timing) {
       // ratio[1] is varlen's time over dense's: speed is its inverse per FLOP.
       const double speed_ratio = (ragged.flops() / t.ms[1].median) / (dense.flops() / t.ms[0].median);
       // Visible over computed pairs, varlen's over dense's (the FLOP counts' common factor cancels).
-      const int64_t block_n = attention_impl::config_for(128).block_n;
+      const int64_t block_m = attention_impl::config_for(128).block_m(), block_n = attention_impl::config_for(128).block_n;
       double ragged_tiles = 0;
-      for (int64_t len : ragged.varlen) ragged_tiles += tile_pairs(len, causal, block_n);
-      const double dense_tiles = double(dense.batch) * tile_pairs(L, causal, block_n);
+      for (int64_t len : ragged.varlen) ragged_tiles += tile_pairs(len, causal, block_m, block_n);
+      const double dense_tiles = double(dense.batch) * tile_pairs(L, causal, block_m, block_n);
       const double bound = (ragged.flops() / ragged_tiles) / (dense.flops() / dense_tiles);
       std::printf("%-24s %-7s %-24s %-24s %-14.3f %-14.3f\n", name, causal ? "causal" : "full",
                   format_spread(tflops_of(t.ms[0], dense.flops()), 1).c_str(),

@@ -32,7 +32,6 @@ namespace warpspec {
 namespace {
 
 using attention_impl::AttentionParams;
-using attention_impl::kBlockM;
 
 // Sequence lengths and counts stay below 2^30 so the kernel's int32 index sums
 // (row + seqlen_k - seqlen_q, block ends) cannot overflow.
@@ -178,15 +177,15 @@ Status make_qo_map(CUtensorMap* map, const TensorView& v, int64_t g, uint32_t bo
   return s;
 }
 
-// Pack-GQA's limits: g a power of two that divides the 128-row tile and leaves whole
-// positions per warpgroup (the host allows 2..16), and a kernel that builds it.
+// Pack-GQA's limits: g a power of two that divides a warpgroup's 64 rows (so every tile
+// and warpgroup holds whole positions; the host allows 2..16), and a kernel that builds it.
 constexpr int kMaxPackGqa = 16;
 bool pack_gqa_group_ok(int64_t g) { return g >= 1 && g <= kMaxPackGqa && (g & (g - 1)) == 0; }
 
 // FlashAttention-3's rule: pack when unpacked tiles would be less than 90% as full as
-// packed ones (decode: 1 row of 128 against g).
-bool pack_gqa_pays(int64_t rows, int64_t g) {
-  auto fill = [](int64_t r) { return double(r) / double((r + kBlockM - 1) / kBlockM * kBlockM); };
+// packed ones (decode: 1 row of block_m against g).
+bool pack_gqa_pays(int64_t rows, int64_t g, int64_t block_m) {
+  auto fill = [&](int64_t r) { return double(r) / double((r + block_m - 1) / block_m * block_m); };
   return rows > 0 && fill(rows) < 0.9 * fill(rows * g);
 }
 
@@ -498,7 +497,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     const bool on = a.pack_gqa.has_value()
                         ? *a.pack_gqa && g > 1
                         : g > 1 && !fp8 && pack_gqa_group_ok(g) && attention_impl::kPackGqaHeadDim(p.kernel_d) && fits &&
-                              pack_gqa_pays(p.tile_rows, g);
+                              pack_gqa_pays(p.tile_rows, g, attention_impl::config_for(p.kernel_d, p.dtype).block_m());
     p.pack_shift = 0;
     while (on && (int64_t(1) << p.pack_shift) < g) ++p.pack_shift;
   }
@@ -579,7 +578,8 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   // Q, K, V: one swizzle span per box (FP8: 128 e4m3 columns, 64 at head dim 64).
   const uint32_t in_cols = uint32_t(attention_impl::qk_box_cols(p.kernel_d, p.dtype));
   const hopper::TmaSwizzle in_swizzle = tma_swizzle(attention_impl::qk_swizzle(p.kernel_d, p.dtype));
-  WARPSPEC_RETURN_IF_ERROR(make_qo_map(&q.map_q, p.q, pack, uint32_t(kBlockM), "q", in_cols, in_swizzle));
+  const int64_t block_m = cfg.block_m();  // query rows per tile
+  WARPSPEC_RETURN_IF_ERROR(make_qo_map(&q.map_q, p.q, pack, uint32_t(block_m), "q", in_cols, in_swizzle));
   WARPSPEC_RETURN_IF_ERROR(make_qo_map(&q.map_o, p.o, pack, 64, "o"));
   // Paged: boxes of gcd(page_size, block_n) rows, each inside one page (kv_source.cuh).
   const uint32_t kv_box_rows = p.paged ? uint32_t(std::gcd(p.page_size, int64_t(cfg.block_n))) : uint32_t(cfg.block_n);
@@ -592,7 +592,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
 
   schedule::AttentionSchedulerArguments sa;
   // Pack-GQA: a tile row per (position, head of the group), a work head per KV head.
-  const int64_t tiles_m = (p.tile_rows * pack + kBlockM - 1) / kBlockM;
+  const int64_t tiles_m = (p.tile_rows * pack + block_m - 1) / block_m;
   const int64_t work_heads = p.heads_q / pack;
   if (tiles_m * work_heads * p.batch >= (int64_t(1) << 30))
     return invalid_argument(fmt("shape: %" PRId64 " query tiles is too many for one launch", tiles_m * work_heads * p.batch));
@@ -629,7 +629,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
     out->plan.lse_offset = (o_bytes + 255) / 256 * 256;
     out->plan.workspace_bytes = out->plan.lse_offset + (size_t(lse_n) * 4 + 255) / 256 * 256;
     const int64_t query_tiles = int64_t(sa.tiles_m) * sa.heads * sa.batch;
-    out->plan.counters_bytes = size_t(query_tiles) * attention_impl::kConsumerWarpgroups * 4;
+    out->plan.counters_bytes = size_t(query_tiles) * size_t(cfg.consumers) * 4;
     if (a.workspace != nullptr) {
       if (a.workspace_bytes < out->plan.workspace_bytes)
         return invalid_argument(fmt("workspace_bytes: %zu is less than the %zu bytes this call needs "

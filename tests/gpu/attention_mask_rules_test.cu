@@ -47,7 +47,9 @@ __device__ bool visible(const RuleCase& c, int m, int j) {
   return true;
 }
 
-template <int kBlockN, int kHeadDim>
+// (Three ints, not the HeadDimConfig: nvcc's host stubs take no class-type template
+// arguments for kernels.)
+template <int kBlockM, int kBlockN, int kHeadDim>
 __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n_cases) return;
@@ -66,16 +68,16 @@ __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out
   const int r0 = c.m_block * kBlockM;
   const int rows = PackGqa::rows<kPack>(p, c.seqlen_q);
   const int r_end = min(r0 + kBlockM, rows);
-  const KeyBlocks kb = key_blocks<kBlockN, kHeadDim>(p, s, c.m_block);
+  const KeyBlocks kb = key_blocks<kBlockM, kBlockN, kHeadDim>(p, s, c.m_block);
   RuleResult r{kb.lo, kb.hi, 0, 0, 0, 0};
   for (int row = r0; row < r_end; ++row) {
     const int m = PackGqa::position<kPack>(p, row);
     for (int j = 0; j < c.seqlen_k; ++j)
       if (visible(c, m, j) && (j / kBlockN < kb.lo || j / kBlockN >= kb.hi)) ++r.missed_visible;
   }
-  const MaskedBlocks<kBlockN, kHeadDim, true> mb(p, s, r0);
+  const MaskedBlocks<kBlockM, kBlockN, kHeadDim, true> mb(p, s, r0);
   for (int n = kb.lo; n < kb.hi; ++n) {
-    const bool named = block_needs_mask<kBlockN, kHeadDim>(p, s, r0, n);
+    const bool named = block_needs_mask<kBlockM, kBlockN, kHeadDim>(p, s, r0, n);
     r.masked_blocks += named;
     r.disagree += named != mb.needs(n);
     bool hidden = false;
@@ -88,9 +90,10 @@ __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out
   out[i] = r;
 }
 
-template <int kBlockN, int kHeadDim>
+template <HeadDimConfig kShape>
 void check_rules(uint64_t seed) {
-  SCOPED_TRACE(testing::Message() << "block_n " << kBlockN << ", head dim " << kHeadDim);
+  constexpr int kBlockM = kShape.block_m(), kBlockN = kShape.block_n, kHeadDim = kShape.head_dim;
+  SCOPED_TRACE(testing::Message() << "block_m " << kBlockM << ", block_n " << kBlockN << ", head dim " << kHeadDim);
   std::mt19937_64 rng(seed);
   auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   std::vector<RuleCase> cases(3000);
@@ -111,7 +114,7 @@ void check_rules(uint64_t seed) {
   test::DeviceBuffer d_cases = test::to_device(cases);
   test::DeviceBuffer d_out(cases.size() * sizeof(RuleResult));
   ASSERT_NE(d_out.get(), nullptr);
-  rules_kernel<kBlockN, kHeadDim><<<int(cases.size() + 127) / 128, 128>>>(d_cases.as<RuleCase>(), int(cases.size()),
+  rules_kernel<kBlockM, kBlockN, kHeadDim><<<int(cases.size() + 127) / 128, 128>>>(d_cases.as<RuleCase>(), int(cases.size()),
                                                                            d_out.as<RuleResult>());
   CUDA_ASSERT(cudaGetLastError());
   CUDA_ASSERT(cudaDeviceSynchronize());
@@ -140,14 +143,14 @@ TEST(AttentionMaskRules, KeyBlocksAndMaskedBlocksAgreeWithBruteForce) {
   const uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(test::seed_note(seed));
   // Every 16-bit kernel's (head dim, block_n) from the table.
-  check_rules<config_for(64, DType::kBF16).block_n, 64>(seed);
-  check_rules<config_for(128, DType::kBF16).block_n, 128>(seed + 1);
-  check_rules<config_for(192, DType::kBF16).block_n, 192>(seed + 2);
-  check_rules<config_for(256, DType::kBF16).block_n, 256>(seed + 3);
+  check_rules<config_for(64, DType::kBF16)>(seed);
+  check_rules<config_for(128, DType::kBF16)>(seed + 1);
+  check_rules<config_for(192, DType::kBF16)>(seed + 2);
+  check_rules<config_for(256, DType::kBF16)>(seed + 3);
   // The FP8 kernels' block sizes (the same rules; they take causal masks).
-  check_rules<config_for(64, DType::kE4M3).block_n, 64>(seed + 4);
-  check_rules<config_for(128, DType::kE4M3).block_n, 128>(seed + 5);
-  check_rules<config_for(256, DType::kE4M3).block_n, 256>(seed + 6);
+  check_rules<config_for(64, DType::kE4M3)>(seed + 4);
+  check_rules<config_for(128, DType::kE4M3)>(seed + 5);
+  check_rules<config_for(256, DType::kE4M3)>(seed + 6);
   static_assert(std::size(kHeadDimConfigs) == 4 && std::size(kFp8HeadDimConfigs) == 3,
                 "a new kernel head dim: check its rules here too");
 }

@@ -95,11 +95,12 @@ std::string word(const std::string& line, const std::string& key) {
 // What pack_gqa unset plans, as AttentionArgs::pack_gqa documents it: pack when pack-GQA
 // can run (g a power of two from 2 to 16, head dim up to 192) and unpacked query tiles
 // would be less than 90% as full as packed ones (the grid covers max_seqlen_q positions
-// per sequence, kBlockM rows a tile).
+// per sequence, the kernel's block_m rows a tile).
 bool unset_packs(const PackCase& c) {
   const int g = c.ratio;
   if (g < 2 || g > 16 || (g & (g - 1)) != 0 || c.d > 192) return false;
-  constexpr double m = warpspec::attention_impl::kBlockM;
+  namespace ai = warpspec::attention_impl;
+  const double m = ai::config_for(ai::kernel_head_dim(c.d)).block_m();
   const auto fill = [&](double rows) { return rows / (std::ceil(rows / m) * m); };
   return fill(c.sq) < 0.9 * fill(double(c.sq) * g);
 }

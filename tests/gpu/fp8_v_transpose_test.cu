@@ -49,7 +49,7 @@ struct PumpParams {
 };
 
 template <int kBlockN, int kD, int kLoadStages, int kVtStages, bool kTranspose>
-struct PumpKernel : warpspec::WsRoles<2, ai::kProducerRegs, ai::kConsumerRegs> {
+struct PumpKernel : warpspec::WsRoles<2, ai::kProducerRegs, ai::consumer_regs(2)> {
   static constexpr uint32_t kBlockBytes = uint32_t(kBlockN) * kD;
   using VPath = std::conditional_t<kTranspose, ai::VTransposePump<kBlockN, kD, kLoadStages, kVtStages>,
                                    ai::VDirect<kVtStages, kBlockBytes>>;

@@ -208,7 +208,8 @@ TEST(Describe, AttentionLineNamesTheHeadDimKernel) {
   c.window_right = 0;  // causal
   c.kernel = ai::config_for(ai::kernel_head_dim(c.head_dim));
   sch::AttentionSchedulerArguments sa;
-  sa.tiles_m = int((c.seqlen_q + ai::kBlockM - 1) / ai::kBlockM);
+  const int bm = c.kernel.block_m();
+  sa.tiles_m = int((c.seqlen_q + bm - 1) / bm);
   sa.heads = 16, sa.batch = 2;
   sa.order = sch::AttentionOrder::kLongestFirst;
   sa.grid_size = sch::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, 132);

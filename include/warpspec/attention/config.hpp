@@ -1,28 +1,29 @@
 #pragma once
 // Attention forward configurations: one constexpr table read by the kernel and the
 // host alike. A configuration fixes, per kernel head dim, the key/value block and the
-// depth of the K and V pipelines. The query block is always 128 rows: two consumer
-// warpgroups of 64 rows each (the wgmma M), one producer warpgroup.
+// depth of the K and V pipelines, and the consumer warpgroups: the query block is 64 rows
+// (the wgmma M) per consumer warpgroup, beside one producer warpgroup.
 #include <cstdint>
 
 #include "warpspec/tensor.hpp"
 
 namespace warpspec::attention_impl {
 
-inline constexpr int kConsumerWarpgroups = 2;
-inline constexpr int kBlockM = 64 * kConsumerWarpgroups;
-// Register split (setmaxnreg): 168 per thread at entry (65536 / 384). The producer
-// needs almost nothing (one thread issues TMA); the consumers hold O (head_dim / 2
-// fp32), S (block_n / 2 fp32) and P (block_n / 4 x 32-bit) per thread.
-// 24 + 2 x 240 = 504 = 3 x 168: the pool balances exactly (HOPPER-FACTS §5).
+// Register split (setmaxnreg): 65536 / threads per thread at entry. The producer needs
+// almost nothing (one thread issues TMA); the consumers hold O (head_dim / 2 fp32), S
+// (block_n / 2 fp32) and P (block_n / 4 x 32-bit) per thread. Two consumer warpgroups:
+// 24 + 2 x 240 = 504 = 3 x 168, the pool balances exactly (HOPPER-FACTS §5); three:
+// 24 + 3 x 160 = 504 <= 4 x 128.
 inline constexpr int kProducerRegs = 24;
-inline constexpr int kConsumerRegs = 240;
+constexpr int consumer_regs(int consumers) { return consumers == 2 ? 240 : 160; }
 
-// Named barriers (0 is __syncthreads), one table for the kernel.
+// Named barriers (0 is __syncthreads), one table for the kernel: consumer warpgroup w
+// waits on kPingPong0 + w for its turn on the tensor cores, and its epilogue syncs on
+// epilogue_barrier(consumers, w), after the turn barriers.
 enum NamedBarrier : uint32_t {
-  kPingPong0 = 1,                        // consumer warpgroup w waits on kPingPong0 + w for its turn
-  kEpilogue0 = 1 + kConsumerWarpgroups,  // consumer warpgroup w's epilogue
+  kPingPong0 = 1,
 };
+constexpr uint32_t epilogue_barrier(int consumers, int wg) { return uint32_t(kPingPong0 + consumers + wg); }
 
 struct HeadDimConfig {
   int head_dim;  // the kernel's head dim: a multiple of 64 (128-byte SW128 columns)
@@ -41,8 +42,10 @@ struct HeadDimConfig {
   // OScale). Measured per kernel (bench/NOTES.md v23): FP8 hd128 +7%; 16-bit hd64 -5 to
   // -10%, hd128 -1 to -2.5% at 16k, the others within ±1%.
   bool rescale_beside_s = false;
+  int consumers = 2;  // consumer warpgroups, 64 query rows each
   constexpr bool operator==(const HeadDimConfig&) const = default;
   constexpr int v_depth() const { return v_stages > 0 ? v_stages : stages; }
+  constexpr int block_m() const { return 64 * consumers; }  // query rows per tile
 };
 
 // Shared memory: Q (128 x d) + stages x (K + V) (block_n x d each), bf16/fp16.

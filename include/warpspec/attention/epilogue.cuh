@@ -25,6 +25,7 @@ struct Epilogue {
   using ML = Mainloop<kCfg>;
   using T = typename ML::T;
   static constexpr int kHeadDim = ML::kHeadDim;
+  static constexpr int kBlockM = kCfg.shape.block_m();
   static constexpr bool kPack = kPackGqaHeadDim(kHeadDim);  // else the unpacked identity (config.hpp)
   static constexpr int kBoxCols = ML::kBoxCols;
   static constexpr int kCols = ML::kCols;
@@ -79,7 +80,7 @@ struct Epilogue {
     const SeqInfo& sq = tile.sq;
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
-    const uint32_t barrier = kEpilogue0 + wg;
+    const uint32_t barrier = epilogue_barrier(kCfg.shape.consumers, wg);
     const int m0 = w.m_block * kBlockM;
     float inv[2], lse[2];
     {
@@ -101,7 +102,7 @@ struct Epilogue {
       const float s = inv[(i >> 1) & 1];
       hopper::st_shared_b32(base_addr + off, hopper::pack2<T>(o[i] * s, o[i + 1] * s));
     });
-    if (!sq.template tile_spills<kPack>(p, m0)) {
+    if (!sq.template tile_spills<kBlockM, kPack>(p, m0)) {
       hopper::fence_proxy_async_smem();
       hopper::named_barrier_sync(barrier, hopper::kWarpgroupSize);
       if (t == 0) {

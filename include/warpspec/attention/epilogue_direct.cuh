@@ -25,6 +25,7 @@ struct DirectEpilogue {
   using ML = Mainloop<kCfg>;
   using OutT = __nv_bfloat16;
   static constexpr int kHeadDim = ML::kHeadDim;
+  static constexpr int kBlockM = kCfg.shape.block_m();
   static constexpr int kGroups = kHeadDim / 16;  // 16-column groups of a row
   static_assert(ML::Ops::kOutDType == DType::kBF16, "FP8 kernels write bf16 O");
   static_assert(fp8_o_column(3, fp8_o_register(2, 1, 2)) == 16 * 2 + 4 * 3 + 2, "o register map");
@@ -57,7 +58,7 @@ struct DirectEpilogue {
     inv[0] *= v_descale;
     inv[1] *= v_descale;
     // Every warp's wgmmas (the last readers of this warpgroup's Q rows) are waited on.
-    hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
+    hopper::named_barrier_sync(epilogue_barrier(kCfg.shape.consumers, wg), hopper::kWarpgroupSize);
     if (t == 0) ML::QRel::after_store(ML::q_empty(c, tile.q_iter));
     const int row0 = w.m_block * kBlockM + 64 * wg + 16 * warp + g;
 #pragma unroll

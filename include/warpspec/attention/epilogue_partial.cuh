@@ -24,6 +24,7 @@ template <AttentionConfig kCfg>
 struct PartialEpilogue {
   using ML = Mainloop<kCfg>;
   static constexpr int kHeadDim = ML::kHeadDim;
+  static constexpr int kBlockM = kCfg.shape.block_m();
   static constexpr bool kPack = kPackGqaHeadDim(kHeadDim);  // else the unpacked identity (config.hpp)
 
   // Tile row `row`'s partial O (its position and query head: pack_gqa.cuh; the
@@ -56,7 +57,7 @@ struct PartialEpilogue {
     sm.finalize(inv, lse, no_sink);
     // Every warp's wgmmas (which read this warpgroup's Q rows) have been waited on: where
     // Q goes back after the store (q_release.cuh: head dim 192), it goes back now.
-    hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
+    hopper::named_barrier_sync(epilogue_barrier(kCfg.shape.consumers, wg), hopper::kWarpgroupSize);
     if (t == 0) ML::QRel::after_store(ML::q_empty(c, tile.q_iter));
     const int row_base = w.m_block * kBlockM + 64 * wg + 16 * warp + g;
 #pragma unroll

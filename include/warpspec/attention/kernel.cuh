@@ -28,7 +28,7 @@
 namespace warpspec::attention_impl {
 
 template <AttentionConfig kCfg>
-struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::kProducerRegs,
+struct AttentionKernel : WsRoles<kCfg.shape.consumers, AttentionOperands<kCfg>::kProducerRegs,
                                  AttentionOperands<kCfg>::kConsumerRegs> {
   using Params = AttentionParams;
   using MainloopT = Mainloop<kCfg>;
@@ -38,7 +38,8 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   using Tile = typename MainloopT::Tile;
   using TurnsT = Turns<kCfg>;  // the consumers' turns on the tensor cores (turns.cuh)
   static constexpr int kHeadDim = MainloopT::kHeadDim, kBlockN = MainloopT::kBlockN, kStages = MainloopT::kStages,
-                       kVStages = MainloopT::kVStages;
+                       kVStages = MainloopT::kVStages, kConsumers = MainloopT::kConsumers,
+                       kBlockM = MainloopT::kBlockM;
 
   struct SharedStorage {
     typename MainloopT::Storage tiles;
@@ -61,14 +62,14 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
 
   __device__ __forceinline__ static void init_barriers(SharedStorage& s) {
     // 1 expect_tx arrival per stage; released by one lane of each consumer warp.
-    Pipeline<kStages>(s.k_barriers).init(1, 4 * kConsumerWarpgroups);
-    Pipeline<kVStages>(s.v_barriers).init(VPath::kVFullArrivals, 4 * kConsumerWarpgroups);
+    Pipeline<kStages>(s.k_barriers).init(1, 4 * kConsumers);
+    Pipeline<kVStages>(s.v_barriers).init(VPath::kVFullArrivals, 4 * kConsumers);
     VPath::init(s.vpath);
     for (int i = 0; i < MainloopT::QRel::kCount; ++i) {
       hopper::mbarrier_init(&s.q_full[i], 1);
       hopper::mbarrier_init(&s.q_empty[i], MainloopT::QRel::kArrivals);
     }
-    TileStream::init(s.tiles_ring);
+    TileStream::init(s.tiles_ring, hopper::kWarpgroupSize * kConsumers);
   }
 
   __device__ __forceinline__ static void prefetch(const Params& p) {
@@ -105,7 +106,7 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
     for (auto w = TileStream::producer_first(c.p, c.s.tiles_ring, passed); w.valid;
          w = TileStream::producer_next(c.p, c.s.tiles_ring, passed, w)) {
       const SeqInfo sq = SeqInfo::get(c.p, w.batch);
-      const KeyBlocks kb = split_share(key_blocks<kBlockN, kHeadDim>(c.p, sq, w.m_block), c.p, w);
+      const KeyBlocks kb = split_share(key_blocks<kBlockM, kBlockN, kHeadDim>(c.p, sq, w.m_block), c.p, w);
       if (kb.count() > 0) MainloopT::load(c, cur, w, sq, kb);
     }
     MainloopT::finish(c, cur);
@@ -119,8 +120,8 @@ struct AttentionKernel : WsRoles<kConsumerWarpgroups, AttentionOperands<kCfg>::k
   // (Mainloop::close_and_open); otherwise the last P·V goes alone and the next tile
   // opens with its first S alone.
   __device__ __forceinline__ static void consumer(Context& c, int consumer) {
-    // The first turn on the tensor cores is consumer 0's: consumer 1 hands it over.
-    if (consumer == 1) MainloopT::pingpong_arrive(1);
+    // The first turn on the tensor cores is consumer 0's: the last consumer hands it over.
+    if (consumer == kConsumers - 1) MainloopT::pingpong_arrive(kConsumers - 1);
     typename MainloopT::Cursor cur;
     typename MainloopT::Acc a;
     uint32_t passed = 0;  // tiles through the dynamic schedule's ring

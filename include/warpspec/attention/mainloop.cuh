@@ -4,8 +4,8 @@
 //
 // Shared-memory tiles are swizzled columns of one span each (SW128, or SW64 for FP8 head
 // dim 64), one TMA box per column (operands.hpp holds the table):
-//   Q: kBlockM x d, K-major A of S = Q·Kᵀ        (box {cols, g, 128/g}: 128 rows of
-//      g heads x 128/g positions, pack_gqa.cuh; g = 1 without pack-GQA)
+//   Q: kBlockM x d, K-major A of S = Q·Kᵀ        (box {cols, g, kBlockM/g}: kBlockM rows
+//      of g heads x kBlockM/g positions, pack_gqa.cuh; g = 1 without pack-GQA)
 //   K: block_n x d, K-major B of S               (box {cols, block_n})
 //   V: 16-bit: block_n x d, N-major B of O += P·V (the same box as K: V's rows are the
 //      P·V reduction dim, its columns O's N, so K and V tiles are byte-identical).
@@ -59,6 +59,8 @@ struct Mainloop {
   static_assert(config_for(kHeadDim, kCfg.dtype) == kCfg.shape, "no configuration for this kernel head dim");
   static_assert(sizeof(T) == 2 || kCfg.dtype == DType::kE4M3, "16-bit inputs, or e4m3");
   static constexpr int kBlockN = kCfg.shape.block_n;
+  static constexpr int kConsumers = kCfg.shape.consumers;  // consumer warpgroups
+  static constexpr int kBlockM = kCfg.shape.block_m();     // query rows per tile
   static constexpr int kStages = kCfg.shape.stages;
   static constexpr int kVStages = kCfg.shape.v_depth();  // the consumers' V (FP8: Vᵀ) ring
   static constexpr int kBoxCols = Ops::kBoxCols;  // one swizzle span of elements
@@ -78,12 +80,13 @@ struct Mainloop {
 
   struct Tiles {
     static constexpr int kHeadDim = Mainloop::kHeadDim;
+    static constexpr int kBlockM = Mainloop::kBlockM;
     alignas(1024) T k[kStages][kBlockN * kHeadDim];
     alignas(1024) T v[kVStages][kBlockN * kHeadDim];  // what P·V reads: V, or the pump's Vᵀ (FP8)
   };
   // Q's slots (q[QRel::slot(iter)]), when each goes back to the producer and where the
   // 16-bit epilogue stages O (q_release.cuh).
-  using QRel = QRelease<T, kHeadDim, !Ops::kFp8, uint32_t(sizeof(Tiles))>;
+  using QRel = QRelease<T, kHeadDim, !Ops::kFp8, uint32_t(sizeof(Tiles)), kConsumers>;
   using Storage = typename QRel::template Storage<Tiles>;
 
   using Pipe = Pipeline<kStages>;
@@ -174,7 +177,7 @@ struct Mainloop {
   }
   __device__ __forceinline__ static void pingpong_arrive(int wg) {
     if constexpr (kCfg.shape.pingpong)
-      hopper::named_barrier_arrive(kPingPong0 + (wg + 1) % kConsumerWarpgroups, 2 * hopper::kWarpgroupSize);
+      hopper::named_barrier_arrive(kPingPong0 + (wg + 1) % kConsumers, 2 * hopper::kWarpgroupSize);
   }
 
   // S = Q[rows 64wg..] · K(stage)ᵀ (issue only).
@@ -209,7 +212,7 @@ struct Mainloop {
 
   // Softcap (if any), then the mask on a block that needs one.
   __device__ __forceinline__ static void prepare_scores(const AttentionParams& p, const SeqInfo& sq,
-                                                        float (&s)[kBlockN / 2], const MaskedBlocks<kBlockN, kHeadDim>& mb, int n, int row0) {
+                                                        float (&s)[kBlockN / 2], const MaskedBlocks<kBlockM, kBlockN, kHeadDim>& mb, int n, int row0) {
     Softcap::apply(p.softcap_prescale, s);
     if (mb.needs(n)) apply_mask<kBlockN, kHeadDim>(p, sq, s, n, row0);
   }
@@ -224,7 +227,7 @@ struct Mainloop {
     uint32_t q_iter = 0;
     __device__ __forceinline__ Tile(const AttentionParams& p, const schedule::AttentionWork& work)
         : w(work), sq(SeqInfo::get(p, work.batch)),
-          kb(split_share(key_blocks<kBlockN, kHeadDim>(p, sq, work.m_block), p, work)) {}
+          kb(split_share(key_blocks<kBlockM, kBlockN, kHeadDim>(p, sq, work.m_block), p, work)) {}
     // This thread's first row (its second is 8 below).
     __device__ __forceinline__ int row0(int wg) const {
       const int t = threadIdx.x % hopper::kWarpgroupSize;

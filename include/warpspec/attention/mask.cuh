@@ -49,7 +49,7 @@ WARPSPEC_DEVICE KeyBlocks split_share(KeyBlocks kb, const AttentionParams& p, co
 template <int kHeadDim>
 inline constexpr bool kPackGqaMask = kPackGqaHeadDim(kHeadDim);
 
-template <int kBlockN, int kHeadDim>
+template <int kBlockM, int kBlockN, int kHeadDim>
 WARPSPEC_DEVICE KeyBlocks key_blocks(const AttentionParams& p, const SeqInfo& s, int m_block) {
   constexpr bool kPack = kPackGqaMask<kHeadDim>;
   const int r0 = m_block * kBlockM;
@@ -78,7 +78,7 @@ template <int kHeadDim>
 inline constexpr bool kChunkMask = kChunkHeadDim(kHeadDim);
 
 // Does key block n hide any key from any row of the tile starting at tile row r0?
-template <int kBlockN, int kHeadDim>
+template <int kBlockM, int kBlockN, int kHeadDim>
 WARPSPEC_DEVICE bool block_needs_mask(const AttentionParams& p, const SeqInfo& s, int r0, int n) {
   const int first = n * kBlockN, last = first + kBlockN - 1;
   const int diag = s.seqlen_k - s.seqlen_q;
@@ -103,7 +103,7 @@ WARPSPEC_DEVICE int ceil_div(int a, int b) { return -floor_div(-a, b); }
 // per block two compares, not the positions and edges again between S's wait and the
 // softmax. The head dim 256 consumer has no two registers to hold them across its loop
 // (28 bytes of spills), so there it asks block_needs_mask per block, as before.
-template <int kBlockN, int kHeadDim, bool kOnce = (kHeadDim <= 192)>
+template <int kBlockM, int kBlockN, int kHeadDim, bool kOnce = (kHeadDim <= 192)>
 struct MaskedBlocks {
   int below = 0, from = 0;
   WARPSPEC_DEVICE MaskedBlocks(const AttentionParams& p, const SeqInfo& s, int r0) {
@@ -128,13 +128,13 @@ struct MaskedBlocks {
   WARPSPEC_DEVICE bool needs(int n) const { return n < below || n >= from; }
 };
 
-template <int kBlockN, int kHeadDim>
-struct MaskedBlocks<kBlockN, kHeadDim, false> {
+template <int kBlockM, int kBlockN, int kHeadDim>
+struct MaskedBlocks<kBlockM, kBlockN, kHeadDim, false> {
   const AttentionParams& p;
   const SeqInfo& s;
   int r0;
   WARPSPEC_DEVICE MaskedBlocks(const AttentionParams& params, const SeqInfo& seq, int row) : p(params), s(seq), r0(row) {}
-  WARPSPEC_DEVICE bool needs(int n) const { return block_needs_mask<kBlockN, kHeadDim>(p, s, r0, n); }
+  WARPSPEC_DEVICE bool needs(int n) const { return block_needs_mask<kBlockM, kBlockN, kHeadDim>(p, s, r0, n); }
 };
 
 // Set the hidden scores of key block n to -inf. `s` is one warpgroup's m64 x kBlockN

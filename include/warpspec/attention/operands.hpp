@@ -34,6 +34,8 @@ struct AttentionOperands {
   static constexpr bool kFp8 = is_fp8(kCfg.dtype);
   static constexpr int kHeadDim = kCfg.shape.head_dim;
   static constexpr int kBlockN = kCfg.shape.block_n;
+  static constexpr int kConsumers = kCfg.shape.consumers;
+  static constexpr int kBlockM = kCfg.shape.block_m();
   static constexpr uint32_t kElemBytes = uint32_t(dtype_size(kCfg.dtype));
   static constexpr hopper::WgmmaSwizzle kQkSwizzle = qk_swizzle(kHeadDim, kCfg.dtype);
   static constexpr int kBoxCols = qk_box_cols(kHeadDim, kCfg.dtype);
@@ -59,7 +61,7 @@ struct AttentionOperands {
   // the V pump in warps 1-3; inside this kernel it spilled at 24 (68-124 bytes, with one
   // or two units in flight), so FP8 takes the design note's budget-neutral 32 / 232.
   static constexpr int kProducerRegs = kFp8 ? 24 : attention_impl::kProducerRegs;
-  static constexpr int kConsumerRegs = kFp8 ? 240 : attention_impl::kConsumerRegs;
+  static constexpr int kConsumerRegs = consumer_regs(kConsumers);
 
   static constexpr hopper::WgmmaOperandLayout layout_q() {
     return {hopper::Major::kK, kQkSwizzle, kElemBytes, uint32_t(kBlockM), uint32_t(kHeadDim)};

@@ -33,7 +33,7 @@ namespace warpspec::attention_impl {
 // The Q slots beside the K and V tiles.
 template <class T, int kSlots, class Tiles>
 struct WithQ : Tiles {
-  alignas(1024) T q[kSlots][kBlockM * Tiles::kHeadDim];
+  alignas(1024) T q[kSlots][Tiles::kBlockM * Tiles::kHeadDim];
 };
 
 // Slot of tile `iter` and the parity of its use of that slot.
@@ -44,9 +44,9 @@ struct QSlots {
   __device__ __forceinline__ static uint32_t phase(uint32_t iter) { return (iter / kSlots) & 1u; }
 };
 
-template <class T>
+template <class T, int kConsumers>
 struct QReleaseEarly : QSlots<1> {
-  static constexpr uint32_t kArrivals = 4 * kConsumerWarpgroups;  // one lane of each consumer warp
+  static constexpr uint32_t kArrivals = 4 * kConsumers;  // one lane of each consumer warp
   static constexpr bool kNextQBeside = true;  // the next tile's Q lands during this tile's epilogue
   template <class Tiles>
   using Storage = WithQ<T, 1, Tiles>;
@@ -61,9 +61,9 @@ struct QReleaseEarly : QSlots<1> {
 
 // O staged over the one Q slot, which goes back when the O store has read it: one
 // thread per consumer warpgroup, the one that issued the store (it waits for the read).
-template <class T>
+template <class T, int kConsumers>
 struct QReleaseAfterStore : QSlots<1> {
-  static constexpr uint32_t kArrivals = kConsumerWarpgroups;
+  static constexpr uint32_t kArrivals = kConsumers;
   static constexpr bool kNextQBeside = false;  // O is staged in the next tile's Q buffer
   template <class Tiles>
   using Storage = WithQ<T, 1, Tiles>;
@@ -83,9 +83,9 @@ struct QReleaseAfterStore : QSlots<1> {
 
 // Two Q slots, O staged over its tile's own; the slot goes back once the next tile's
 // first S has completed (by then the O store has read it), so nothing waits on the store.
-template <class T>
+template <class T, int kConsumers>
 struct QReleaseNextTile : QSlots<2> {
-  static constexpr uint32_t kArrivals = kConsumerWarpgroups;  // one thread per consumer warpgroup
+  static constexpr uint32_t kArrivals = kConsumers;  // one thread per consumer warpgroup
   static constexpr bool kNextQBeside = true;
   template <class Tiles>
   using Storage = WithQ<T, 2, Tiles>;
@@ -108,12 +108,13 @@ struct QReleaseNextTile : QSlots<2> {
 
 // The kernel's choice: two slots where shared memory (two Q, the K and V rings and the
 // barriers' share) has room; early release wherever O is not staged.
-template <class T, int kHeadDim, bool kStagesO, uint32_t kKVTileBytes>
+template <class T, int kHeadDim, uint32_t kKVTileBytes, int kConsumers>
 inline constexpr bool kTwoQSlots =
-    kKVTileBytes + 2 * kBlockM * kHeadDim * sizeof(T) + 2048 <= uint32_t(hopper::kMaxSmemPerBlock);
-template <class T, int kHeadDim, bool kStagesO, uint32_t kKVTileBytes>
-using QRelease = std::conditional_t<
-    !kStagesO, QReleaseEarly<T>,
-    std::conditional_t<kTwoQSlots<T, kHeadDim, kStagesO, kKVTileBytes>, QReleaseNextTile<T>, QReleaseAfterStore<T>>>;
+    kKVTileBytes + 2 * (64 * kConsumers) * kHeadDim * sizeof(T) + 2048 <= uint32_t(hopper::kMaxSmemPerBlock);
+template <class T, int kHeadDim, bool kStagesO, uint32_t kKVTileBytes, int kConsumers>
+using QRelease =
+    std::conditional_t<!kStagesO, QReleaseEarly<T, kConsumers>,
+                       std::conditional_t<kTwoQSlots<T, kHeadDim, kKVTileBytes, kConsumers>,
+                                          QReleaseNextTile<T, kConsumers>, QReleaseAfterStore<T, kConsumers>>>;
 
 }  // namespace warpspec::attention_impl

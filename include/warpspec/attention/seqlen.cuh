@@ -55,7 +55,7 @@ struct SeqInfo {
   // Packed Q: a tile's rows past its sequence belong to the next one, so its O must
   // not go out as a whole TMA box (dense tensors end at the sequence: TMA clips).
   // m0: the tile's first row (pack_gqa.cuh: rows, not positions).
-  template <bool kPack>
+  template <int kBlockM, bool kPack>
   WARPSPEC_DEVICE bool tile_spills(const AttentionParams& p, int m0) const {
     return p.cu_seqlens_q != nullptr && m0 + kBlockM > PackGqa::rows<kPack>(p, seqlen_q);
   }

@@ -29,9 +29,10 @@ namespace warpspec::attention_impl {
 template <AttentionConfig kCfg>
 struct SplitCombine {
   static constexpr bool kPack = kPackGqaHeadDim(kCfg.shape.head_dim);
+  static constexpr int kBlockM = kCfg.shape.block_m();
 
   // Counters the host reserves: one per (query tile, consumer warpgroup).
-  static constexpr int kCountersPerTile = kConsumerWarpgroups;
+  static constexpr int kCountersPerTile = kCfg.shape.consumers;
 
   // Warpgroup `wg` (all its threads) after storing work tile w's partials.
   __device__ __forceinline__ static void arrive(const AttentionParams& p, int wg, const schedule::AttentionWork& w,
@@ -42,14 +43,14 @@ struct SplitCombine {
     if (rows <= 0) return;  // the same for every share of the tile: its counter is never touched
     const int t = threadIdx.x % hopper::kWarpgroupSize;
     __threadfence();  // this thread's partial stores, visible at GPU scope before the count
-    hopper::named_barrier_sync(kEpilogue0 + wg, hopper::kWarpgroupSize);
+    hopper::named_barrier_sync(epilogue_barrier(kCfg.shape.consumers, wg), hopper::kWarpgroupSize);
     bool last = false;
     if (t == 0) {
       int32_t* counter = p.split_counters + int64_t(p.sched.tile_of(w)) * kCountersPerTile + wg;
       last = atomicAdd(counter, 1) == p.sched.splits() - 1;
       if (last) *counter = 0;  // every share has counted: re-armed for the next call
     }
-    if (!hopper::named_barrier_sync_or(kEpilogue0 + wg, hopper::kWarpgroupSize, last)) return;
+    if (!hopper::named_barrier_sync_or(epilogue_barrier(kCfg.shape.consumers, wg), hopper::kWarpgroupSize, last)) return;
     __threadfence();  // the other shares' partials, seen after their counts
     const int warp = t / 32, lane = t % 32;
 #pragma unroll 1

@@ -32,11 +32,11 @@ struct TileRing {
 // (its slot is the count's low bit, the slot's lap parity the next bit).
 class TileStream {
  public:
-  static constexpr uint32_t kConsumerThreads = 128 * kConsumerWarpgroups;
-
   // Every consumer thread releases the slot after its own read (once per tile: cheap),
   // so each read is ordered before the producer's next write by the barrier alone.
-  __device__ __forceinline__ static void init(TileRing& r) { Pipeline<2>(r.barriers).init(1, kConsumerThreads); }
+  __device__ __forceinline__ static void init(TileRing& r, uint32_t consumer_threads) {
+    Pipeline<2>(r.barriers).init(1, consumer_threads);
+  }
 
   // ---- the producer thread
   __device__ __forceinline__ static schedule::AttentionWork producer_first(const AttentionParams& p, TileRing& r,
