@@ -164,9 +164,7 @@ struct Turns : Mainloop<kCfg> {
     hopper::wgmma_fence_operands(a.o);
     fence_p(a.pf);
     hopper::wgmma_fence();
-    Scale::before_pv(a);
-    issue_pv(a.o, a.pf, hopper::smem_u32(c.s.tiles.v[cur.v.index]), a.accumulate);
-    hopper::wgmma_commit_group();
+    issue_last_pv(c, cur, a);
     pingpong_arrive(wg);
     hopper::wgmma_wait_group<0>();
     hopper::wgmma_fence_operands(a.o);
@@ -187,9 +185,7 @@ struct Turns : Mainloop<kCfg> {
     hopper::wgmma_fence_operands(a.s);
     fence_p(a.pf);
     hopper::wgmma_fence();
-    Scale::before_pv(a);
-    issue_pv(a.o, a.pf, hopper::smem_u32(c.s.tiles.v[cur.v.index]), a.accumulate);
-    hopper::wgmma_commit_group();
+    issue_last_pv(c, cur, a);
     issue_qk(a.s, q_addr(c, next), hopper::smem_u32(c.s.tiles.k[cur.k.index]), wg);
     hopper::wgmma_commit_group();
     pingpong_arrive(wg);
@@ -200,6 +196,14 @@ struct Turns : Mainloop<kCfg> {
     sm = Softmax(Descale::scale_log2(c.p, next.w));
     hopper::wgmma_wait_group<0>();
     first_scores(c, cur, wg, next, a, sm);
+  }
+
+  // A tile's last P·V (its pending O rescale first), committed as its own group.
+  template <class Ctx>
+  __device__ __forceinline__ static void issue_last_pv(Ctx& c, Cursor& cur, Acc& a) {
+    Scale::before_pv(a);
+    issue_pv(a.o, a.pf, hopper::smem_u32(c.s.tiles.v[cur.v.index]), a.accumulate);
+    hopper::wgmma_commit_group();
   }
 
   template <class Ctx>
