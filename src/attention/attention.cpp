@@ -255,7 +255,9 @@ struct Plan {
   schedule::AttentionSchedulerArguments sched_args;
 };
 
-Status make_plan(const AttentionArgs& a, Plan* plan) {
+// `split_kv`: plan for a kernel that has split-KV's partial epilogue (the heuristic
+// splits; a caller's num_splits > 1 always does).
+Status make_plan(const AttentionArgs& a, Plan* plan, bool split_kv = false) {
   Plan p;
   p.packed_q = !a.cu_seqlens_q.empty();
   p.packed_k = !a.cu_seqlens_k.empty();
@@ -275,6 +277,10 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     return unsupported(fmt("q.shape[%d] (head_dim): e4m3 attention runs head dims 64, 128 and 256 only, got %" PRId64,
                            qrank - 1, p.head_dim));
   if (fp8) WARPSPEC_RETURN_IF_ERROR(check_fp8_options(a));
+  // Split-KV runs on a kernel with the partial epilogue: head dim 64's runs on 128's
+  // (config.hpp: split_kernel_head_dim; FP8 never splits).
+  if (!fp8 && (split_kv || a.num_splits > 1) && attention_impl::split_kernel_head_dim(p.kernel_d) != 0)
+    p.kernel_d = attention_impl::split_kernel_head_dim(p.kernel_d);
   if (p.kernel_d == 0)
     return unsupported(fmt("q.shape[%d] (head_dim): must be a multiple of 8 from 8 to 256 (64, 128, 192 and 256 run "
                            "natively, others padded up to the next), got %" PRId64, qrank - 1, p.head_dim));
@@ -537,6 +543,15 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
 
 using Prepared = PreparedLaunch<Plan, AttentionParams>;
 
+// The split-KV heuristic's count for a plan, from its grid and the longest sequence's key
+// blocks (the cache length: per-step lengths are on the device).
+int heuristic_splits(const Plan& p, int sm_count) {
+  const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d, p.dtype);
+  const int64_t pack = int64_t(1) << p.pack_shift, block_m = cfg.block_m();
+  const int64_t tiles = (p.tile_rows * pack + block_m - 1) / block_m * (p.heads_q / pack) * p.batch;
+  return schedule::split_heuristic(tiles, sm_count, int((p.seqlen_k + cfg.block_n - 1) / cfg.block_n));
+}
+
 // Pointers are device memory of the current device (empty views are never read).
 Status check_pointers(const AttentionArgs& a, int device) {
   const std::pair<const TensorView*, const char*> views[] = {
@@ -571,6 +586,12 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
     return Status::Ok();
   }
 
+  // The heuristic would split where this kernel has no partial epilogue: plan again for
+  // the kernel that has one.
+  if (a.num_splits == 0 && !attention_impl::is_fp8(plan->dtype) && !attention_impl::kSplitHeadDim(plan->kernel_d) &&
+      attention_impl::split_kernel_head_dim(plan->kernel_d) != 0 && heuristic_splits(*plan, device.sm_count) > 1)
+    WARPSPEC_RETURN_IF_ERROR(make_plan(a, &out->plan, /*split_kv=*/true));
+
   const Plan& p = *plan;
   const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d, p.dtype);
   AttentionParams& q = *params;
@@ -603,11 +624,8 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   // sequences owning the high m_blocks) go longest first.
   const bool unequal = a.causal || p.packed_q || p.packed_k || !a.seqused_q.empty() || !a.seqused_k.empty();
   sa.order = unequal ? schedule::AttentionOrder::kLongestFirst : schedule::AttentionOrder::kMFastest;
-  // Split-KV: the caller's count, or the heuristic's from the grid and the longest
-  // sequence's key blocks (the cache length: per-step lengths are on the device).
-  out->plan.splits = a.num_splits == 0 ? schedule::split_heuristic(tiles_m * work_heads * p.batch, device.sm_count,
-                                                                   int((p.seqlen_k + cfg.block_n - 1) / cfg.block_n))
-                                       : a.num_splits;
+  // Split-KV: the caller's count, or the heuristic's.
+  out->plan.splits = a.num_splits == 0 ? heuristic_splits(p, device.sm_count) : a.num_splits;
   out->plan.heuristic_splits = a.num_splits == 0;
   if (p.seqlen_k == 0) out->plan.splits = 1;  // no key anywhere: nothing to split
   // The heuristic never splits where the kernel has no partial epilogue (FP8: none yet).

@@ -52,7 +52,7 @@ struct PackCase {
   DType dtype = DType::kBF16;
   bool causal = false;
   int left = -1, right = -1;
-  int splits = 1;
+  int splits = 1;  // 0: the heuristic's count, which the case is chosen to make split
   // Q packed by cu_seqlens_q: lengths up to sq (the first sq, a 0 among them from batch
   // 3), and ragged seqused_k (the first sk, a 0 among them from batch 3).
   bool varlen = false;
@@ -95,12 +95,12 @@ std::string word(const std::string& line, const std::string& key) {
 // What pack_gqa unset plans, as AttentionArgs::pack_gqa documents it: pack when pack-GQA
 // can run (g a power of two from 2 to 16, head dim up to 192) and unpacked query tiles
 // would be less than 90% as full as packed ones (the grid covers max_seqlen_q positions
-// per sequence, the kernel's block_m rows a tile).
-bool unset_packs(const PackCase& c) {
+// per sequence, the block_m rows a tile of the kernel that runs: `kernel_d`).
+bool unset_packs(const PackCase& c, int kernel_d) {
   const int g = c.ratio;
   if (g < 2 || g > 16 || (g & (g - 1)) != 0 || c.d > 192) return false;
   namespace ai = warpspec::attention_impl;
-  const double m = ai::config_for(ai::kernel_head_dim(c.d)).block_m();
+  const double m = ai::config_for(kernel_d).block_m();
   const auto fill = [&](double rows) { return rows / (std::ceil(rows / m) * m); };
   return fill(c.sq) < 0.9 * fill(double(c.sq) * g);
 }
@@ -235,7 +235,16 @@ void run(const PackCase& c) {
     std::string line;
     const warpspec::Status ds = warpspec::describe(a, &line);
     ASSERT_TRUE(ds.ok()) << ds.to_string();
-    const bool want = m == 0 ? false : m == 1 ? true : unset_packs(c);
+    // The kernel: head dim d's, or with split-KV the one that has the partial epilogue
+    // (head dim 64's splits run on the 128 kernel).
+    namespace ai = warpspec::attention_impl;
+    const std::string splits_word = word(line, "splits");
+    const int splits = splits_word.empty() ? 1 : std::stoi(splits_word);
+    if (c.splits > 0) EXPECT_EQ(splits, c.splits) << line;
+    else EXPECT_GT(splits, 1) << "the heuristic was to split this case: " << line;
+    const int kernel_d = splits > 1 ? ai::split_kernel_head_dim(ai::kernel_head_dim(c.d)) : ai::kernel_head_dim(c.d);
+    EXPECT_EQ(word(line, "kernel_head_dim"), std::to_string(kernel_d)) << line;
+    const bool want = m == 0 ? false : m == 1 ? true : unset_packs(c, kernel_d);
     const std::string packed = word(line, "pack_gqa");
     EXPECT_EQ(packed, want ? std::to_string(c.ratio) : std::string()) << line;
     runs[m].packed = !packed.empty();
@@ -371,6 +380,10 @@ std::vector<PackCase> cases() {
     v.push_back({.name = "varlen_paged", .ratio = 4, .batch = 4, .sq = 7, .sk = 480, .causal = true,
                  .splits = splits, .varlen = true, .page = 32});
   }
+  // Decoding at head dim 64 over a long cache, the heuristic's splits: on the 128 kernel.
+  v.push_back({.name = "decode_hd64_heuristic", .d = 64, .ratio = 8, .sq = 1, .sk = 8192, .splits = 0});
+  v.push_back({.name = "decode_hd40_heuristic_paged", .d = 40, .ratio = 4, .batch = 3, .sq = 2, .sk = 4096,
+               .dtype = DType::kFP16, .causal = true, .splits = 0, .page = 256});
   // Learnable sinks: per query head, so the rows of one packed tile carry different sinks.
   for (int splits : {1, 3}) {
     v.push_back({.name = "sink", .ratio = 4, .sq = 16, .splits = splits, .sink = true});

@@ -227,7 +227,11 @@ TEST(Describe, AttentionLineNamesTheHeadDimKernel) {
   EXPECT_EQ(w.count("v_stages"), 0u);  // V's ring is K's
   EXPECT_EQ(w.count("turns"), 0u);     // hd128's consumers take turns (ping-pong)
   c.kernel = ai::config_for(64);
-  EXPECT_EQ(words(ai::describe(c))["turns"], "free");  // hd64's issue without turns
+  w = words(ai::describe(c));
+  EXPECT_EQ(w["block_m"], "192");  // hd64's three consumer warpgroups, taking turns
+  EXPECT_EQ(w.count("turns"), 0u);
+  c.kernel = ai::config_for(64, warpspec::DType::kE4M3);
+  EXPECT_EQ(words(ai::describe(c))["turns"], "free");  // FP8 hd64's issue without turns
   c.dtype = warpspec::DType::kE4M3, c.head_dim = 256;
   c.kernel = ai::config_for(256, warpspec::DType::kE4M3);
   w = words(ai::describe(c));

@@ -48,14 +48,18 @@ struct HeadDimConfig {
   constexpr int block_m() const { return 64 * consumers; }  // query rows per tile
 };
 
-// Shared memory: Q (128 x d) + stages x (K + V) (block_n x d each), bf16/fp16.
-//   d  64: 16 KB + 3 x 32 KB  = 112 KB
+// Shared memory: Q (block_m x d) + stages x (K + V) (block_n x d each), bf16/fp16.
+//   d  64: 24 KB + 3 x 32 KB  = 120 KB   (three consumers: 192 query rows)
 //   d 128: 32 KB + 2 x 64 KB  = 160 KB
 //   d 192: 48 KB + 2 x 84 KB  = 216 KB   (block_n 112, as FlashAttention-3)
 //   d 256: 64 KB + 2 x 80 KB  = 224 KB   (block_n 80, as FlashAttention-3)
 // Registers bound block_n for the large head dims: d 256 holds 128 O + 40 S + 20 P.
+// Head dim 64 runs three consumer warpgroups taking turns: its softmax is as long as its
+// GEMMs (bench/NOTES.md v23), and a third warpgroup's GEMMs fill the gap that two leave
+// (v26: +13-16% at 4k-16k; short causal sequences lose 8-9% to the 192-row tile's
+// masked rows). 160 registers hold 32 O + 64 S + 32 P.
 inline constexpr HeadDimConfig kHeadDimConfigs[] = {
-    {64, 128, 3, 0, false},
+    {64, 128, 3, 0, true, false, 3},
     {128, 128, 2},
     {192, 112, 2},
     {256, 80, 2},
@@ -74,10 +78,19 @@ constexpr int kernel_head_dim(int64_t d) {
 // Kernels that implement chunked attention (mask.cuh: kChunkMask).
 constexpr bool kChunkHeadDim(int kernel_d) { return kernel_d <= 192; }
 
-// Kernels that implement split-KV's partial epilogue (epilogue_partial.cuh): the head
-// dim 256 consumer has no registers left for a second epilogue (4 bytes of spills), so
-// that kernel leaves it out and the host refuses num_splits > 1 there.
-constexpr bool kSplitHeadDim(int kernel_d) { return kernel_d <= 192; }
+// Kernels that implement split-KV's partial epilogue (epilogue_partial.cuh). Two leave
+// it out, having no registers for a second epilogue: head dim 256 (4 bytes of spills at
+// 240 registers), where the host refuses num_splits > 1, and head dim 64, whose three
+// consumers hold 160 registers each (184 bytes of spills), where split-KV runs on the
+// head dim 128 kernel instead (split_kernel_head_dim; split-KV serves decoding, bound by
+// the K/V reads, which the padded columns do not add to: TMA zero-fills them).
+constexpr bool kSplitHeadDim(int kernel_d) { return kernel_d > 64 && kernel_d <= 192; }
+
+// The kernel that runs head dim `kernel_d` with split-KV: itself, the next one up that
+// has the partial epilogue, or 0 (none).
+constexpr int split_kernel_head_dim(int kernel_d) {
+  return kSplitHeadDim(kernel_d) ? kernel_d : kernel_d == 64 ? 128 : 0;
+}
 
 // Kernels that run pack-GQA (pack_gqa.cuh): the head dim 256 consumer has no registers
 // for the packed row → position shift in its mask (8 bytes of spills), so its masks

@@ -1,0 +1,5 @@
+#include "/work/main/tests/gpu/fp8_pv_test.cu"
+#include "/work/main/tests/gpu/fp8_v_transpose_test.cu"
+#include "/work/main/tests/gpu/pipeline_test.cu"
+#include "/work/main/tests/gpu/tma_test.cu"
+#include "/work/main/tests/gpu/wgmma_test.cu"
