@@ -30,15 +30,15 @@ def words(line):
     return dict(w.split("=", 1) for w in line.split() if "=" in w)
 
 
-def fa3_rule_packs(seqlen_q, g, head_dim):
+def fa3_rule_packs(seqlen_q, g, head_dim, block_m=128):
     """What pack_gqa=None plans (AttentionArgs::pack_gqa): pack when the library can (g a
-    power of two from 2 to 16, head dim up to 192) and unpacked 128-row query tiles would
-    be less than 90% as full as packed ones."""
+    power of two from 2 to 16, head dim up to 192) and unpacked query tiles of the
+    kernel's block_m rows would be less than 90% as full as packed ones."""
     if g < 2 or g > 16 or g & (g - 1) or head_dim > 192:
         return False
 
     def fill(rows):
-        return rows / (math.ceil(rows / 128) * 128)
+        return rows / (math.ceil(rows / block_m) * block_m)
 
     return fill(seqlen_q) < 0.9 * fill(seqlen_q * g)
 
@@ -62,9 +62,12 @@ def test_flash_attn_func_modes(ratio, seqlen_q, causal, head_dim, dtype, seed):
     h = hk * ratio
     q = bshd(2, seqlen_q, h, head_dim, dtype)
     k, v = bshd(2, 333, hk, head_dim, dtype), bshd(2, 333, hk, head_dim, dtype)
-    plans = {m: words(warpspec.describe_attention(q, k, v, causal=causal, pack_gqa=m)).get("pack_gqa") for m in MODES}
+    lines = {m: words(warpspec.describe_attention(q, k, v, causal=causal, pack_gqa=m)) for m in MODES}
+    plans = {m: lines[m].get("pack_gqa") for m in MODES}
     assert plans[True] == str(ratio) and plans[False] is None
-    assert (plans[None] is not None) == fa3_rule_packs(seqlen_q, ratio, head_dim), plans
+    block_m = int(lines[None]["block_m"])  # 192 for head dim 64's three consumers, unless it splits
+    assert block_m == (192 if head_dim <= 64 and "splits" not in lines[None] else 128), lines[None]
+    assert (plans[None] is not None) == fa3_rule_packs(seqlen_q, ratio, head_dim, block_m), plans
     results = {}
     for m in MODES:
         poison(q)

@@ -1,6 +1,0 @@
-#include "/work/main/src/attention/attention_e4m3_hd128.cu"
-#include "/work/main/src/attention/attention_e4m3_hd256.cu"
-#include "/work/main/src/attention/attention_e4m3_hd64.cu"
-#include "/work/main/src/attention/attention_hd256.cu"
-#include "/work/main/src/attention/combine.cu"
-#include "/work/main/src/attention/kv_append.cu"

@@ -1,7 +1,0 @@
-#include "/work/main/tests/gpu/attention_fp8_test.cu"
-#include "/work/main/tests/gpu/attention_kvcache_test.cu"
-#include "/work/main/tests/gpu/attention_mask_rules_test.cu"
-#include "/work/main/tests/gpu/attention_masks_test.cu"
-#include "/work/main/tests/gpu/attention_pack_gqa_test.cu"
-#include "/work/main/tests/gpu/attention_serving_c_abi_test.cu"
-#include "/work/main/tests/gpu/attention_test.cu"

@@ -1,5 +1,0 @@
-#include "/work/main/tests/gpu/fp8_pv_test.cu"
-#include "/work/main/tests/gpu/fp8_v_transpose_test.cu"
-#include "/work/main/tests/gpu/pipeline_test.cu"
-#include "/work/main/tests/gpu/tma_test.cu"
-#include "/work/main/tests/gpu/wgmma_test.cu"

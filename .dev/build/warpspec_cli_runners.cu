@@ -1,2 +1,0 @@
-#include "/work/main/tools/attention_runner.cu"
-#include "/work/main/tools/gemm_runner.cu"
