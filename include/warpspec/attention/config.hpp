@@ -98,17 +98,20 @@ constexpr int split_kernel_head_dim(int kernel_d) {
 constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 
 // FP8 (e4m3 Q, K, V; bf16 O): design note docs/design/fp8-attention.md §5, §7.1.
-// Shared memory: Q (128 x d) + stages x (K + vload + Vᵀ) (block_n x d bytes each):
-//   d  64:  8 KB + 2 x 24 KB =  56 KB
-//   d 128: 16 KB + 2 x 48 KB = 112 KB
+// Shared memory: Q (block_m x d) + stages x (K + vload + Vᵀ) (block_n x d bytes each):
+//   d  64: 12 KB + 2 x 24 KB =  60 KB   (three consumers, 192 query rows; block_n 128)
+//   d 128: 16 KB + 2 x 72 KB = 160 KB   (block_n 192)
 //   d 256: 32 KB + 2 x 48 KB + 3 x 24 KB = 200 KB   (block_n 96, a third Vᵀ stage;
 //          direct stores)
 // Registers: d 256 holds 128 O + 48 S + 12 P at block_n 96; at 128 (64 S + 16 P) the
 // consumer spilled 40 B at 240 (ptxas, 2026-11-30), so d 256 takes 96-key blocks (whole
 // 32-key pump units; Fp8VTranspose.Pump_BlockN96_D256_VtSw32 covers the Vᵀ layout).
+// d 64 runs three consumer warpgroups without turns (as 16-bit hd64, its softmax outlasts
+// its GEMMs): 160 registers hold 32 O + 64 S + 16 P at block_n 128 (at 192 they would
+// not); +10-18% over two warpgroups at block_n 192 (bench/NOTES.md v27).
 // Only these head dims are built; the host refuses the others by name.
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
-    {64, 192, 2, 0, false},
+    {64, 128, 2, 0, false, false, 3},
     {128, 192, 2, 0, true, true},
     {256, 96, 2, 3, false},
 };
