@@ -9,11 +9,9 @@
 
 namespace warpspec::attention_impl {
 
-// The FP8 kernels compile, but ptxas spills in them at the producer's 24 registers
-// (the V pump: 68 bytes at head dims 64/128, 124 at 256; see the design note's
-// "Step 3 as built"), which the ptxas gate refuses. Until that is fixed they are built
-// only with -DWARPSPEC_FP8_ATTENTION=ON (gate off to look at them); without them the
-// host refuses e4m3 by name.
+// The FP8 kernels are built unless configured with -DWARPSPEC_FP8_ATTENTION=OFF (on by
+// default; the option leaves them out of a build that does not need them); without them
+// the host refuses e4m3 by name.
 #if defined(WARPSPEC_FP8_ATTENTION)
 inline constexpr bool kFp8AttentionBuilt = true;
 #else
