@@ -1,6 +1,6 @@
-// `warpspec bench decode`: the serving bar's decode shapes (issue 14): bf16, head dim 128,
-// 32 query heads over 8 KV heads, one query token, num_splits chosen by the heuristic, a
-// dense and a paged (page 64) cache. Memory-bound, so the figure is GB/s of K+V read.
+// `warpspec bench decode`: the serving bar's decode shapes (issue 14): bf16, head dim 128
+// (--head-dim for others), 32 query heads over 8 KV heads, one query token, num_splits
+// chosen by the heuristic, a dense and a paged (page 64) cache. Memory-bound, so the figure is GB/s of K+V read.
 // The peer (PyTorch SDPA's cuDNN and flash backends, same process) is
 // bench/decode_vs_torch.py: this program cannot call PyTorch.
 #include <CLI/CLI.hpp>
@@ -160,14 +160,16 @@ int run_bench_decode(const BenchDecodeOptions& o) {
 
 void register_bench_decode(CLI::App* bench, int& exit_code) {
   auto* a = bench->add_subcommand(
-      "decode", "decode at the memory limit: bf16 d=128, 32/8 heads, seqlen_q 1, batch 1 x 128k, 1 x 8k, 32 x 4k, "
-                "dense and paged (page 64); GB/s of K+V read");
+      "decode", "decode at the memory limit: bf16 d=128 (--head-dim), 32/8 heads, seqlen_q 1, batch 1 x 128k, 1 x 8k, "
+                "32 x 4k, dense and paged (page 64); GB/s of K+V read");
   auto o = std::make_shared<BenchDecodeOptions>();
   add_timing_options(a, o->timing);
   a->add_option("--page-sizes", o->pages, "0 for the dense cache, else page sizes (multiples of 16)")
       ->check(CLI::Range(int64_t(0), int64_t(4096)));
   a->add_option("--num-splits", o->splits, "0: the heuristic (default); 1: no split; up to 128")
       ->check(CLI::Range(0, 128));
+  a->add_option("--head-dim", o->head_dim, std::string("head dim, default 128: ") + kHeadDimHelp)
+      ->check(CLI::Range(int64_t(8), int64_t(256), "HEAD_DIM"));
   add_common_options(a);
   a->callback([o, &exit_code] { exit_code = run_bench_decode(*o); });
 }

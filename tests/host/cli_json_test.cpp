@@ -297,7 +297,8 @@ TEST(CliJson, JsonAndDeviceAreAcceptedOnEveryCommand) {
                            "bench gemm --json --dtype e4m3 --scaling row --fast-accum --out-dtype fp16",
                            "bench attention --json --seqlen 512 1024 --head-dim 64 --head-dim 128 --tokens 4096",
                            "bench attention --seqlens 512 --head-dims 64 --causal-only --hidden 1024",
-                           "bench decode --json --device 0 --page-sizes 0 64 --num-splits 3"}) {
+                           "bench decode --json --device 0 --page-sizes 0 64 --num-splits 3",
+                           "bench decode --head-dim 64 --page-sizes 0"}) {
     std::string err;
     auto [rc, out] = sh("CUDA_VISIBLE_DEVICES= " + cli() + " " + args, &err);
     EXPECT_EQ(rc, 3) << args << "\n" << out << err;
@@ -312,7 +313,8 @@ TEST(CliJson, BadShapesDevicesAndListsAreUsageErrors) {
                            "bench attention --seqlen 0", "bench attention --head-dim 300",
                            "bench attention --causal-only --full-only", "gemm --dtype fp32", "attention --dtype e5m2",
                            "bench gemm --dtype fp32", "gemm --out-dtype fp8", "bench decode --num-splits 200",
-                           "bench decode --page-sizes -16", "bench decode --page-sizes x"}) {
+                           "bench decode --page-sizes -16", "bench decode --page-sizes x", "bench decode --head-dim 300",
+                           "bench decode --head-dim 0"}) {
     auto [rc, out] = sh(cli() + " " + args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
@@ -331,7 +333,7 @@ TEST(CliJson, HelpListsTheNewOptions) {
     EXPECT_NE(out2.find(opt), std::string::npos) << opt;
   auto [rc3, out3] = sh(cli() + " bench decode --help");
   EXPECT_EQ(rc3, 0) << out3;
-  for (const char* opt : {"--page-sizes", "--num-splits", "--json", "--rounds"})
+  for (const char* opt : {"--page-sizes", "--num-splits", "--head-dim", "--json", "--rounds"})
     EXPECT_NE(out3.find(opt), std::string::npos) << opt;
 }
 
