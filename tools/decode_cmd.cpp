@@ -1,6 +1,7 @@
 // `warpspec bench decode`: the serving bar's decode shapes (issue 14): bf16, head dim 128
 // (--head-dim for others), 32 query heads over 8 KV heads, one query token, num_splits
-// chosen by the heuristic, a dense and a paged (page 64) cache. Memory-bound, so the figure is GB/s of K+V read.
+// chosen by the heuristic, a dense and a paged (page 64) cache. Memory-bound, so the
+// figure is GB/s of K+V read.
 // The peer (PyTorch SDPA's cuDNN and flash backends, same process) is
 // bench/decode_vs_torch.py: this program cannot call PyTorch.
 #include <CLI/CLI.hpp>
