@@ -65,6 +65,20 @@ TEST(KvCacheValidation, ValidServingCallsAreAccepted) {
     a.num_splits = splits;
     EXPECT_TRUE(accepted(warpspec::check(a))) << splits;
   }
+  // Head dims up to 64 split on the head dim 128 kernel (their own has no partial
+  // epilogue): accepted like any other, paged too.
+  for (int64_t d : {8, 40, 64}) {
+    for (int splits : {0, 2, 128}) {
+      AttentionArgs a = decode(d);
+      a.num_splits = splits;
+      const warpspec::Status s = warpspec::check(a);
+      EXPECT_TRUE(accepted(s)) << "head_dim " << d << ", num_splits " << splits << ": " << s.to_string();
+      AttentionArgs pg = paged(64, d);
+      pg.num_splits = splits;
+      const warpspec::Status sp = warpspec::check(pg);
+      EXPECT_TRUE(accepted(sp)) << "paged, head_dim " << d << ", num_splits " << splits << ": " << sp.to_string();
+    }
+  }
   for (int64_t page : {16, 48, 64, 128, 256, 1024}) {
     const warpspec::Status s = warpspec::check(paged(page));
     EXPECT_TRUE(accepted(s)) << page << ": " << s.to_string();
