@@ -586,11 +586,15 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
     return Status::Ok();
   }
 
-  // The heuristic would split where this kernel has no partial epilogue: plan again for
-  // the kernel that has one.
+  // The heuristic would split where this kernel has no partial epilogue: plan for the
+  // kernel that has one, and take that plan if it splits there too (its smaller tiles
+  // may fill the GPU unsplit: then the padded kernel would gain nothing).
   if (a.num_splits == 0 && !attention_impl::is_fp8(plan->dtype) && !attention_impl::kSplitHeadDim(plan->kernel_d) &&
-      attention_impl::split_kernel_head_dim(plan->kernel_d) != 0 && heuristic_splits(*plan, device.sm_count) > 1)
-    WARPSPEC_RETURN_IF_ERROR(make_plan(a, &out->plan, /*split_kv=*/true));
+      attention_impl::split_kernel_head_dim(plan->kernel_d) != 0 && heuristic_splits(*plan, device.sm_count) > 1) {
+    Plan split_plan;
+    WARPSPEC_RETURN_IF_ERROR(make_plan(a, &split_plan, /*split_kv=*/true));
+    if (heuristic_splits(split_plan, device.sm_count) > 1) out->plan = split_plan;
+  }
 
   const Plan& p = *plan;
   const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d, p.dtype);

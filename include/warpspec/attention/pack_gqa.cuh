@@ -3,16 +3,17 @@
 // a decode step (seqlen_q 1) fills g rows of the tile instead of one and reads each K/V
 // block once per KV head instead of once per query head.
 //
-// A work tile is then (m_block, KV head, batch) and its 128 rows are packed
-// position-major: tile row r (counted from the sequence's first tile) is query position
-// r >> pack_shift of query head (KV head << pack_shift) + (r & (g - 1)). That is the
-// order the rank-5 Q and O maps lay a box down in shared memory ({64 columns, g heads,
-// 128/g positions}: heads inner), so the mainloop is unchanged: only where a row meets
-// a position (masks, the sequence bounds) or a head (O, LSE, the sink) does it ask here.
-// With pack_shift 0 every function is the identity of the unpacked kernel.
+// A work tile is then (m_block, KV head, batch) and its block_m rows (64 per consumer
+// warpgroup: 128, or 192 at head dim 64) are packed position-major: tile row r (counted
+// from the sequence's first tile) is query position r >> pack_shift of query head
+// (KV head << pack_shift) + (r & (g - 1)). That is the order the rank-5 Q and O maps lay
+// a box down in shared memory ({64 columns, g heads, block_m/g positions}: heads inner),
+// so the mainloop is unchanged: only where a row meets a position (masks, the sequence
+// bounds) or a head (O, LSE, the sink) does it ask here. With pack_shift 0 every
+// function is the identity of the unpacked kernel.
 //
-// g is a power of two that divides the tile's 128 rows (the host allows 2..16), so a
-// tile starts at position m_block · 128/g and a warpgroup's 64 rows at a whole position.
+// g is a power of two that divides a warpgroup's 64 rows (the host allows 2..16), so a
+// tile starts at position m_block · block_m/g and a warpgroup's rows at a whole position.
 #include "warpspec/attention/params.hpp"
 #include "warpspec/hopper/arch.cuh"
 
