@@ -270,6 +270,39 @@ TEST(CliJson, PlotScriptReadsDecodeRecords) {
   fs::remove(file);
 }
 
+// bench/compare.py (scripts/gpu-bench-compare's table): our figure per build and pass,
+// each build's ratio to the first build's over every pair of passes; the peer is ignored.
+TEST(CliJson, CompareScriptSetsBuildsSideBySide) {
+  const std::string py = python_with("json");
+  if (py.empty()) GTEST_SKIP() << "no Python 3 on this machine";
+  const std::string script = std::string(WARPSPEC_SOURCE_DIR) + "/bench/compare.py";
+  std::vector<fs::path> files;
+  std::string passes;
+  // base, new, new, base: new is twice as fast at attention and half as fast at GEMM, its
+  // passes 0.25 and 0.2 ms against base's 0.5 and 0.4 (the GEMM peer at 0.1 ms throughout).
+  const std::pair<const char*, double> order[4] = {{"base", 0.5}, {"new", 0.25}, {"new", 0.2}, {"base", 0.4}};
+  for (int i = 0; i < 4; ++i) {
+    files.push_back(fs::temp_directory_path() / ("warpspec-compare-" + std::to_string(getpid()) + "-" +
+                                                 std::to_string(i) + ".jsonl"));
+    const double a = order[i].second, g = order[i].first == std::string("new") ? 4 * a : a / 1.25;
+    std::ofstream(files.back()) << attention_record(1024, 64, false, a) << "\n"
+                                << gemm_record(4096, 4096, 4096, g, 0.1) << "\n";
+    passes += std::string(" ") + order[i].first + "=" + files.back().string();
+  }
+  auto [rc, out] = sh(py + " " + script + passes);
+  EXPECT_EQ(rc, 0) << out;
+  // Attention: base 2000 and 2500 TFLOP/s, new 4000 and 5000: ratio of means 2, pairs 1.6..2.5.
+  EXPECT_NE(out.find("2000.0 / 2500.0"), std::string::npos) << out;
+  EXPECT_NE(out.find("2.000 (1.600-2.500)"), std::string::npos) << out;
+  // GEMM: base at 0.4 and 0.32 ms, new at 1.0 and 0.8: a third as fast, the peer not in it.
+  EXPECT_NE(out.find("0.400 (0.320-0.500)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("cuBLAS"), std::string::npos) << out;
+  auto [rc2, out2] = sh(py + " " + script + " " + files[0].string());
+  EXPECT_EQ(rc2, 1) << out2;
+  EXPECT_NE(out2.find("expected LABEL=FILE"), std::string::npos) << out2;
+  for (const fs::path& f : files) fs::remove(f);
+}
+
 TEST(CliJson, PlotWritesAPng) {
   const std::string py = python_with("matplotlib");
   if (py.empty()) GTEST_SKIP() << "matplotlib is not installed (Debian: python3-matplotlib)";
