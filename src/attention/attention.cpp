@@ -255,9 +255,34 @@ struct Plan {
   schedule::AttentionSchedulerArguments sched_args;
 };
 
-// `split_kv`: plan for a kernel that has split-KV's partial epilogue (the heuristic
-// splits; a caller's num_splits > 1 always does).
-Status make_plan(const AttentionArgs& a, Plan* plan, bool split_kv = false) {
+// Pack-GQA for the plan's kernel: the caller's choice (refused where it cannot run) or
+// the fill rule, which reads the kernel's tile rows.
+Status plan_pack_gqa(const AttentionArgs& a, Plan* plan) {
+  Plan& p = *plan;
+  const int64_t g = p.heads_q / p.heads_kv;
+  const bool fits = p.seqlen_q * g < kMaxExtent && p.tile_rows * g < kMaxExtent;
+  if (a.pack_gqa.value_or(false) && g > 1) {
+    if (!pack_gqa_group_ok(g))
+      return unsupported(fmt("pack_gqa: needs heads_q / heads_kv a power of two up to %d, got %" PRId64 " / %" PRId64
+                             " = %" PRId64, kMaxPackGqa, p.heads_q, p.heads_kv, g));
+    if (!attention_impl::kPackGqaHeadDim(p.kernel_d))
+      return unsupported(fmt("pack_gqa: not supported with head_dim > 192 yet (the head dim 256 kernel has no "
+                             "registers left for the packed row mapping), got head_dim %" PRId64, p.head_dim));
+    if (!fits)
+      return invalid_argument(fmt("pack_gqa: seqlen_q * (heads_q / heads_kv) must be < 2^30, got %" PRId64
+                                  " * %" PRId64, p.seqlen_q, g));
+  }
+  const bool on = a.pack_gqa.has_value()
+                      ? *a.pack_gqa && g > 1
+                      : g > 1 && !attention_impl::is_fp8(p.dtype) && pack_gqa_group_ok(g) &&
+                            attention_impl::kPackGqaHeadDim(p.kernel_d) && fits &&
+                            pack_gqa_pays(p.tile_rows, g, attention_impl::config_for(p.kernel_d, p.dtype).block_m());
+  p.pack_shift = 0;
+  while (on && (int64_t(1) << p.pack_shift) < g) ++p.pack_shift;
+  return Status::Ok();
+}
+
+Status make_plan(const AttentionArgs& a, Plan* plan) {
   Plan p;
   p.packed_q = !a.cu_seqlens_q.empty();
   p.packed_k = !a.cu_seqlens_k.empty();
@@ -278,8 +303,9 @@ Status make_plan(const AttentionArgs& a, Plan* plan, bool split_kv = false) {
                            qrank - 1, p.head_dim));
   if (fp8) WARPSPEC_RETURN_IF_ERROR(check_fp8_options(a));
   // Split-KV runs on a kernel with the partial epilogue: head dim 64's runs on 128's
-  // (config.hpp: split_kernel_head_dim; FP8 never splits).
-  if (!fp8 && (split_kv || a.num_splits > 1) && attention_impl::split_kernel_head_dim(p.kernel_d) != 0)
+  // (config.hpp: split_kernel_head_dim; FP8 never splits; for the heuristic's splits,
+  // prepare() moves the plan).
+  if (!fp8 && a.num_splits > 1 && attention_impl::split_kernel_head_dim(p.kernel_d) != 0)
     p.kernel_d = attention_impl::split_kernel_head_dim(p.kernel_d);
   if (p.kernel_d == 0)
     return unsupported(fmt("q.shape[%d] (head_dim): must be a multiple of 8 from 8 to 256 (64, 128, 192 and 256 run "
@@ -486,27 +512,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan, bool split_kv = false) {
     return unsupported(fmt("num_splits: split-KV is not supported with head_dim > 192 yet (the head dim 256 kernel has "
                            "no registers left for the partial epilogue), got num_splits %d at head_dim %" PRId64,
                            a.num_splits, p.head_dim));
-  {  // pack-GQA: the caller's choice (refused where it cannot run) or the fill rule
-    const int64_t g = p.heads_q / p.heads_kv;
-    const bool fits = p.seqlen_q * g < kMaxExtent && p.tile_rows * g < kMaxExtent;
-    if (a.pack_gqa.value_or(false) && g > 1) {
-      if (!pack_gqa_group_ok(g))
-        return unsupported(fmt("pack_gqa: needs heads_q / heads_kv a power of two up to %d, got %" PRId64 " / %" PRId64
-                               " = %" PRId64, kMaxPackGqa, p.heads_q, p.heads_kv, g));
-      if (!attention_impl::kPackGqaHeadDim(p.kernel_d))
-        return unsupported(fmt("pack_gqa: not supported with head_dim > 192 yet (the head dim 256 kernel has no "
-                               "registers left for the packed row mapping), got head_dim %" PRId64, p.head_dim));
-      if (!fits)
-        return invalid_argument(fmt("pack_gqa: seqlen_q * (heads_q / heads_kv) must be < 2^30, got %" PRId64
-                                    " * %" PRId64, p.seqlen_q, g));
-    }
-    const bool on = a.pack_gqa.has_value()
-                        ? *a.pack_gqa && g > 1
-                        : g > 1 && !fp8 && pack_gqa_group_ok(g) && attention_impl::kPackGqaHeadDim(p.kernel_d) && fits &&
-                              pack_gqa_pays(p.tile_rows, g, attention_impl::config_for(p.kernel_d, p.dtype).block_m());
-    p.pack_shift = 0;
-    while (on && (int64_t(1) << p.pack_shift) < g) ++p.pack_shift;
-  }
+  WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &p));
   if (a.workspace == nullptr && a.workspace_bytes != 0)
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
   if (a.workspace != nullptr && reinterpret_cast<uintptr_t>(a.workspace) % 16 != 0)
@@ -586,13 +592,15 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
     return Status::Ok();
   }
 
-  // The heuristic would split where this kernel has no partial epilogue: plan for the
-  // kernel that has one, and take that plan if it splits there too (its smaller tiles
-  // may fill the GPU unsplit: then the padded kernel would gain nothing).
+  // The heuristic would split where this kernel has no partial epilogue: the same plan on
+  // the kernel that has one (every rule that held at the smaller head dim holds there;
+  // only pack-GQA's fill rule reads the kernel), taken if it splits there too (its
+  // smaller tiles may fill the GPU unsplit: then the padded kernel would gain nothing).
   if (a.num_splits == 0 && !attention_impl::is_fp8(plan->dtype) && !attention_impl::kSplitHeadDim(plan->kernel_d) &&
       attention_impl::split_kernel_head_dim(plan->kernel_d) != 0 && heuristic_splits(*plan, device.sm_count) > 1) {
-    Plan split_plan;
-    WARPSPEC_RETURN_IF_ERROR(make_plan(a, &split_plan, /*split_kv=*/true));
+    Plan split_plan = *plan;
+    split_plan.kernel_d = attention_impl::split_kernel_head_dim(plan->kernel_d);
+    WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &split_plan));
     if (heuristic_splits(split_plan, device.sm_count) > 1) out->plan = split_plan;
   }
 
