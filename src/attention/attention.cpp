@@ -18,6 +18,7 @@
 #include "describe.hpp"
 #include "instances.hpp"
 #include "launch.hpp"
+#include "plan.hpp"
 #include "warpspec/attention/combine_params.hpp"
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/operands.hpp"
@@ -558,6 +559,27 @@ int heuristic_splits(const Plan& p, int sm_count) {
   return schedule::split_heuristic(tiles, sm_count, int((p.seqlen_k + cfg.block_n - 1) / cfg.block_n));
 }
 
+// Split-KV for a plan on a GPU of `sm_count` SMs: the caller's count, or the heuristic's;
+// 1 where there is no key or the kernel has no partial epilogue (FP8: none yet). Where the
+// heuristic would split but this kernel has no partial epilogue (head dim 64), the plan
+// moves to the kernel that has one (every rule that held at the smaller head dim holds
+// there; only pack-GQA's fill rule reads the kernel) if it splits there too: its smaller
+// tiles may fill the GPU unsplit, and then the padded kernel would gain nothing.
+Status plan_splits(const AttentionArgs& a, Plan* plan, int sm_count) {
+  const bool fp8 = attention_impl::is_fp8(plan->dtype);
+  if (a.num_splits == 0 && !fp8 && !attention_impl::kSplitHeadDim(plan->kernel_d) &&
+      attention_impl::split_kernel_head_dim(plan->kernel_d) != 0 && heuristic_splits(*plan, sm_count) > 1) {
+    Plan split_plan = *plan;
+    split_plan.kernel_d = attention_impl::split_kernel_head_dim(plan->kernel_d);
+    WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &split_plan));
+    if (heuristic_splits(split_plan, sm_count) > 1) *plan = split_plan;
+  }
+  plan->splits = a.num_splits == 0 ? heuristic_splits(*plan, sm_count) : a.num_splits;
+  plan->heuristic_splits = a.num_splits == 0;
+  if (plan->seqlen_k == 0 || !attention_impl::kSplitHeadDim(plan->kernel_d) || fp8) plan->splits = 1;
+  return Status::Ok();
+}
+
 // Pointers are device memory of the current device (empty views are never read).
 Status check_pointers(const AttentionArgs& a, int device) {
   const std::pair<const TensorView*, const char*> views[] = {
@@ -592,17 +614,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
     return Status::Ok();
   }
 
-  // The heuristic would split where this kernel has no partial epilogue: the same plan on
-  // the kernel that has one (every rule that held at the smaller head dim holds there;
-  // only pack-GQA's fill rule reads the kernel), taken if it splits there too (its
-  // smaller tiles may fill the GPU unsplit: then the padded kernel would gain nothing).
-  if (a.num_splits == 0 && !attention_impl::is_fp8(plan->dtype) && !attention_impl::kSplitHeadDim(plan->kernel_d) &&
-      attention_impl::split_kernel_head_dim(plan->kernel_d) != 0 && heuristic_splits(*plan, device.sm_count) > 1) {
-    Plan split_plan = *plan;
-    split_plan.kernel_d = attention_impl::split_kernel_head_dim(plan->kernel_d);
-    WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &split_plan));
-    if (heuristic_splits(split_plan, device.sm_count) > 1) out->plan = split_plan;
-  }
+  WARPSPEC_RETURN_IF_ERROR(plan_splits(a, &out->plan, device.sm_count));
 
   const Plan& p = *plan;
   const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d, p.dtype);
@@ -636,13 +648,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   // sequences owning the high m_blocks) go longest first.
   const bool unequal = a.causal || p.packed_q || p.packed_k || !a.seqused_q.empty() || !a.seqused_k.empty();
   sa.order = unequal ? schedule::AttentionOrder::kLongestFirst : schedule::AttentionOrder::kMFastest;
-  // Split-KV: the caller's count, or the heuristic's.
-  out->plan.splits = a.num_splits == 0 ? heuristic_splits(p, device.sm_count) : a.num_splits;
-  out->plan.heuristic_splits = a.num_splits == 0;
-  if (p.seqlen_k == 0) out->plan.splits = 1;  // no key anywhere: nothing to split
-  // The heuristic never splits where the kernel has no partial epilogue (FP8: none yet).
-  if (!attention_impl::kSplitHeadDim(p.kernel_d) || attention_impl::is_fp8(p.dtype)) out->plan.splits = 1;
-  sa.splits = out->plan.splits;
+  sa.splits = p.splits;
   sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, device.sm_count, sa.splits);
   if (const char* why = schedule::AttentionScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
   q.sched = schedule::AttentionScheduler(sa);
@@ -846,6 +852,18 @@ Status launch(const Prepared& p, cudaStream_t stream) {
 }  // namespace
 
 Status check(const AttentionArgs& args) { return check_only<Prepared>(args, prepare); }
+
+namespace attention_impl {
+
+Status plan_summary(const AttentionArgs& args, int sm_count, PlanSummary* out) {
+  Plan p;
+  WARPSPEC_RETURN_IF_ERROR(make_plan(args, &p));
+  WARPSPEC_RETURN_IF_ERROR(plan_splits(args, &p, sm_count));
+  *out = PlanSummary{p.kernel_d, p.pack_shift, p.splits};
+  return Status::Ok();
+}
+
+}  // namespace attention_impl
 
 Status describe(const AttentionArgs& args, std::string* out) {
   Prepared p;

@@ -10,6 +10,7 @@
 
 #include "host/expect_status.hpp"
 #include "host/test_memory.hpp"
+#include "src/attention/plan.hpp"
 #include "testing/views.hpp"
 #include "warpspec/schedule/attention.hpp"
 #include "warpspec/schedule/split_kv.hpp"
@@ -89,6 +90,60 @@ TEST(KvCacheValidation, ValidServingCallsAreAccepted) {
   b.cache_batch_idx = i32(2, fake(0x5300000));
   b.cache_leftpad = i32(2, fake(0x5400000));
   EXPECT_TRUE(accepted(warpspec::check(b)));
+}
+
+// The plan's kernel and split-KV count (attention.cpp: plan_splits) on an H200's 132 SMs,
+// without a device. Head dims up to 64 split on the hd128 kernel (their own has no partial
+// epilogue), but only where the hd128 plan splits too; FP8 and head dim 256 never split.
+TEST(KvCacheValidation, SplitKernelChoice) {
+  namespace ai = warpspec::attention_impl;
+  const auto plan = [](AttentionArgs a, int num_splits = 0) {  // 0: the heuristic's
+    a.num_splits = num_splits;
+    ai::PlanSummary s;
+    const warpspec::Status st = ai::plan_summary(a, 132, &s);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    return s;
+  };
+  for (int64_t d : {40, 64}) {
+    const AttentionArgs a = decode(d);  // 2 sequences, 8 query heads over 2, one query, 4096 keys
+    ai::PlanSummary s = plan(a);        // the heuristic splits this decode step
+    EXPECT_EQ(s.kernel_d, 128) << d;
+    EXPECT_GT(s.splits, 1) << d;
+    EXPECT_EQ(s.pack_shift, 2) << d << ": packed by the fill rule of the kernel that runs";
+    s = plan(a, 3);
+    EXPECT_EQ(s.kernel_d, 128) << d;
+    EXPECT_EQ(s.splits, 3) << d;
+    s = plan(a, 1);
+    EXPECT_EQ(s.kernel_d, 64) << d << ": unsplit, its own kernel";
+    EXPECT_EQ(s.splits, 1) << d;
+  }
+  {  // Split on hd64's 192-row tiles (4 shares) but not on hd128's 128-row ones: stays on hd64.
+    AttentionArgs a;
+    a.q = bshd(1, 1024, 16, 64, DType::kBF16, fake());
+    a.k = bshd(1, 8192, 8, 64, DType::kBF16, fake(0x1000000));
+    a.v = bshd(1, 8192, 8, 64, DType::kBF16, fake(0x2000000));
+    a.o = bshd(1, 1024, 16, 64, DType::kBF16, fake(0x3000000));
+    a.causal = true;
+    const ai::PlanSummary s = plan(a);
+    EXPECT_EQ(s.kernel_d, 64);
+    EXPECT_EQ(s.splits, 1);
+  }
+  const ai::PlanSummary d128 = plan(decode(128));
+  EXPECT_EQ(d128.kernel_d, 128);
+  EXPECT_GT(d128.splits, 1);
+  const ai::PlanSummary d256 = plan(decode(256));
+  EXPECT_EQ(d256.kernel_d, 256);
+  EXPECT_EQ(d256.splits, 1) << "no partial epilogue at head dim 256: the heuristic does not split";
+  {  // FP8 never splits (its kernels have no partial epilogue), head dim 64 included.
+    AttentionArgs a;
+    a.q = bshd(2, 1, 8, 64, DType::kE4M3, fake());
+    a.k = bshd(2, 4096, 2, 64, DType::kE4M3, fake(0x1000000));
+    a.v = bshd(2, 4096, 2, 64, DType::kE4M3, fake(0x2000000));
+    a.o = bshd(2, 1, 8, 64, DType::kBF16, fake(0x3000000));
+    const ai::PlanSummary s = plan(a);
+    EXPECT_EQ(s.kernel_d, 64);
+    EXPECT_EQ(s.splits, 1);
+  }
 }
 
 TEST(KvCacheValidation, NumSplitsAndWorkspace) {
