@@ -236,6 +236,7 @@ struct Plan {
   int64_t tile_rows = 0;  // query positions the grid covers per sequence (max_seqlen_q when packed)
   int pack_shift = 0;     // pack-GQA: log2 of the query heads per tile (pack_gqa.cuh); 0 off
   int kernel_d = 0;
+  attention_impl::HeadDimConfig cfg;  // the configuration that runs kernel_d (choose_config)
   float scale = 0;
   int32_t window_left = attention_impl::kUnboundedWindow, window_right = attention_impl::kUnboundedWindow;
   int32_t chunk = 0;
@@ -277,10 +278,33 @@ Status plan_pack_gqa(const AttentionArgs& a, Plan* plan) {
                       ? *a.pack_gqa && g > 1
                       : g > 1 && !attention_impl::is_fp8(p.dtype) && pack_gqa_group_ok(g) &&
                             attention_impl::kPackGqaHeadDim(p.kernel_d) && fits &&
-                            pack_gqa_pays(p.tile_rows, g, attention_impl::config_for(p.kernel_d, p.dtype).block_m());
+                            pack_gqa_pays(p.tile_rows, g, p.cfg.block_m());
   p.pack_shift = 0;
   while (on && (int64_t(1) << p.pack_shift) < g) ++p.pack_shift;
   return Status::Ok();
+}
+
+// The keys a query row sees on average, which picks among a head dim's configurations
+// (config_for): the mean over 64 rows spread over the sequence of each row's keys inside
+// the window (causal: the right edge 0) and the chunk, bottom-right aligned; a packed side
+// counts its mean length (total rows / batch), a paged or seqused one its capacity.
+int64_t mean_visible_keys(const Plan& p) {
+  const int64_t batch = std::max<int64_t>(p.batch, 1);
+  const int64_t sq = p.packed_q ? p.seqlen_q / batch : p.seqlen_q;
+  const int64_t sk = p.packed_k ? p.seqlen_k / batch : p.seqlen_k;
+  if (sq <= 0 || sk <= 0) return 0;
+  const int64_t left = p.window_left, right = p.window_right;  // causal: right is 0
+  constexpr int kRows = 64;
+  int64_t sum = 0;
+  for (int r = 0; r < kRows; ++r) {
+    const int64_t i = (2 * r + 1) * sq / (2 * kRows);  // a row of the query sequence
+    const int64_t diag = i + sk - sq;                     // its diagonal key
+    const int64_t lo = std::max<int64_t>(0, diag - left), hi = std::min<int64_t>(sk - 1, diag + right);
+    int64_t n = std::max<int64_t>(0, hi - lo + 1);
+    if (p.chunk > 1) n = std::min<int64_t>(n, p.chunk);
+    sum += n;
+  }
+  return sum / kRows;
 }
 
 Status make_plan(const AttentionArgs& a, Plan* plan) {
@@ -304,10 +328,10 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
                            qrank - 1, p.head_dim));
   if (fp8) WARPSPEC_RETURN_IF_ERROR(check_fp8_options(a));
   // Split-KV runs on a kernel with the partial epilogue: head dim 64's runs on 128's
-  // (config.hpp: split_kernel_head_dim; FP8 never splits; for the heuristic's splits,
-  // prepare() moves the plan).
-  if (!fp8 && a.num_splits > 1 && attention_impl::split_kernel_head_dim(p.kernel_d) != 0)
-    p.kernel_d = attention_impl::split_kernel_head_dim(p.kernel_d);
+  // (config.hpp: split_config_for; FP8 never splits; for the heuristic's splits,
+  // plan_splits moves the plan).
+  if (!fp8 && a.num_splits > 1 && attention_impl::split_config_for(p.kernel_d, p.dtype).head_dim != 0)
+    p.kernel_d = attention_impl::split_config_for(p.kernel_d, p.dtype).head_dim;
   if (p.kernel_d == 0)
     return unsupported(fmt("q.shape[%d] (head_dim): must be a multiple of 8 from 8 to 256 (64, 128, 192 and 256 run "
                            "natively, others padded up to the next), got %" PRId64, qrank - 1, p.head_dim));
@@ -509,10 +533,12 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   if (a.num_splits < 0 || a.num_splits > schedule::kMaxKvSplits)
     return invalid_argument(fmt("num_splits: must be 0 (heuristic) or from 1 to %d, got %d", schedule::kMaxKvSplits,
                                 a.num_splits));
-  if (a.num_splits > 1 && !attention_impl::kSplitHeadDim(p.kernel_d))
+  if (a.num_splits > 1 && attention_impl::split_config_for(p.kernel_d, p.dtype).head_dim != p.kernel_d)
     return unsupported(fmt("num_splits: split-KV is not supported with head_dim > 192 yet (the head dim 256 kernel has "
                            "no registers left for the partial epilogue), got num_splits %d at head_dim %" PRId64,
                            a.num_splits, p.head_dim));
+  p.cfg = a.num_splits > 1 ? attention_impl::split_config_for(p.kernel_d, p.dtype)
+                           : attention_impl::config_for(p.kernel_d, p.dtype, mean_visible_keys(p));
   WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &p));
   if (a.workspace == nullptr && a.workspace_bytes != 0)
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
@@ -553,7 +579,7 @@ using Prepared = PreparedLaunch<Plan, AttentionParams>;
 // The split-KV heuristic's count for a plan, from its grid and the longest sequence's key
 // blocks (the cache length: per-step lengths are on the device).
 int heuristic_splits(const Plan& p, int sm_count) {
-  const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d, p.dtype);
+  const attention_impl::HeadDimConfig& cfg = p.cfg;
   const int64_t pack = int64_t(1) << p.pack_shift, block_m = cfg.block_m();
   const int64_t tiles = (p.tile_rows * pack + block_m - 1) / block_m * (p.heads_q / pack) * p.batch;
   return schedule::split_heuristic(tiles, sm_count, int((p.seqlen_k + cfg.block_n - 1) / cfg.block_n));
@@ -561,22 +587,25 @@ int heuristic_splits(const Plan& p, int sm_count) {
 
 // Split-KV for a plan on a GPU of `sm_count` SMs: the caller's count, or the heuristic's;
 // 1 where there is no key or the kernel has no partial epilogue (FP8: none yet). Where the
-// heuristic would split but this kernel has no partial epilogue (head dim 64), the plan
-// moves to the kernel that has one (every rule that held at the smaller head dim holds
-// there; only pack-GQA's fill rule reads the kernel) if it splits there too: its smaller
-// tiles may fill the GPU unsplit, and then the padded kernel would gain nothing.
+// heuristic would split but this configuration has no partial epilogue (head dim 64, head
+// dim 128's 192-key blocks), the plan moves to the one that has one (split_config_for:
+// every rule that held holds there; only pack-GQA's fill rule reads the configuration) if
+// it splits there too: head dim 128's smaller tiles may fill the GPU unsplit, and then
+// the padded kernel would gain nothing.
 Status plan_splits(const AttentionArgs& a, Plan* plan, int sm_count) {
   const bool fp8 = attention_impl::is_fp8(plan->dtype);
-  if (a.num_splits == 0 && !fp8 && !attention_impl::kSplitHeadDim(plan->kernel_d) &&
-      attention_impl::split_kernel_head_dim(plan->kernel_d) != 0 && heuristic_splits(*plan, sm_count) > 1) {
+  const attention_impl::HeadDimConfig split_cfg = attention_impl::split_config_for(plan->kernel_d, plan->dtype);
+  if (a.num_splits == 0 && !fp8 && !plan->cfg.split_kv && split_cfg.head_dim != 0 &&
+      heuristic_splits(*plan, sm_count) > 1) {
     Plan split_plan = *plan;
-    split_plan.kernel_d = attention_impl::split_kernel_head_dim(plan->kernel_d);
+    split_plan.kernel_d = split_cfg.head_dim;
+    split_plan.cfg = split_cfg;
     WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &split_plan));
     if (heuristic_splits(split_plan, sm_count) > 1) *plan = split_plan;
   }
   plan->splits = a.num_splits == 0 ? heuristic_splits(*plan, sm_count) : a.num_splits;
   plan->heuristic_splits = a.num_splits == 0;
-  if (plan->seqlen_k == 0 || !attention_impl::kSplitHeadDim(plan->kernel_d) || fp8) plan->splits = 1;
+  if (plan->seqlen_k == 0 || !plan->cfg.split_kv || fp8) plan->splits = 1;
   return Status::Ok();
 }
 
@@ -617,7 +646,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   WARPSPEC_RETURN_IF_ERROR(plan_splits(a, &out->plan, device.sm_count));
 
   const Plan& p = *plan;
-  const attention_impl::HeadDimConfig cfg = attention_impl::config_for(p.kernel_d, p.dtype);
+  const attention_impl::HeadDimConfig& cfg = p.cfg;
   AttentionParams& q = *params;
   const int64_t pack = int64_t(1) << p.pack_shift;  // query heads per tile row group
   // Q, K, V: one swizzle span per box (FP8: 128 e4m3 columns, 64 at head dim 64).
@@ -750,14 +779,14 @@ std::string describe_plan(const Prepared& p) {
   c.dynamic = p.params.tile_counter != nullptr;
   c.page_size = int(l.page_size);
   c.pack_gqa = 1 << l.pack_shift;
-  c.kernel = attention_impl::config_for(l.kernel_d, l.dtype);
+  c.kernel = l.cfg;
   c.sched = p.params.sched;
   c.shape = p.shape;
   return attention_impl::describe(c);
 }
 
 Status launch_kernel(const Plan& plan, const AttentionParams& params, const LaunchShape& shape, cudaStream_t stream) {
-  const attention_impl::AttentionConfig cfg{attention_impl::config_for(plan.kernel_d, plan.dtype), plan.dtype};
+  const attention_impl::AttentionConfig cfg{plan.cfg, plan.dtype};
   if (attention_impl::is_fp8(plan.dtype)) {
     switch (plan.kernel_d) {
       case 64: return attention_impl::launch_attention_e4m3_hd64(cfg, params, shape, stream);
@@ -859,7 +888,7 @@ Status plan_summary(const AttentionArgs& args, int sm_count, PlanSummary* out) {
   Plan p;
   WARPSPEC_RETURN_IF_ERROR(make_plan(args, &p));
   WARPSPEC_RETURN_IF_ERROR(plan_splits(args, &p, sm_count));
-  *out = PlanSummary{p.kernel_d, p.pack_shift, p.splits};
+  *out = PlanSummary{p.kernel_d, p.cfg.block_n, p.pack_shift, p.splits};
   return Status::Ok();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// What attention.cpp's plan picks for a call, without a device: the kernel head dim, the
-// pack-GQA shift and the split count on a GPU of a given size. The host tests check the
+// What attention.cpp's plan picks for a call, without a device: the kernel head dim and
+// its key block (config.hpp's configuration), the pack-GQA shift and the split count on a
+// GPU of a given size. The host tests check the
 // plan's choices through it on machines without a GPU (attention_forward and describe
 // need one).
 #include "warpspec/attention_api.hpp"
@@ -9,7 +10,8 @@
 namespace warpspec::attention_impl {
 
 struct PlanSummary {
-  int kernel_d = 0;    // the kernel that runs (config.hpp: kernel_head_dim, split_kernel_head_dim)
+  int kernel_d = 0;    // the kernel that runs (config.hpp: kernel_head_dim, split_config_for)
+  int block_n = 0;     // its configuration's key block (config.hpp: config_for)
   int pack_shift = 0;  // log2 of the query heads per tile row group; 0: unpacked
   int splits = 1;      // split-KV shares per query tile; 1: none
 };

@@ -44,6 +44,7 @@ struct KvCase {
   bool permute = false;  // cache_batch_idx: a permutation of a larger cache
   bool leftpad = false;
   DType dtype = DType::kBF16;
+  int block_n = 0;  // the key block the plan must take (config.hpp; 0: not checked)
 };
 
 void run(const KvCase& c, uint64_t seed) {
@@ -113,6 +114,12 @@ void run(const KvCase& c, uint64_t seed) {
   a.causal = c.causal;
   a.window_left = c.left, a.window_right = c.right;
   a.num_splits = c.splits;
+  if (c.block_n != 0) {
+    std::string line;
+    const warpspec::Status ds = warpspec::describe(a, &line);
+    ASSERT_TRUE(ds.ok()) << ds.to_string();
+    EXPECT_NE(line.find(" block_n=" + std::to_string(c.block_n) + " "), std::string::npos) << line;
+  }
 
   // Twice on the library's workspace, where the tile's last share merges the splits (the
   // second call finds the share counters the first left behind: they must be re-armed),
@@ -188,6 +195,14 @@ std::vector<KvCase> cases() {
   }
   v.push_back({.name = "paged_hd256_unsplit", .d = 256, .sq = 4, .cap = 640, .page = 32, .splits = 1});
   v.push_back({.name = "long_split_heuristic", .hkv = 8, .ratio = 4, .batch = 1, .sq = 1, .cap = 32768, .splits = 0});
+  // Head dim 128's 192-key blocks (rows that see 3072 keys or more; config.hpp): paged
+  // with pages smaller than, dividing and larger than a block; cache_batch_idx/leftpad.
+  for (int page : {16, 96, 256})
+    v.push_back({.name = "paged_long_rows", .sq = 40, .cap = 4608, .page = page, .splits = 1, .causal = true,
+                 .block_n = 192});
+  v.push_back({.name = "batch_idx_leftpad_long_rows", .sq = 3, .cap = 3500, .splits = 1, .permute = true,
+               .leftpad = true, .dtype = DType::kFP16, .block_n = 192});
+  v.push_back({.name = "long_rows_split", .sq = 3, .cap = 4608, .splits = 3, .block_n = 128});
   return v;
 }
 

@@ -10,6 +10,7 @@
 //     twice; the head dim 256 consumer still asks block_needs_mask per block).
 #include <iterator>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "common/gpu_test.hpp"
@@ -142,17 +143,14 @@ TEST(AttentionMaskRules, KeyBlocksAndMaskedBlocksAgreeWithBruteForce) {
   WARPSPEC_REQUIRE_HOPPER();
   const uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(test::seed_note(seed));
-  // Every 16-bit kernel's (head dim, block_n) from the table.
-  check_rules<config_for(64, DType::kBF16)>(seed);
-  check_rules<config_for(128, DType::kBF16)>(seed + 1);
-  check_rules<config_for(192, DType::kBF16)>(seed + 2);
-  check_rules<config_for(256, DType::kBF16)>(seed + 3);
-  // The FP8 kernels' block sizes (the same rules; they take causal masks).
-  check_rules<config_for(64, DType::kE4M3)>(seed + 4);
-  check_rules<config_for(128, DType::kE4M3)>(seed + 5);
-  check_rules<config_for(256, DType::kE4M3)>(seed + 6);
-  static_assert(std::size(kHeadDimConfigs) == 4 && std::size(kFp8HeadDimConfigs) == 3,
-                "a new kernel head dim: check its rules here too");
+  // Every configuration's (head dim, block_n) from the tables, 16-bit and FP8 (the same
+  // rules; the FP8 kernels take causal masks).
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (check_rules<kHeadDimConfigs[I]>(seed + I), ...);
+  }(std::make_index_sequence<std::size(kHeadDimConfigs)>{});
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (check_rules<kFp8HeadDimConfigs[I]>(seed + 100 + I), ...);
+  }(std::make_index_sequence<std::size(kFp8HeadDimConfigs)>{});
 }
 
 }  // namespace mask_rules_test

@@ -49,6 +49,7 @@ struct MaskCase {
   int chunk = 0;  // attention_chunk
   bool bad_cu = false;  // cu_seqlens_q's last entry points far past the tensor
   bool dynamic = true;  // packed: the dynamic tile schedule (a tile counter); else static
+  int block_n = 0;  // the key block the plan must take (config.hpp; 0: not checked)
 };
 
 TensorView packed_view(void* data, DType t, int64_t total, int64_t h, int64_t d) {
@@ -152,6 +153,12 @@ void run(const MaskCase& c) {
   if (c.sink) {
     a.sink.data = d_sink.get(), a.sink.dtype = DType::kFP32, a.sink.rank = 1;
     a.sink.shape[0] = hq, a.sink.stride[0] = 1;
+  }
+  if (c.block_n != 0) {
+    std::string line;
+    const warpspec::Status ds = warpspec::describe(a, &line);
+    ASSERT_TRUE(ds.ok()) << ds.to_string();
+    EXPECT_NE(line.find(" block_n=" + std::to_string(c.block_n) + " "), std::string::npos) << line;
   }
   const warpspec::Status st = warpspec::attention_forward(a, nullptr);
   ASSERT_TRUE(st.ok()) << st.to_string();
@@ -258,6 +265,15 @@ std::vector<MaskCase> cases() {
   add({.name = "chunk_unaligned_sq_gt_sk", .d = 64, .seqs = dense(2, 700, 300), .chunk = 100});
   add({.name = "chunk_window_sq_lt_sk", .d = 192, .dtype = DType::kFP16, .left = 50, .seqs = dense(1, 300, 1031), .chunk = 77});
   add({.name = "varlen_chunk_causal", .d = 128, .causal = true, .seqs = kRagged, .pack_q = true, .pack_k = true, .chunk = 192});
+  // Head dim 128's 192-key blocks (rows that see 3072 keys or more on average; config.hpp):
+  // key lengths off the block grid, every mask, packed sides, pack-GQA's group of 4.
+  add({.name = "long_rows_full", .d = 128, .seqs = dense(1, 700, 4133), .block_n = 192});
+  add({.name = "long_rows_causal_fp16", .d = 120, .dtype = DType::kFP16, .causal = true, .seqs = dense(1, 1000, 7001), .block_n = 192});
+  add({.name = "long_rows_small_causal", .d = 128, .causal = true, .seqs = dense(1, 65, 3163), .hkv = 1, .block_n = 192});
+  add({.name = "long_rows_window_softcap_sink", .d = 128, .left = 3500, .right = 100, .softcap = 20.0f, .sink = true, .seqs = dense(1, 800, 5000), .hkv = 1, .ratio = 4, .block_n = 192});
+  add({.name = "long_rows_varlen", .d = 128, .softcap = 10.0f, .seqs = {{4100, 4100}, {0, 0}, {1, 1}, {3000, 5000}, {700, 3200}, {3333, 3333}}, .pack_q = true, .pack_k = true, .block_n = 192});
+  add({.name = "long_rows_varlen_causal", .d = 128, .causal = true, .seqs = {{5000, 9000}, {0, 0}, {3000, 7777}, {1, 4000}}, .pack_q = true, .pack_k = true, .hkv = 1, .ratio = 4, .block_n = 192});
+  add({.name = "long_rows_window_short_stays_128", .d = 128, .causal = true, .left = 1000, .seqs = dense(1, 4100, 4100), .block_n = 128});
   add({.name = "varlen_bad_cu_seqlens_stays_inside", .d = 64, .seqs = {{200, 200}, {100, 100}}, .pack_q = true, .pack_k = true, .bad_cu = true});
   return v;
 }

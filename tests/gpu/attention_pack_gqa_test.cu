@@ -244,7 +244,7 @@ void run(const PackCase& c) {
     if (c.splits > 0) EXPECT_EQ(splits, c.splits) << line;
     else if (c.heuristic_splits) EXPECT_GT(splits, 1) << "the heuristic was to split this case: " << line;
     else EXPECT_EQ(splits, 1) << "the heuristic was not to split this case: " << line;
-    const int kernel_d = splits > 1 ? ai::split_kernel_head_dim(ai::kernel_head_dim(c.d)) : ai::kernel_head_dim(c.d);
+    const int kernel_d = splits > 1 ? ai::split_config_for(ai::kernel_head_dim(c.d)).head_dim : ai::kernel_head_dim(c.d);
     EXPECT_EQ(word(line, "kernel_head_dim"), std::to_string(kernel_d)) << line;
     const bool want = m == 0 ? false : m == 1 ? true : unset_packs(c, kernel_d);
     const std::string packed = word(line, "pack_gqa");
@@ -392,6 +392,10 @@ std::vector<PackCase> cases() {
   // gain nothing).
   v.push_back({.name = "chunk_hd64_heuristic_unsplit", .d = 64, .hkv = 8, .ratio = 2, .batch = 1, .sq = 1024,
                .sk = 8192, .causal = true, .splits = 0});
+  // Head dim 128's 192-key blocks (rows that see 3072 keys or more; config.hpp).
+  v.push_back({.name = "long_rows_sink", .ratio = 4, .sq = 16, .sk = 4000, .sink = true});
+  v.push_back({.name = "long_rows_paged_causal", .hkv = 1, .ratio = 8, .sq = 5, .sk = 4096, .causal = true,
+               .page = 128});
   // Learnable sinks: per query head, so the rows of one packed tile carry different sinks.
   for (int splits : {1, 3}) {
     v.push_back({.name = "sink", .ratio = 4, .sq = 16, .splits = splits, .sink = true});

@@ -12,6 +12,7 @@
 #include "host/test_memory.hpp"
 #include "src/attention/plan.hpp"
 #include "testing/views.hpp"
+#include "warpspec/attention/config.hpp"
 #include "warpspec/schedule/attention.hpp"
 #include "warpspec/schedule/split_kv.hpp"
 #include "warpspec/warpspec.hpp"
@@ -144,6 +145,63 @@ TEST(KvCacheValidation, SplitKernelChoice) {
     EXPECT_EQ(s.kernel_d, 64);
     EXPECT_EQ(s.splits, 1);
   }
+}
+
+// The key block of head dim 128 (config.hpp: config_for by the keys a row sees on average,
+// attention.cpp: mean_visible_keys): 192-key blocks from 3072 keys a row, 128 below, and
+// split-KV always on the 128-key configuration (the 192 one has no partial epilogue).
+TEST(KvCacheValidation, KeyBlockChoice) {
+  namespace ai = warpspec::attention_impl;
+  const auto prefill = [](int64_t d, int64_t sq, int64_t sk, DType t = DType::kBF16) {
+    AttentionArgs a;
+    a.q = bshd(1, sq, 8, d, t, fake());
+    a.k = bshd(1, sk, 8, d, t, fake(0x4000000));
+    a.v = bshd(1, sk, 8, d, t, fake(0x8000000));
+    a.o = bshd(1, sq, 8, d, t == DType::kE4M3 ? DType::kBF16 : t, fake(0xC000000));
+    a.num_splits = 1;
+    return a;
+  };
+  const auto block_n = [](const AttentionArgs& a) {
+    ai::PlanSummary s;
+    const warpspec::Status st = ai::plan_summary(a, 132, &s);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    EXPECT_EQ(s.kernel_d, ai::kernel_head_dim(a.q.shape[a.q.rank - 1]));
+    return s.block_n;
+  };
+  EXPECT_EQ(block_n(prefill(128, 4096, 4096)), 192);
+  EXPECT_EQ(block_n(prefill(128, 2048, 2048)), 128);
+  EXPECT_EQ(block_n(prefill(128, 512, 3072)), 192) << "3072 keys a row: the threshold";
+  EXPECT_EQ(block_n(prefill(128, 512, 3071)), 128);
+  EXPECT_EQ(block_n(prefill(128, 4096, 4096, DType::kFP16)), 192);
+  EXPECT_EQ(block_n(prefill(96, 4096, 4096)), 192) << "padded onto head dim 128";
+  EXPECT_EQ(block_n(prefill(64, 4096, 4096)), 128) << "head dim 64 has one configuration";
+  EXPECT_EQ(block_n(prefill(128, 4096, 4096, DType::kE4M3)), 192) << "FP8 head dim 128: its one configuration";
+  AttentionArgs a = prefill(128, 8192, 8192);
+  a.causal = true;  // rows see 4096 keys on average
+  EXPECT_EQ(block_n(a), 192);
+  a = prefill(128, 4096, 4096);
+  a.causal = true;  // 2048
+  EXPECT_EQ(block_n(a), 128);
+  a = prefill(128, 8192, 8192);
+  a.window_left = 1024;  // 1025 to 8192 keys a row, 5k on average
+  EXPECT_EQ(block_n(a), 192);
+  a.causal = true;  // at most 1025
+  EXPECT_EQ(block_n(a), 128);
+  a = prefill(128, 8192, 8192);
+  a.attention_chunk = 1024;
+  EXPECT_EQ(block_n(a), 128);
+  // Decode over 4096 keys: unsplit on the 192-key blocks, split on the 128-key ones.
+  a = decode(128);
+  EXPECT_EQ(block_n(a), 192) << "num_splits 1";
+  a.num_splits = 0;
+  ai::PlanSummary s;
+  ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());
+  EXPECT_GT(s.splits, 1);
+  EXPECT_EQ(s.block_n, 128) << "the heuristic's splits run on the configuration with the partial epilogue";
+  a.num_splits = 2;
+  ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());
+  EXPECT_EQ(s.splits, 2);
+  EXPECT_EQ(s.block_n, 128);
 }
 
 TEST(KvCacheValidation, NumSplitsAndWorkspace) {

@@ -4,6 +4,7 @@
 // depth of the K and V pipelines, and the consumer warpgroups: the query block is 64 rows
 // (the wgmma M) per consumer warpgroup, beside one producer warpgroup.
 #include <cstdint>
+#include <span>
 
 #include "warpspec/tensor.hpp"
 
@@ -43,6 +44,12 @@ struct HeadDimConfig {
   // -10%, hd128 -1 to -2.5% at 16k, the others within ±1%.
   bool rescale_beside_s = false;
   int consumers = 2;  // consumer warpgroups, 64 query rows each
+  // Split-KV's partial epilogue (epilogue_partial.cuh) is built in; without it the host
+  // runs split-KV calls on another configuration (split_config_for).
+  bool split_kv = true;
+  // Of a head dim's configurations, a call runs the one with the largest min_keys that its
+  // query rows see on average (0: the head dim's default, config_for without keys).
+  int min_keys = 0;
   constexpr bool operator==(const HeadDimConfig&) const = default;
   constexpr int v_depth() const { return v_stages > 0 ? v_stages : stages; }
   constexpr int block_m() const { return 64 * consumers; }  // query rows per tile
@@ -50,7 +57,7 @@ struct HeadDimConfig {
 
 // Shared memory: Q (block_m x d) + stages x (K + V) (block_n x d each), bf16/fp16.
 //   d  64: 24 KB + 3 x 32 KB  = 120 KB   (three consumers: 192 query rows)
-//   d 128: 32 KB + 2 x 64 KB  = 160 KB
+//   d 128: 32 KB + 2 x 64 KB  = 160 KB   (long rows: 32 KB + 2 x 96 KB = 224 KB)
 //   d 192: 48 KB + 2 x 84 KB  = 216 KB   (block_n 112, as FlashAttention-3)
 //   d 256: 64 KB + 2 x 80 KB  = 224 KB   (block_n 80, as FlashAttention-3)
 // Registers bound block_n for the large head dims: d 256 holds 128 O + 40 S + 20 P.
@@ -58,11 +65,22 @@ struct HeadDimConfig {
 // GEMMs (bench/NOTES.md v23), and a third warpgroup's GEMMs fill the gap that two leave
 // (v26: +13-16% at 4k-16k; short causal sequences lose 8-9% to the 192-row tile's
 // masked rows). 160 registers hold 32 O + 64 S + 32 P.
+// Head dim 128 has two: 128-key blocks, and 192-key blocks for rows that see 3072 keys
+// or more on average, where each block's fixed cost (the row max, the turn, the barrier
+// waits) spreads over 1.5x the MMA: +5-6% at 8k-16k, full and causal, but -10 to -14%
+// at 512 (the last block's masked keys; v29). The 192-key kernel has no registers for
+// split-KV's partial epilogue (68 bytes of spills with it at 176 keys), so split-KV runs
+// on the 128-key one.
+// Split-KV's partial epilogue: head dims 64 (three consumers at 160 registers: 184 bytes
+// of spills) and 256 (4 bytes at 240) leave it out; head dim 64 splits on the head dim 128
+// kernel (split_config_for; split-KV serves decoding, bound by the K/V reads, which the
+// padded columns do not add to: TMA zero-fills them), head dim 256 refuses num_splits > 1.
 inline constexpr HeadDimConfig kHeadDimConfigs[] = {
-    {64, 128, 3, 0, true, false, 3},
-    {128, 128, 2},
-    {192, 112, 2},
-    {256, 80, 2},
+    {.head_dim = 64, .block_n = 128, .stages = 3, .consumers = 3, .split_kv = false},
+    {.head_dim = 128, .block_n = 128, .stages = 2},
+    {.head_dim = 128, .block_n = 192, .stages = 2, .split_kv = false, .min_keys = 3072},
+    {.head_dim = 192, .block_n = 112, .stages = 2},
+    {.head_dim = 256, .block_n = 80, .stages = 2, .split_kv = false},
 };
 
 // The kernel that runs head dim d: the smallest built one that holds it. A smaller d
@@ -77,20 +95,6 @@ constexpr int kernel_head_dim(int64_t d) {
 
 // Kernels that implement chunked attention (mask.cuh: kChunkMask).
 constexpr bool kChunkHeadDim(int kernel_d) { return kernel_d <= 192; }
-
-// Kernels that implement split-KV's partial epilogue (epilogue_partial.cuh). Two leave
-// it out, having no registers for a second epilogue: head dim 256 (4 bytes of spills at
-// 240 registers), where the host refuses num_splits > 1, and head dim 64, whose three
-// consumers hold 160 registers each (184 bytes of spills), where split-KV runs on the
-// head dim 128 kernel instead (split_kernel_head_dim; split-KV serves decoding, bound by
-// the K/V reads, which the padded columns do not add to: TMA zero-fills them).
-constexpr bool kSplitHeadDim(int kernel_d) { return kernel_d > 64 && kernel_d <= 192; }
-
-// The kernel that runs head dim `kernel_d` with split-KV: itself, the next one up that
-// has the partial epilogue, or 0 (none).
-constexpr int split_kernel_head_dim(int kernel_d) {
-  return kSplitHeadDim(kernel_d) ? kernel_d : kernel_d == 64 ? 128 : 0;
-}
 
 // Kernels that run pack-GQA (pack_gqa.cuh): the head dim 256 consumer has no registers
 // for the packed row → position shift in its mask (8 bytes of spills), so its masks
@@ -110,23 +114,46 @@ constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 // its GEMMs): 160 registers hold 32 O + 64 S + 16 P at block_n 128 (at 192 they would
 // not); +10-18% over two warpgroups at block_n 192 (bench/NOTES.md v27).
 // Only these head dims are built; the host refuses the others by name.
+// FP8 never splits (the host refuses num_splits > 1); the head dim 128 kernel keeps the
+// partial epilogue it was measured with.
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
-    {64, 128, 2, 0, false, false, 3},
-    {128, 192, 2, 0, true, true},
-    {256, 96, 2, 3, false},
+    {.head_dim = 64, .block_n = 128, .stages = 2, .pingpong = false, .consumers = 3, .split_kv = false},
+    {.head_dim = 128, .block_n = 192, .stages = 2, .rescale_beside_s = true},
+    {.head_dim = 256, .block_n = 96, .stages = 2, .v_stages = 3, .pingpong = false, .split_kv = false},
 };
 
 constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }
 
-constexpr HeadDimConfig config_for(int kernel_d, DType dtype = DType::kBF16) {
-  if (is_fp8(dtype)) {
-    for (const auto& c : kFp8HeadDimConfigs)
-      if (c.head_dim == kernel_d) return c;
-    return {0, 0, 0};
-  }
-  for (const auto& c : kHeadDimConfigs)
-    if (c.head_dim == kernel_d) return c;
+// The configurations of one kind (16-bit or FP8).
+constexpr std::span<const HeadDimConfig> configs_of(DType dtype) {
+  if (is_fp8(dtype)) return kFp8HeadDimConfigs;
+  return kHeadDimConfigs;
+}
+
+// The configuration that runs kernel head dim `kernel_d` for query rows that see `keys`
+// keys on average: of that head dim's, the one with the largest min_keys <= keys; {0, 0, 0}
+// where none is built.
+constexpr HeadDimConfig config_for(int kernel_d, DType dtype = DType::kBF16, int64_t keys = 0) {
+  HeadDimConfig best{0, 0, 0};
+  for (const auto& c : configs_of(dtype))
+    if (c.head_dim == kernel_d && c.min_keys <= keys && (best.head_dim == 0 || c.min_keys > best.min_keys)) best = c;
+  return best;
+}
+
+// The configuration that runs split-KV for kernel head dim `kernel_d`: the first with the
+// partial epilogue at that head dim or the next one up that is built; {0, 0, 0}: none
+// (the call is refused).
+constexpr HeadDimConfig split_config_for(int kernel_d, DType dtype = DType::kBF16) {
+  for (const auto& c : configs_of(dtype))
+    if (c.head_dim >= kernel_d && c.split_kv) return c;
   return {0, 0, 0};
+}
+
+// Whether `c` is one of the built configurations (the kernel's static check).
+constexpr bool is_configured(const HeadDimConfig& c, DType dtype) {
+  for (const auto& x : configs_of(dtype))
+    if (x == c) return true;
+  return false;
 }
 
 // The one compile-time value an attention kernel is instantiated on: what changes

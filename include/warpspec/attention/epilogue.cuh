@@ -55,7 +55,7 @@ struct Epilogue {
   template <class Ctx>
   __device__ __forceinline__ static void store(Ctx& c, int wg, const typename ML::Tile& tile,
                                                float (&o)[kHeadDim / 2], typename ML::Softmax& sm) {
-    if constexpr (kSplitHeadDim(kHeadDim)) {
+    if constexpr (kCfg.shape.split_kv) {
       if (c.p.combine.o_partial != nullptr) {  // split-KV: this share's fp32 partial instead
         PartialEpilogue<kCfg>::store(c, wg, tile, o, sm);
         return;
@@ -68,7 +68,7 @@ struct Epilogue {
   // last share also merges them): the store that may run while the next tile's first S
   // wgmma is in flight (attention/kernel.cuh), as it needs few registers.
   __device__ __forceinline__ static bool stores_o(const AttentionParams& p) {
-    return !kSplitHeadDim(kHeadDim) || p.combine.o_partial == nullptr;
+    return !kCfg.shape.split_kv || p.combine.o_partial == nullptr;
   }
 
   // The tile's normalised O through the staging buffer, and its LSE.
@@ -140,7 +140,7 @@ struct Epilogue {
   // seqlen_k, windows, empty sequences). Rows past the sequence are not written.
   __device__ __forceinline__ static void store_zero(const AttentionParams& p, int wg, const schedule::AttentionWork& w,
                                                     const SeqInfo& sq) {
-    if constexpr (kSplitHeadDim(kHeadDim)) {
+    if constexpr (kCfg.shape.split_kv) {
       if (p.combine.o_partial != nullptr) {
         PartialEpilogue<kCfg>::store_zero(p, wg, w, sq);
         return;

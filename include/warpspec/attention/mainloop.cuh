@@ -56,7 +56,7 @@ struct Mainloop {
   using Ops = AttentionOperands<kCfg>;
   using T = hopper::element_t<kCfg.dtype>;
   static constexpr int kHeadDim = kCfg.shape.head_dim;
-  static_assert(config_for(kHeadDim, kCfg.dtype) == kCfg.shape, "no configuration for this kernel head dim");
+  static_assert(is_configured(kCfg.shape, kCfg.dtype), "not a configuration of config.hpp");
   static_assert(sizeof(T) == 2 || kCfg.dtype == DType::kE4M3, "16-bit inputs, or e4m3");
   static constexpr int kBlockN = kCfg.shape.block_n;
   static constexpr int kConsumers = kCfg.shape.consumers;  // consumer warpgroups
