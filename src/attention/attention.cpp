@@ -248,6 +248,9 @@ struct Plan {
   // workspace they use (the caller's or, when null, the cached one) and its layout.
   int splits = 1;
   bool heuristic_splits = false;
+  // Dense causal calls cut into L2 sections (schedule/attention.hpp) run the dynamic
+  // schedule on the library's tile counter (launch()).
+  bool l2_dynamic = false;
   void* workspace = nullptr;
   size_t workspace_bytes = 0, lse_offset = 0;
   // The share counters of the in-kernel merge (split_combine.cuh), in the library's own
@@ -675,9 +678,21 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   sa.batch = int(p.batch);
   // Tiles of unequal cost (causal: by m_block; packed: by the unknown lengths, longer
   // sequences owning the high m_blocks) go longest first.
-  const bool unequal = a.causal || p.packed_q || p.packed_k || !a.seqused_q.empty() || !a.seqused_k.empty();
+  const bool ragged = p.packed_q || p.packed_k || !a.seqused_q.empty() || !a.seqused_k.empty();
+  const bool unequal = a.causal || ragged;
   sa.order = unequal ? schedule::AttentionOrder::kLongestFirst : schedule::AttentionOrder::kMFastest;
   sa.splits = p.splits;
+  // L2 sections for dense causal calls whose heads' K/V outgrow half of L2: each section
+  // the work heads (whole GQA groups) whose K/V fit there, on the dynamic schedule.
+  if (a.causal && !ragged && p.splits == 1 && tiles_m > 1 && device.l2_bytes > 0) {
+    const int64_t kv_bytes = std::max<int64_t>(1, p.seqlen_k * p.head_dim * 2 * int64_t(dtype_size(p.dtype)));
+    const int64_t kv_heads = std::max<int64_t>(1, device.l2_bytes / 2 / kv_bytes);
+    const int64_t section = kv_heads * (p.heads_q / p.heads_kv / pack);
+    if (section < work_heads * p.batch) {
+      sa.section = int(section);
+      out->plan.l2_dynamic = true;
+    }
+  }
   sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, device.sm_count, sa.splits);
   if (const char* why = schedule::AttentionScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
   q.sched = schedule::AttentionScheduler(sa);
@@ -748,7 +763,6 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   q.k_descale = descale(a.k_descale);
   q.v_descale = descale(a.v_descale);
   // The dynamic schedule for packed batches (tile costs unknown to the host).
-  const bool ragged = p.packed_q || p.packed_k || !a.seqused_q.empty() || !a.seqused_k.empty();
   q.tile_counter = ragged ? static_cast<int32_t*>(a.tile_counter.data) : nullptr;
   q.o = p.o.data;
   q.o_stride_b = p.o.stride[0];
@@ -776,7 +790,7 @@ std::string describe_plan(const Prepared& p) {
   c.window_right = p.params.window_right >= attention_impl::kUnboundedWindow ? -1 : p.params.window_right;
   c.softcap = l.softcap;
   c.varlen = l.packed_q || l.packed_k || p.params.seqused_q != nullptr || p.params.seqused_k != nullptr;
-  c.dynamic = p.params.tile_counter != nullptr;
+  c.dynamic = p.params.tile_counter != nullptr || l.l2_dynamic;
   c.page_size = int(l.page_size);
   c.pack_gqa = 1 << l.pack_shift;
   c.kernel = l.cfg;
@@ -875,6 +889,24 @@ Status launch(const Prepared& p, cudaStream_t stream) {
   log_config_if_enabled([&] { return describe_plan(p); });
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
   if (p.plan.splits > 1) return launch_split(p, stream);
+  if (p.plan.l2_dynamic) {
+    // The library's tile counter for this stream (zeroed at allocation, left zero by every
+    // call). A capture that cannot allocate it runs the static schedule, without sections.
+    void* counter = nullptr;
+    bool capturing = false;
+    const Status s = cached_workspace(WorkspaceKind::kAttentionTileCounter, p.plan.device, stream, 2 * sizeof(int32_t),
+                                      &counter, &capturing);
+    if (!s.ok() && !capturing) return s;
+    AttentionParams params = p.params;
+    if (s.ok()) {
+      params.tile_counter = static_cast<int32_t*>(counter);
+    } else {
+      schedule::AttentionSchedulerArguments sa = p.plan.sched_args;
+      sa.section = 0;
+      params.sched = schedule::AttentionScheduler(sa);
+    }
+    return launch_kernel(p.plan, params, p.shape, stream);
+  }
   return launch_kernel(p.plan, p.params, p.shape, stream);
 }
 

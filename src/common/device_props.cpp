@@ -11,7 +11,7 @@ namespace warpspec {
 
 Status current_device_props(DeviceProps* out) {
   // 0: not read yet. Devices past the table are read every time.
-  static std::array<std::atomic<int>, 64> sm_counts{};
+  static std::array<std::atomic<int>, 64> sm_counts{}, l2_sizes{};
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) {
@@ -28,8 +28,18 @@ Status current_device_props(DeviceProps* out) {
     }
     if (device < int(sm_counts.size())) sm_counts[device].store(sms, std::memory_order_relaxed);
   }
+  int l2 = device < int(l2_sizes.size()) ? l2_sizes[device].load(std::memory_order_relaxed) : 0;
+  if (l2 == 0) {
+    err = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+    if (err != cudaSuccess) {
+      cudaGetLastError();
+      return cuda_error("reading the L2 size", err);
+    }
+    if (device < int(l2_sizes.size())) l2_sizes[device].store(l2, std::memory_order_relaxed);
+  }
   out->ordinal = device;
   out->sm_count = sms;
+  out->l2_bytes = l2;
   return Status::Ok();
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // The current device as the launch paths need it: checked to be Hopper (check_device),
 // with the properties the host heuristics read, queried once per device.
+#include <cstdint>
+
 #include "warpspec/status.hpp"
 
 namespace warpspec {
@@ -8,6 +10,7 @@ namespace warpspec {
 struct DeviceProps {
   int ordinal = 0;
   int sm_count = 0;
+  int64_t l2_bytes = 0;
 };
 
 Status current_device_props(DeviceProps* out);

@@ -19,7 +19,9 @@ namespace warpspec {
 // (kUnsupported, *capturing set) unless the cached buffer is already large enough.
 // kSplitKvCounters: split-KV's share counters (attention/split_combine.cuh), which every
 // call leaves zero, kept apart from the partials, which a later call overwrites.
-enum class WorkspaceKind { kGemmFixup, kSplitKv, kSplitKvCounters };
+// kAttentionTileCounter: the {next, done} pair of the attention kernel's dynamic schedule
+// (attention/tile_stream.cuh), which every call leaves zero.
+enum class WorkspaceKind { kGemmFixup, kSplitKv, kSplitKvCounters, kAttentionTileCounter };
 Status cached_workspace(WorkspaceKind kind, int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing);
 
 }  // namespace warpspec

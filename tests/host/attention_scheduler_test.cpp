@@ -108,6 +108,57 @@ TEST(AttentionScheduler, LongestFirstBalancesCausalLoad) {
   }
 }
 
+// L2 sections: the work list (positions 0..total, as the dynamic schedule hands them out)
+// covers every tile once, section by section (each section's (split, batch, head) indices
+// consecutive, the last one shorter), each longest first; past the end, invalid. Without
+// sections (0, or one covering every head), the list is the plain longest-first one.
+TEST(AttentionScheduler, L2SectionsRunSectionBySectionLongestFirst) {
+  for (auto [tm, h, b, splits, section] : {std::tuple{4, 16, 32, 1, 128}, std::tuple{4, 16, 32, 1, 96},
+                                           std::tuple{128, 16, 1, 1, 4}, std::tuple{3, 7, 5, 1, 6},
+                                           std::tuple{5, 6, 2, 3, 4}, std::tuple{9, 1, 13, 1, 1}}) {
+    auto a = args(tm, h, b, 132, AttentionOrder::kLongestFirst);
+    a.splits = splits, a.section = section;
+    ASSERT_EQ(AttentionScheduler::check(a), nullptr);
+    const AttentionScheduler s(a);
+    const int all = h * b * splits, sections = (all + section - 1) / section;
+    EXPECT_EQ(s.sections(), sections);
+    std::vector<int> seen(size_t(tm) * all, 0);
+    int pos = 0;
+    for (int sec = 0; sec < sections; ++sec) {
+      const int lo = sec * section, n = std::min(section, all - lo);
+      for (int rank = 0; rank < tm; ++rank)
+        for (int i = 0; i < n; ++i, ++pos) {
+          const AttentionWork w = s.at(uint32_t(pos));
+          ASSERT_TRUE(w.valid) << pos;
+          const int idx = (w.split * b + w.batch) * h + w.head;  // (split, batch, head), head fastest
+          ASSERT_EQ(idx, lo + i) << "position " << pos << ": section " << sec << " rank " << rank;
+          ASSERT_EQ(w.m_block, tm - 1 - rank) << "position " << pos;
+          ++seen[size_t(idx) * tm + w.m_block];
+        }
+    }
+    EXPECT_EQ(pos, s.total_tiles());
+    for (int x : seen) ASSERT_EQ(x, 1);
+    for (int past = 0; past < 300; ++past) EXPECT_FALSE(s.at(uint32_t(pos + past)).valid);
+  }
+  // 0 and a section of every head give the plain order.
+  auto plain = args(6, 5, 3, 7, AttentionOrder::kLongestFirst);
+  auto whole = plain;
+  whole.section = 15;
+  const AttentionScheduler s0(plain), s1(whole);
+  EXPECT_EQ(s0.sections(), 1);
+  EXPECT_EQ(s1.sections(), 1);
+  for (int pos = 0; pos < 6 * 5 * 3; ++pos) {
+    const AttentionWork x = s0.at(uint32_t(pos)), y = s1.at(uint32_t(pos));
+    EXPECT_EQ(std::tuple(x.m_block, x.head, x.batch), std::tuple(y.m_block, y.head, y.batch)) << pos;
+  }
+  auto bad = args(6, 5, 3, 7, AttentionOrder::kMFastest);
+  bad.section = 2;
+  EXPECT_NE(AttentionScheduler::check(bad), nullptr) << "sections are for longest-first";
+  bad = plain;
+  bad.section = -1;
+  EXPECT_NE(AttentionScheduler::check(bad), nullptr);
+}
+
 TEST(AttentionScheduler, CheckRefusesBadArguments) {
   EXPECT_NE(AttentionScheduler::check(args(0, 1, 1, 1, AttentionOrder::kMFastest)), nullptr);
   EXPECT_NE(AttentionScheduler::check(args(1, 0, 1, 1, AttentionOrder::kMFastest)), nullptr);

@@ -21,6 +21,17 @@
 //     contiguous range of the list, so the CTAs running together share (batch, head)
 //     pairs as before.
 //
+// L2 sections (kLongestFirst, `section` > 0): the (split, batch, head) indices are cut
+// into sections of `section` consecutive ones (the last may be shorter), and the list
+// runs section by section, each longest first. Without them, the tiles running together
+// are one m_block of many heads, and a head's next m_block comes a whole pass over the
+// heads later: past L2 when the heads' K/V outgrow it, so every m_block reads its keys
+// from DRAM again (hd128 causal 512: 461 MB moved for 268 MB of tensors, 70% of DRAM
+// bandwidth for 134 us; bench/NOTES.md v29). A section holds the heads whose K/V fit in
+// half of L2. Sections break the serpentine's balance (a round that ends one section and
+// starts the next pairs short tiles with long ones), so they are for the dynamic
+// schedule (attention/tile_stream.cuh), which balances by itself.
+//
 // Split-KV (splits > 1): every (m_block, head, batch) tile is `splits` work tiles, each
 // over its share of the tile's key blocks (split_kv.hpp); the split index is the slowest
 // part of the (batch, head) coordinate, so the CTAs running together at one split are
@@ -43,6 +54,7 @@ struct AttentionSchedulerArguments {
   int grid_size = 1;
   int splits = 1;   // key-range splits per tile (split-KV); 1: none
   AttentionOrder order = AttentionOrder::kMFastest;
+  int section = 0;  // kLongestFirst: (split, batch, head) indices per L2 section; 0: one section
 };
 
 struct AttentionWork {
@@ -76,6 +88,8 @@ class AttentionScheduler {
     if (a.splits < 1) return "splits: must be >= 1";
     if (a.order != AttentionOrder::kMFastest && a.order != AttentionOrder::kLongestFirst)
       return "order: must be kMFastest or kLongestFirst";
+    if (a.section < 0) return "section: must be >= 0";
+    if (a.section > 0 && a.order != AttentionOrder::kLongestFirst) return "section: only with kLongestFirst";
     if (int64_t{a.tiles_m} * a.heads * a.batch * a.splits + a.grid_size > INT32_MAX)
       return "tiles_m * heads * batch * splits: too many tiles (work indices must stay below 2^31)";
     return nullptr;
@@ -88,7 +102,10 @@ class AttentionScheduler {
       : tiles_m_(a.tiles_m),
         heads_div_(uint32_t(a.heads)),
         bh_div_(uint32_t(a.heads * a.batch)),
-        inner_div_(uint32_t(a.order == AttentionOrder::kLongestFirst ? a.heads * a.batch * a.splits : a.tiles_m)),
+        inner_div_(uint32_t(a.order == AttentionOrder::kLongestFirst ? section_size(a) : a.tiles_m)),
+        last_div_(uint32_t(a.order == AttentionOrder::kLongestFirst ? last_section_size(a) : 1)),
+        section_div_(uint32_t(a.order == AttentionOrder::kLongestFirst ? section_size(a) * a.tiles_m : 1)),
+        full_sections_(uint32_t(a.heads * a.batch * a.splits / section_size(a))),
         grid_div_(uint32_t(a.grid_size)),
         total_(uint32_t(a.tiles_m) * uint32_t(a.heads) * uint32_t(a.batch) * uint32_t(a.splits)),
         stride_(uint32_t(a.grid_size)),
@@ -98,6 +115,10 @@ class AttentionScheduler {
   WARPSPEC_HOST_DEVICE int total_tiles() const { return int(total_); }
   WARPSPEC_HOST_DEVICE int grid_size() const { return int(stride_); }
   WARPSPEC_HOST_DEVICE int splits() const { return splits_; }
+  // L2 sections of the work list (1: none).
+  WARPSPEC_HOST_DEVICE int sections() const {
+    return longest_first_ ? int((total_ + section_div_.divisor() - 1) / section_div_.divisor()) : 1;
+  }
   WARPSPEC_HOST_DEVICE AttentionOrder order() const {
     return longest_first_ ? AttentionOrder::kLongestFirst : AttentionOrder::kMFastest;
   }
@@ -118,9 +139,16 @@ class AttentionScheduler {
   // hands positions out in order; the static one maps work indices through position().
   WARPSPEC_HOST_DEVICE AttentionWork at(uint32_t pos) const {
     uint32_t outer, inner, split, bh, bh_batch, bh_head;
-    inner_div_.divmod(pos, outer, inner);
-    // kMFastest: inner = m_block, outer = (split, batch, head). kLongestFirst: inner =
-    // (split, batch, head), outer = rank from the longest m_block.
+    if (longest_first_) {
+      // inner = (split, batch, head), outer = rank from the longest m_block, within the
+      // section; the last section may be shorter (last_div_).
+      uint32_t section, rest;
+      section_div_.divmod(pos, section, rest);
+      (section < full_sections_ ? inner_div_ : last_div_).divmod(rest, outer, inner);
+      inner += section * inner_div_.divisor();
+    } else {
+      inner_div_.divmod(pos, outer, inner);  // inner = m_block, outer = (split, batch, head)
+    }
     bh_div_.divmod(longest_first_ ? inner : outer, split, bh);
     heads_div_.divmod(bh, bh_batch, bh_head);
     AttentionWork w;
@@ -151,10 +179,23 @@ class AttentionScheduler {
   WARPSPEC_HOST_DEVICE AttentionWork next(const AttentionWork& t) const { return get(t.linear + int(stride_)); }
 
  private:
+  // (split, batch, head) indices per section: all of them without sections.
+  WARPSPEC_HOST_DEVICE static int section_size(const Arguments& a) {
+    const int all = a.heads * a.batch * a.splits;
+    return a.section > 0 && a.section < all ? a.section : all;
+  }
+  WARPSPEC_HOST_DEVICE static int last_section_size(const Arguments& a) {
+    const int all = a.heads * a.batch * a.splits, rest = all % section_size(a);
+    return rest > 0 ? rest : section_size(a);
+  }
+
   int32_t tiles_m_ = 1;
   FastDivmod heads_div_{1};
   FastDivmod bh_div_{1};
-  FastDivmod inner_div_{1};
+  FastDivmod inner_div_{1};     // kLongestFirst: the section's size; kMFastest: tiles_m
+  FastDivmod last_div_{1};      // the last section's size
+  FastDivmod section_div_{1};   // positions per full section
+  uint32_t full_sections_ = 0;
   FastDivmod grid_div_{1};
   uint32_t total_ = 1;
   uint32_t stride_ = 1;
