@@ -210,6 +210,8 @@ int run_bench_attention_masks(const TimingOptions& timing) {
       // ratio[1] is varlen's time over dense's: speed is its inverse per FLOP.
       const double speed_ratio = (ragged.flops() / t.ms[1].median) / (dense.flops() / t.ms[0].median);
       // Visible over computed pairs, varlen's over dense's (the FLOP counts' common factor cancels).
+      // Both sides run head dim 128's default configuration at these lengths (rows seeing
+      // fewer than 3072 keys on average: config.hpp).
       const int64_t block_m = attention_impl::config_for(128).block_m(), block_n = attention_impl::config_for(128).block_n;
       double ragged_tiles = 0;
       for (int64_t len : ragged.varlen) ragged_tiles += tile_pairs(len, causal, block_m, block_n);

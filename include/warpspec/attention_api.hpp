@@ -81,13 +81,16 @@ struct AttentionArgs {
   // read or write outside the views.
   TensorView cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k;
   int64_t max_seqlen_q = 0;
-  // Optional, for variable-length batches: int32 (2,), contiguous, device memory, all
-  // zero before the first call. With it, CTAs take the next query tile from a counter
-  // when they finish one (longest first), which balances sequences of unequal length;
-  // without it the schedule is static (each CTA a fixed list of tiles). The kernel
-  // leaves it zero again, so one counter serves calls that run one after another on a
-  // stream; it must not be shared by calls that may run at the same time. Ignored for
-  // dense batches (their tiles cost what the static schedule expects).
+  // Optional: int32 (2,), contiguous, device memory, all zero before the first call.
+  // With it, CTAs take the next query tile from a counter when they finish one (longest
+  // first), which balances tiles of unequal cost; without it the schedule is static (each
+  // CTA a fixed list of tiles). Used by variable-length batches, and by dense causal calls
+  // that run in L2 sections (describe: l2_sections; 16-bit, when the heads' K/V outgrow
+  // half of L2), which without it take a counter the library keeps per stream (allocated
+  // once; not while the stream is being captured, nor on cudaStreamPerThread: there they
+  // run the static schedule without sections). Ignored otherwise. The kernel leaves it
+  // zero again, so one counter serves calls that run one after another on a stream; it
+  // must not be shared by calls that may run at the same time.
   TensorView tile_counter;
   // Programmatic dependent launch (as GemmArgs::pdl): may start during the previous
   // kernel's tail, waits for it before touching global memory. Off by default.
@@ -130,7 +133,8 @@ struct AttentionArgs {
   //     [0, num_pages) reads zeros); the sequence's length is seqused_k[b] (required),
   //     at most max_pages * page_size. page_size: any multiple of 16 (each key block is
   //     loaded as TMA boxes of gcd(page_size, block_n) rows, block_n the kernel's key
-  //     block: 128 up to head_dim 128, 112 at 192, 80 at 256; 16-row boxes are slower
+  //     block: 128 up to head_dim 128 (with a page table always 128; dense calls whose
+  //     rows see 3072 keys or more take 192), 112 at 192, 80 at 256; 16-row boxes are slower
   //     than whole blocks). Not with cu_seqlens_k, cache_batch_idx or cache_leftpad.
   TensorView cache_batch_idx, cache_leftpad, page_table;
 
@@ -150,8 +154,10 @@ struct AttentionArgs {
 // Can this run? Checks every argument and the device without launching anything.
 Status check(const AttentionArgs& args);
 
-// Run on `stream` (graph-capturable; no synchronisation; with num_splits != 1 the only
-// allocation is the cached workspace's first growth, see AttentionArgs::workspace).
+// Run on `stream` (graph-capturable; no synchronisation; the only allocations are, with
+// num_splits != 1, the cached workspace's first growth (AttentionArgs::workspace), and for
+// a dense causal call in L2 sections without tile_counter, an 8-byte counter once per
+// stream; neither while the stream is being captured).
 // Refusals are check()'s; nothing is launched or written when refused.
 Status attention_forward(const AttentionArgs& args, cudaStream_t stream = nullptr);
 

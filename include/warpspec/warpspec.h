@@ -25,7 +25,8 @@
  *   family arrives the same way;
  *   existing symbols and layouts never change within an ABI version.
  * - Streams are cudaStream_t passed as void* (NULL = the legacy default stream).
- *   Calls are graph-capturable: no allocation, no synchronisation. */
+ *   Calls are graph-capturable: no allocation while a stream is being captured (the
+ *   library's cached buffers grow on eager calls only), no synchronisation. */
 #ifndef WARPSPEC_WARPSPEC_H_
 #define WARPSPEC_WARPSPEC_H_
 

@@ -289,9 +289,12 @@ Status plan_pack_gqa(const AttentionArgs& a, Plan* plan) {
 
 // The keys a query row sees on average, which picks among a head dim's configurations
 // (config_for): the mean over 64 rows spread over the sequence of each row's keys inside
-// the window (causal: the right edge 0) and the chunk, bottom-right aligned; a packed side
-// counts its mean length (total rows / batch), a paged or seqused one its capacity.
-int64_t mean_visible_keys(const Plan& p) {
+// the window (causal: the right edge 0) and its chunk, bottom-right aligned; a packed side
+// counts its mean length (total rows / batch). 0 where the lengths are on the device only
+// (seqused_k, a page table, cache_leftpad: the capacity may be far longer than the
+// sequences), which takes the head dim's default configuration.
+int64_t mean_visible_keys(const Plan& p, const AttentionArgs& a) {
+  if (p.paged || !a.seqused_k.empty() || !a.cache_leftpad.empty()) return 0;
   const int64_t batch = std::max<int64_t>(p.batch, 1);
   const int64_t sq = p.packed_q ? p.seqlen_q / batch : p.seqlen_q;
   const int64_t sk = p.packed_k ? p.seqlen_k / batch : p.seqlen_k;
@@ -302,10 +305,13 @@ int64_t mean_visible_keys(const Plan& p) {
   for (int r = 0; r < kRows; ++r) {
     const int64_t i = (2 * r + 1) * sq / (2 * kRows);  // a row of the query sequence
     const int64_t diag = i + sk - sq;                     // its diagonal key
-    const int64_t lo = std::max<int64_t>(0, diag - left), hi = std::min<int64_t>(sk - 1, diag + right);
-    int64_t n = std::max<int64_t>(0, hi - lo + 1);
-    if (p.chunk > 1) n = std::min<int64_t>(n, p.chunk);
-    sum += n;
+    int64_t lo = std::max<int64_t>(0, diag - left), hi = std::min<int64_t>(sk - 1, diag + right);
+    if (p.chunk > 1) {  // the chunk of the diagonal key (mask.cuh)
+      const int64_t c = (diag >= 0 ? diag : diag - p.chunk + 1) / p.chunk * p.chunk;
+      lo = std::max(lo, c);
+      hi = std::min(hi, c + p.chunk - 1);
+    }
+    sum += std::max<int64_t>(0, hi - lo + 1);
   }
   return sum / kRows;
 }
@@ -541,7 +547,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
                            "no registers left for the partial epilogue), got num_splits %d at head_dim %" PRId64,
                            a.num_splits, p.head_dim));
   p.cfg = a.num_splits > 1 ? attention_impl::split_config_for(p.kernel_d, p.dtype)
-                           : attention_impl::config_for(p.kernel_d, p.dtype, mean_visible_keys(p));
+                           : attention_impl::config_for(p.kernel_d, p.dtype, mean_visible_keys(p, a));
   WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &p));
   if (a.workspace == nullptr && a.workspace_bytes != 0)
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
@@ -684,7 +690,8 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   sa.splits = p.splits;
   // L2 sections for dense causal calls whose heads' K/V outgrow half of L2: each section
   // the work heads (whole GQA groups) whose K/V fit there, on the dynamic schedule.
-  if (a.causal && !ragged && p.splits == 1 && tiles_m > 1 && device.l2_bytes > 0) {
+  // (FP8 not yet: its kernels' dynamic schedule is untested on the GPU.)
+  if (a.causal && !ragged && !attention_impl::is_fp8(p.dtype) && p.splits == 1 && tiles_m > 1 && device.l2_bytes > 0) {
     const int64_t kv_bytes = std::max<int64_t>(1, p.seqlen_k * p.head_dim * 2 * int64_t(dtype_size(p.dtype)));
     const int64_t kv_heads = std::max<int64_t>(1, device.l2_bytes / 2 / kv_bytes);
     const int64_t section = kv_heads * (p.heads_q / p.heads_kv / pack);
@@ -763,7 +770,9 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   q.k_descale = descale(a.k_descale);
   q.v_descale = descale(a.v_descale);
   // The dynamic schedule for packed batches (tile costs unknown to the host).
-  q.tile_counter = ragged ? static_cast<int32_t*>(a.tile_counter.data) : nullptr;
+  // The dynamic schedule's counter: the caller's for ragged batches and sectioned calls
+  // (those without one take the library's at launch).
+  q.tile_counter = ragged || out->plan.l2_dynamic ? static_cast<int32_t*>(a.tile_counter.data) : nullptr;
   q.o = p.o.data;
   q.o_stride_b = p.o.stride[0];
   q.o_stride_s = p.o.stride[1];
@@ -885,28 +894,43 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
   return attention_impl::launch_combine(c, stream, /*pdl=*/true);
 }
 
+// The library's tile counter for a sectioned call on `stream`, where one may be used: not
+// while the stream is being captured (a graph would share it with eager calls and other
+// graphs), not on the per-thread default stream (one cache key for every thread's stream),
+// not when it cannot be allocated. Else null: the call runs the static schedule.
+int32_t* library_tile_counter(int device, cudaStream_t stream) {
+  if (stream == cudaStreamPerThread) return nullptr;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  if (capture != cudaStreamCaptureStatusNone) return nullptr;
+  void* counter = nullptr;
+  bool capturing = false;
+  if (!cached_workspace(WorkspaceKind::kAttentionTileCounter, device, stream, 2 * sizeof(int32_t), &counter, &capturing)
+           .ok())
+    return nullptr;
+  return static_cast<int32_t*>(counter);
+}
+
 Status launch(const Prepared& p, cudaStream_t stream) {
+  if (p.shape.grid > 0 && p.plan.splits == 1 && p.plan.l2_dynamic && p.params.tile_counter == nullptr) {
+    Prepared run = p;
+    run.params.tile_counter = library_tile_counter(p.plan.device, stream);
+    if (run.params.tile_counter == nullptr) {  // the static schedule, without sections (they need the dynamic one)
+      schedule::AttentionSchedulerArguments sa = p.plan.sched_args;
+      sa.section = 0;
+      run.params.sched = schedule::AttentionScheduler(sa);
+      run.plan.sched_args = sa;
+      run.plan.l2_dynamic = false;
+    }
+    log_config_if_enabled([&] { return describe_plan(run); });
+    return launch_kernel(run.plan, run.params, run.shape, stream);
+  }
   log_config_if_enabled([&] { return describe_plan(p); });
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
   if (p.plan.splits > 1) return launch_split(p, stream);
-  if (p.plan.l2_dynamic) {
-    // The library's tile counter for this stream (zeroed at allocation, left zero by every
-    // call). A capture that cannot allocate it runs the static schedule, without sections.
-    void* counter = nullptr;
-    bool capturing = false;
-    const Status s = cached_workspace(WorkspaceKind::kAttentionTileCounter, p.plan.device, stream, 2 * sizeof(int32_t),
-                                      &counter, &capturing);
-    if (!s.ok() && !capturing) return s;
-    AttentionParams params = p.params;
-    if (s.ok()) {
-      params.tile_counter = static_cast<int32_t*>(counter);
-    } else {
-      schedule::AttentionSchedulerArguments sa = p.plan.sched_args;
-      sa.section = 0;
-      params.sched = schedule::AttentionScheduler(sa);
-    }
-    return launch_kernel(p.plan, params, p.shape, stream);
-  }
   return launch_kernel(p.plan, p.params, p.shape, stream);
 }
 

@@ -195,13 +195,14 @@ std::vector<KvCase> cases() {
   }
   v.push_back({.name = "paged_hd256_unsplit", .d = 256, .sq = 4, .cap = 640, .page = 32, .splits = 1});
   v.push_back({.name = "long_split_heuristic", .hkv = 8, .ratio = 4, .batch = 1, .sq = 1, .cap = 32768, .splits = 0});
-  // Head dim 128's 192-key blocks (rows that see 3072 keys or more; config.hpp): paged
-  // with pages smaller than, dividing and larger than a block; cache_batch_idx/leftpad.
+  // A long cache with seqused_k (every case here): the lengths are on the device, so the
+  // 128-key configuration runs whatever the capacity (config.hpp, mean_visible_keys); pages
+  // smaller than, dividing and larger than a block; cache_batch_idx/leftpad.
   for (int page : {16, 96, 256})
     v.push_back({.name = "paged_long_rows", .sq = 40, .cap = 4608, .page = page, .splits = 1, .causal = true,
-                 .block_n = 192});
+                 .block_n = 128});
   v.push_back({.name = "batch_idx_leftpad_long_rows", .sq = 3, .cap = 3500, .splits = 1, .permute = true,
-               .leftpad = true, .dtype = DType::kFP16, .block_n = 192});
+               .leftpad = true, .dtype = DType::kFP16, .block_n = 128});
   v.push_back({.name = "long_rows_split", .sq = 3, .cap = 4608, .splits = 3, .block_n = 128});
   return v;
 }

@@ -273,7 +273,7 @@ std::vector<MaskCase> cases() {
   add({.name = "long_rows_window_softcap_sink", .d = 128, .left = 3500, .right = 100, .softcap = 20.0f, .sink = true, .seqs = dense(1, 800, 5000), .hkv = 1, .ratio = 4, .block_n = 192});
   add({.name = "long_rows_varlen", .d = 128, .softcap = 10.0f, .seqs = {{4100, 4100}, {0, 0}, {1, 3500}, {3000, 5000}, {700, 3200}}, .pack_q = true, .pack_k = true, .block_n = 192});
   add({.name = "long_rows_varlen_causal", .d = 128, .causal = true, .seqs = {{5000, 9000}, {0, 0}, {3000, 7777}, {1, 4000}}, .pack_q = true, .pack_k = true, .hkv = 1, .ratio = 4, .block_n = 192});
-  add({.name = "long_rows_window_short_stays_128", .d = 128, .causal = true, .left = 1000, .seqs = dense(1, 4100, 4100), .block_n = 128});
+  add({.name = "long_rows_window_short_stays_128", .d = 128, .causal = true, .left = 1000, .seqs = dense(1, 1000, 8192), .block_n = 128});
   add({.name = "varlen_bad_cu_seqlens_stays_inside", .d = 64, .seqs = {{200, 200}, {100, 100}}, .pack_q = true, .pack_k = true, .bad_cu = true});
   return v;
 }

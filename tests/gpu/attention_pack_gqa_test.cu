@@ -59,6 +59,7 @@ struct PackCase {
   bool varlen = false;
   int page = 0;  // paged K/V of this page size (sk a multiple of it), ragged seqused_k
   bool sink = false;
+  int block_n = 0;  // the key block the plan must take (config.hpp; 0: not checked)
 };
 
 // gtest prints a case by this (not as the struct's bytes).
@@ -246,6 +247,7 @@ void run(const PackCase& c) {
     else EXPECT_EQ(splits, 1) << "the heuristic was not to split this case: " << line;
     const int kernel_d = splits > 1 ? ai::split_config_for(ai::kernel_head_dim(c.d)).head_dim : ai::kernel_head_dim(c.d);
     EXPECT_EQ(word(line, "kernel_head_dim"), std::to_string(kernel_d)) << line;
+    if (c.block_n != 0) EXPECT_EQ(word(line, "block_n"), std::to_string(c.block_n)) << line;
     const bool want = m == 0 ? false : m == 1 ? true : unset_packs(c, kernel_d);
     const std::string packed = word(line, "pack_gqa");
     EXPECT_EQ(packed, want ? std::to_string(c.ratio) : std::string()) << line;
@@ -393,9 +395,10 @@ std::vector<PackCase> cases() {
   v.push_back({.name = "chunk_hd64_heuristic_unsplit", .d = 64, .hkv = 8, .ratio = 2, .batch = 1, .sq = 1024,
                .sk = 8192, .causal = true, .splits = 0});
   // Head dim 128's 192-key blocks (rows that see 3072 keys or more; config.hpp).
-  v.push_back({.name = "long_rows_sink", .ratio = 4, .sq = 16, .sk = 4000, .sink = true});
+  v.push_back({.name = "long_rows_sink", .ratio = 4, .sq = 16, .sk = 4000, .sink = true, .block_n = 192});
+  // Paged (lengths on the device): the 128-key configuration whatever the capacity.
   v.push_back({.name = "long_rows_paged_causal", .hkv = 1, .ratio = 8, .sq = 5, .sk = 4096, .causal = true,
-               .page = 128});
+               .page = 128, .block_n = 128});
   // Learnable sinks: per query head, so the rows of one packed tile carry different sinks.
   for (int splits : {1, 3}) {
     v.push_back({.name = "sink", .ratio = 4, .sq = 16, .splits = splits, .sink = true});

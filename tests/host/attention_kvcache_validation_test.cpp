@@ -148,8 +148,9 @@ TEST(KvCacheValidation, SplitKernelChoice) {
 }
 
 // The key block of head dim 128 (config.hpp: config_for by the keys a row sees on average,
-// attention.cpp: mean_visible_keys): 192-key blocks from 3072 keys a row, 128 below, and
-// split-KV always on the 128-key configuration (the 192 one has no partial epilogue).
+// attention.cpp: mean_visible_keys): 192-key blocks from 3072 keys a row, 128 below, 128
+// where the lengths are on the device (seqused_k, page tables), and split-KV always on the
+// 128-key configuration (the 192 one has no partial epilogue).
 TEST(KvCacheValidation, KeyBlockChoice) {
   namespace ai = warpspec::attention_impl;
   const auto prefill = [](int64_t d, int64_t sq, int64_t sk, DType t = DType::kBF16) {
@@ -190,9 +191,19 @@ TEST(KvCacheValidation, KeyBlockChoice) {
   a = prefill(128, 8192, 8192);
   a.attention_chunk = 1024;
   EXPECT_EQ(block_n(a), 128);
-  // Decode over 4096 keys: unsplit on the 192-key blocks, split on the 128-key ones.
+  a = prefill(128, 16384, 16384);
+  a.attention_chunk = 4096;  // 16k keys a row without the chunk
+  EXPECT_EQ(block_n(a), 192) << "each row sees its whole chunk";
+  a.causal = true;           // about 2k: half of its chunk
+  EXPECT_EQ(block_n(a), 128) << "a causal row sees its chunk up to the diagonal";
+  // Decode over 4096 keys of a dense cache: unsplit on the 192-key blocks, split on the
+  // 128-key ones; with seqused_k (the cache's lengths on the device) on the 128-key ones.
   a = decode(128);
+  a.seqused_k = TensorView{};
   EXPECT_EQ(block_n(a), 192) << "num_splits 1";
+  a = decode(128);
+  EXPECT_EQ(block_n(a), 128) << "num_splits 1, seqused_k: the capacity may be far from the lengths";
+  a = decode(128);
   a.num_splits = 0;
   ai::PlanSummary s;
   ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());

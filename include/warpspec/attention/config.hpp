@@ -66,7 +66,8 @@ struct HeadDimConfig {
 // (v26: +13-16% at 4k-16k; short causal sequences lose 8-9% to the 192-row tile's
 // masked rows). 160 registers hold 32 O + 64 S + 32 P.
 // Head dim 128 has two: 128-key blocks, and 192-key blocks for rows that see 3072 keys
-// or more on average, where each block's fixed cost (the row max, the turn, the barrier
+// or more on average (dense lengths known to the host; with seqused_k or a page table the
+// default), where each block's fixed cost (the row max, the turn, the barrier
 // waits) spreads over 1.5x the MMA: +5-6% at 8k-16k, full and causal, but -10 to -14%
 // at 512 (the last block's masked keys; v29). The 192-key kernel has no registers for
 // split-KV's partial epilogue (68 bytes of spills with it at 176 keys), so split-KV runs
