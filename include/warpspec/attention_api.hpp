@@ -81,16 +81,16 @@ struct AttentionArgs {
   // read or write outside the views.
   TensorView cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k;
   int64_t max_seqlen_q = 0;
-  // Optional: int32 (2,), contiguous, device memory, all zero before the first call.
-  // With it, CTAs take the next query tile from a counter when they finish one (longest
-  // first), which balances tiles of unequal cost; without it the schedule is static (each
-  // CTA a fixed list of tiles). Used by variable-length batches, and by dense causal calls
-  // that run in L2 sections (describe: l2_sections; 16-bit, when the heads' K/V outgrow
-  // half of L2), which without it take a counter the library keeps per stream (allocated
-  // once; not while the stream is being captured, nor on cudaStreamPerThread: there they
-  // run the static schedule without sections). Ignored otherwise. The kernel leaves it
-  // zero again, so one counter serves calls that run one after another on a stream; it
-  // must not be shared by calls that may run at the same time.
+  // Optional, for variable-length batches: int32 (2,), contiguous, device memory, all
+  // zero before the first call. With it, CTAs take the next query tile from a counter
+  // when they finish one (longest first), which balances sequences of unequal length;
+  // without it the schedule is static (each CTA a fixed list of tiles). The kernel
+  // leaves it zero again, so one counter serves calls that run one after another on a
+  // stream; it must not be shared by calls that may run at the same time. Ignored for
+  // dense batches. (Dense causal calls whose heads' K/V outgrow half of L2 run in L2
+  // sections, describe's l2_sections, 16-bit only, on the dynamic schedule with a counter
+  // the library keeps per stream, allocated once; while the stream is being captured, or
+  // on cudaStreamPerThread, they run the static schedule without sections.)
   TensorView tile_counter;
   // Programmatic dependent launch (as GemmArgs::pdl): may start during the previous
   // kernel's tail, waits for it before touching global memory. Off by default.

@@ -265,7 +265,8 @@ typedef struct warpspec_attention_args {
   warpspec_tensor cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k;
   int64_t max_seqlen_q;
   /* int32 (2,), zero before the first call: the dynamic tile schedule of variable-length
-   * batches (AttentionArgs::tile_counter); data NULL: the static schedule. */
+   * batches (AttentionArgs::tile_counter); data NULL: the static schedule. Ignored for
+   * dense batches. */
   warpspec_tensor tile_counter;
   int64_t attention_chunk; /* 0: off; else chunked attention (AttentionArgs::attention_chunk) */
   /* ---- version 3 (appended) ---- */

@@ -690,15 +690,13 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
         tail.extend(fields[id(t)] if t is not None else _NO_TENSOR)
     tail.append(int(max_seqlen_q))
     ragged = cu_seqlens_q is not None or cu_seqlens_k is not None or seqused_q is not None or seqused_k is not None
-    # The dynamic tile schedule of ragged batches, and of dense causal calls the library
-    # runs in L2 sections (it ignores the counter for the others): a zeroed counter pair,
-    # which the kernel leaves zeroed when it ends (tile_stream.cuh). Eager calls reuse one
-    # per device and stream (stream-ordered, so no call sees another's count); a call
-    # being captured into a CUDA graph gets its own, zeroed in the graph.
-    counted = ragged or causal
     # Whether the launch stream is being captured: asked once (~0.4 µs), when it matters.
-    capturing = (counted or num_splits != 1) and _capturing(index)
-    if counted:
+    capturing = (ragged or num_splits != 1) and _capturing(index)
+    if ragged:
+        # The dynamic tile schedule of ragged batches: a zeroed counter pair, which the
+        # kernel leaves zeroed when it ends (tile_stream.cuh). Eager calls reuse one per
+        # device and stream (stream-ordered, so no call sees another's count); a call
+        # being captured into a CUDA graph gets its own, zeroed in the graph.
         counter = _tile_counter(q.device, index, capturing)  # referenced until the launch: a captured one is this call's
         tail.extend(_fields(counter, "tile_counter"))
     else:

@@ -499,7 +499,9 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   if (!a.tile_counter.empty()) {  // written by the kernel too
     const std::pair<const TensorView*, const char*> read[] = {
         {&a.q, "q"}, {&a.k, "k"}, {&a.v, "v"}, {&a.sink, "sink"}, {&a.cu_seqlens_q, "cu_seqlens_q"},
-        {&a.cu_seqlens_k, "cu_seqlens_k"}, {&a.seqused_q, "seqused_q"}, {&a.seqused_k, "seqused_k"}};
+        {&a.cu_seqlens_k, "cu_seqlens_k"}, {&a.seqused_q, "seqused_q"}, {&a.seqused_k, "seqused_k"},
+        {&a.cache_batch_idx, "cache_batch_idx"}, {&a.cache_leftpad, "cache_leftpad"}, {&a.page_table, "page_table"},
+        {&a.q_descale, "q_descale"}, {&a.k_descale, "k_descale"}, {&a.v_descale, "v_descale"}};
     for (const auto& [v, name] : read)
       if (!v->empty()) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.tile_counter, "tile_counter", *v, name, false));
   }
@@ -770,9 +772,9 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   q.k_descale = descale(a.k_descale);
   q.v_descale = descale(a.v_descale);
   // The dynamic schedule for packed batches (tile costs unknown to the host).
-  // The dynamic schedule's counter: the caller's for ragged batches and sectioned calls
-  // (those without one take the library's at launch).
-  q.tile_counter = ragged || out->plan.l2_dynamic ? static_cast<int32_t*>(a.tile_counter.data) : nullptr;
+  // The dynamic schedule's counter: the caller's for ragged batches (sectioned dense calls
+  // take the library's at launch; a caller's is ignored there, as AttentionArgs documents).
+  q.tile_counter = ragged ? static_cast<int32_t*>(a.tile_counter.data) : nullptr;
   q.o = p.o.data;
   q.o_stride_b = p.o.stride[0];
   q.o_stride_s = p.o.stride[1];

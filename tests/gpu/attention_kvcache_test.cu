@@ -45,6 +45,7 @@ struct KvCase {
   bool leftpad = false;
   DType dtype = DType::kBF16;
   int block_n = 0;  // the key block the plan must take (config.hpp; 0: not checked)
+  bool full_lengths = false;  // every sequence the cache's length, no seqused_k
 };
 
 void run(const KvCase& c, uint64_t seed) {
@@ -65,6 +66,7 @@ void run(const KvCase& c, uint64_t seed) {
     if (c.leftpad) pad[b] = int(r2 % uint32_t(lens[b]));
   }
   lens[0] = c.cap;  // one full sequence
+  if (c.full_lengths) std::fill(lens.begin(), lens.end(), c.cap);
   std::vector<int> perm(cache_b);
   std::iota(perm.begin(), perm.end(), 0);
   std::shuffle(perm.begin(), perm.end(), gen);
@@ -110,7 +112,7 @@ void run(const KvCase& c, uint64_t seed) {
     if (c.permute) a.cache_batch_idx = i32(d_idx.get(), B);
     if (c.leftpad) a.cache_leftpad = i32(d_pad.get(), B);
   }
-  a.seqused_k = i32(d_lens.get(), B);
+  if (!c.full_lengths) a.seqused_k = i32(d_lens.get(), B);
   a.causal = c.causal;
   a.window_left = c.left, a.window_right = c.right;
   a.num_splits = c.splits;
@@ -203,6 +205,9 @@ std::vector<KvCase> cases() {
                  .block_n = 128});
   v.push_back({.name = "batch_idx_leftpad_long_rows", .sq = 3, .cap = 3500, .splits = 1, .permute = true,
                .leftpad = true, .dtype = DType::kFP16, .block_n = 128});
+  // Without seqused_k the lengths are known: 192-key blocks over a permuted cache.
+  v.push_back({.name = "batch_idx_full_lengths_long_rows", .sq = 3, .cap = 3500, .splits = 1, .permute = true,
+               .block_n = 192, .full_lengths = true});
   v.push_back({.name = "long_rows_split", .sq = 3, .cap = 4608, .splits = 3, .block_n = 128});
   return v;
 }

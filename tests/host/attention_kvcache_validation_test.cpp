@@ -215,6 +215,30 @@ TEST(KvCacheValidation, KeyBlockChoice) {
   EXPECT_EQ(s.block_n, 128);
 }
 
+// The tile counter is written by the kernel: it may share memory with nothing the kernel
+// reads, the cache's index vectors and the page table included.
+TEST(KvCacheValidation, TileCounterOverlapsNothingRead) {
+  AttentionArgs a = decode();
+  a.cache_batch_idx = i32(2, fake(0x5200000));
+  a.cache_leftpad = i32(2, fake(0x5300000));
+  a.tile_counter = i32(2, fake(0x5400000));
+  EXPECT_TRUE(accepted(warpspec::check(a)));
+  for (const auto& [at, name] : {std::pair{0x5200000, "cache_batch_idx"}, std::pair{0x5300004, "cache_leftpad"}}) {
+    AttentionArgs b = a;
+    b.tile_counter = i32(2, fake(uintptr_t(at)));
+    expect_refused(b, StatusCode::kInvalidArgument, std::string("tile_counter: overlaps ") + name);
+  }
+  AttentionArgs p = decode();
+  p.k = bshd(8, 64, 2, 128, DType::kBF16, fake(0x1000000));
+  p.v = bshd(8, 64, 2, 128, DType::kBF16, fake(0x2800000));
+  TensorView table;
+  table.data = fake(0x5600000), table.dtype = DType::kI32, table.rank = 2;
+  table.shape[0] = 2, table.shape[1] = 4, table.stride[0] = 4, table.stride[1] = 1;
+  p.page_table = table;
+  p.tile_counter = i32(2, fake(0x5600008));
+  expect_refused(p, StatusCode::kInvalidArgument, "tile_counter: overlaps page_table");
+}
+
 TEST(KvCacheValidation, NumSplitsAndWorkspace) {
   AttentionArgs a = decode();
   a.num_splits = -1;
