@@ -236,7 +236,7 @@ struct Plan {
   int64_t tile_rows = 0;  // query positions the grid covers per sequence (max_seqlen_q when packed)
   int pack_shift = 0;     // pack-GQA: log2 of the query heads per tile (pack_gqa.cuh); 0 off
   int kernel_d = 0;
-  attention_impl::HeadDimConfig cfg;  // the configuration that runs kernel_d (choose_config)
+  attention_impl::HeadDimConfig cfg;  // the configuration that runs kernel_d (make_plan, plan_splits)
   float scale = 0;
   int32_t window_left = attention_impl::kUnboundedWindow, window_right = attention_impl::kUnboundedWindow;
   int32_t chunk = 0;
@@ -917,7 +917,7 @@ int32_t* library_tile_counter(int device, cudaStream_t stream) {
 }
 
 Status launch(const Prepared& p, cudaStream_t stream) {
-  if (p.shape.grid > 0 && p.plan.splits == 1 && p.plan.l2_dynamic && p.params.tile_counter == nullptr) {
+  if (p.plan.l2_dynamic) {  // dense, causal, unsplit, not empty (prepare)
     Prepared run = p;
     run.params.tile_counter = library_tile_counter(p.plan.device, stream);
     if (run.params.tile_counter == nullptr) {  // the static schedule, without sections (they need the dynamic one)
