@@ -89,8 +89,8 @@ struct AttentionArgs {
   // stream; it must not be shared by calls that may run at the same time. Ignored for
   // dense batches. (Dense causal calls whose heads' K/V outgrow half of L2 run in L2
   // sections, describe's l2_sections, 16-bit only, on the dynamic schedule with a counter
-  // the library keeps per stream, allocated once; while the stream is being captured, or
-  // on cudaStreamPerThread, they run the static schedule without sections.)
+  // the library keeps per stream, allocated once; while the stream is being captured they
+  // run the static schedule without sections.)
   TensorView tile_counter;
   // Programmatic dependent launch (as GemmArgs::pdl): may start during the previous
   // kernel's tail, waits for it before touching global memory. Off by default.

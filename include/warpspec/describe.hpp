@@ -8,7 +8,7 @@
 // (raster order and swizzle or tile order, work tiles, grid). It is the line a launch of
 // the same arguments prints when WARPSPEC_LOG_CONFIG is set, on a stream that is not being
 // captured (an attention call in L2 sections runs the static schedule without them while
-// its stream is captured or on cudaStreamPerThread, and its launch prints that):
+// its stream is captured, and its launch prints that):
 //
 //   WARPSPEC_LOG_CONFIG=1     every gemm() / attention_forward() call prints its line to
 //                             stderr, prefixed "warpspec: "

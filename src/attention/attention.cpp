@@ -898,10 +898,8 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
 
 // The library's tile counter for a sectioned call on `stream`, where one may be used: not
 // while the stream is being captured (a graph would share it with eager calls and other
-// graphs), not on the per-thread default stream (one cache key for every thread's stream),
-// not when it cannot be allocated. Else null: the call runs the static schedule.
+// graphs), not when it cannot be allocated. Else null: the call runs the static schedule.
 int32_t* library_tile_counter(int device, cudaStream_t stream) {
-  if (stream == cudaStreamPerThread) return nullptr;
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
     cudaGetLastError();

@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -17,7 +18,9 @@ struct Buffer {
 
 struct Cache {
   std::mutex mutex;
-  std::map<std::tuple<WorkspaceKind, int, cudaStream_t>, Buffer> live;
+  // Keyed by the stream, and for cudaStreamPerThread by the calling thread too: that one
+  // handle names a different stream in each thread, and calls on two of them may overlap.
+  std::map<std::tuple<WorkspaceKind, int, cudaStream_t, std::thread::id>, Buffer> live;
   // Outgrown buffers: never freed (a captured graph may refer to one). Growth at least
   // doubles, so they add up to less than the live buffer.
   std::vector<void*> retired;
@@ -36,7 +39,8 @@ Status cached_workspace(WorkspaceKind kind, int device, cudaStream_t stream, siz
   if (bytes == 0) return Status::Ok();
   Cache& c = cache();
   std::lock_guard<std::mutex> lock(c.mutex);
-  Buffer& b = c.live[{kind, device, stream}];
+  const std::thread::id owner = stream == cudaStreamPerThread ? std::this_thread::get_id() : std::thread::id{};
+  Buffer& b = c.live[{kind, device, stream, owner}];
   if (b.bytes >= bytes) {
     *out = b.ptr;
     return Status::Ok();

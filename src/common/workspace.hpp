@@ -1,5 +1,6 @@
 #pragma once
 // The library's own workspaces, for calls that pass none: one per (device, stream, kind),
+// cudaStreamPerThread's per calling thread (each thread's is another stream),
 // zeroed when allocated, grown when a call needs more, never shrunk. Thread-safe. The
 // kinds never share a buffer: the GEMM fixup's flags must stay zero between calls, and
 // split-KV leaves its partials behind.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/gpu_test.hpp"
+#include "src/common/workspace.hpp"
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 
@@ -194,6 +195,42 @@ TEST(Soak, ThreadsAndStreamsMatchSingleThreadedRunsBitwise) {
   EXPECT_EQ(done.load(), launches) << "launches completed";
   std::printf("soak: %d launches from %d threads on %d streams over %zu cases; %d outputs differed\n", done.load(),
               threads, threads, cases.size(), mismatches.load());
+}
+
+// The library's cached workspaces (src/common/workspace.hpp): one per (kind, device,
+// stream), and for cudaStreamPerThread one per calling thread, whose per-thread streams
+// may run at the same time: two threads must never get the same buffer there, one thread
+// always its own.
+TEST(Soak, PerThreadStreamWorkspacesAreThreadsOwn) {
+  WARPSPEC_REQUIRE_HOPPER();
+  int device = 0;
+  CUDA_ASSERT(cudaGetDevice(&device));
+  void* got[2] = {nullptr, nullptr};
+  void* again[2] = {nullptr, nullptr};
+  void* shared[2] = {nullptr, nullptr};
+  cudaStream_t stream = nullptr;
+  CUDA_ASSERT(cudaStreamCreate(&stream));
+  auto take = [&](int t) {
+    CUDA_ASSERT(cudaSetDevice(device));
+    bool capturing = false;
+    ASSERT_TRUE(warpspec::cached_workspace(warpspec::WorkspaceKind::kSplitKvCounters, device, cudaStreamPerThread, 64,
+                                           &got[t], &capturing).ok());
+    ASSERT_TRUE(warpspec::cached_workspace(warpspec::WorkspaceKind::kSplitKvCounters, device, cudaStreamPerThread, 64,
+                                           &again[t], &capturing).ok());
+    ASSERT_TRUE(warpspec::cached_workspace(warpspec::WorkspaceKind::kSplitKvCounters, device, stream, 64, &shared[t],
+                                           &capturing).ok());
+    CUDA_ASSERT(cudaStreamSynchronize(cudaStreamPerThread));
+  };
+  std::thread a(take, 0), b(take, 1);
+  a.join();
+  b.join();
+  ASSERT_TRUE(got[0] && got[1]);
+  EXPECT_NE(got[0], got[1]) << "two threads' per-thread streams share a cached buffer";
+  EXPECT_EQ(got[0], again[0]);
+  EXPECT_EQ(got[1], again[1]);
+  EXPECT_EQ(shared[0], shared[1]) << "one explicit stream: one buffer, whichever thread asks";
+  CUDA_ASSERT(cudaStreamSynchronize(stream));
+  CUDA_ASSERT(cudaStreamDestroy(stream));
 }
 
 }  // namespace soak_test
