@@ -316,6 +316,70 @@ int64_t mean_visible_keys(const Plan& p, const AttentionArgs& a) {
   return sum / kRows;
 }
 
+// The fraction of the (query, key) pairs that configuration `c`'s tiles compute which are
+// visible, for a plan whose rows see `mean_keys` keys on average (mean_visible_keys, > 0):
+// a tile computes whole blocks of block_m rows (rows past the sequence's end too; packed,
+// block_m / g positions of g heads) by block_n keys, from its first row's first visible
+// key to its last row's last. From the dense or mean lengths as mean_visible_keys; up to
+// 64 tiles spread over the sequence.
+double visible_fraction(const Plan& p, const attention_impl::HeadDimConfig& c, int64_t mean_keys) {
+  const int64_t batch = std::max<int64_t>(p.batch, 1);
+  const int64_t sq = p.packed_q ? p.seqlen_q / batch : p.seqlen_q;
+  const int64_t sk = p.packed_k ? p.seqlen_k / batch : p.seqlen_k;
+  const int64_t pack = int64_t(1) << p.pack_shift, block_m = c.block_m(), block_n = c.block_n;
+  const int64_t positions = std::max<int64_t>(block_m / pack, 1);  // query positions per tile
+  const int64_t tiles = (sq + positions - 1) / positions;
+  if (sq <= 0 || sk <= 0 || tiles <= 0) return 1.0;
+  const int64_t left = p.window_left, right = p.window_right;
+  const auto chunk_start = [&](int64_t key) {
+    return (key >= 0 ? key : key - p.chunk + 1) / p.chunk * p.chunk;
+  };
+  constexpr int64_t kTiles = 64;
+  const int64_t samples = std::min(tiles, kTiles);
+  double blocks = 0;
+  for (int64_t t = 0; t < samples; ++t) {
+    const int64_t m = samples == tiles ? t : (2 * t + 1) * tiles / (2 * samples);
+    const int64_t first = m * positions, last = std::min(sq, first + positions) - 1;
+    int64_t lo = std::max<int64_t>(0, first + sk - sq - left), hi = std::min(sk - 1, last + sk - sq + right);
+    if (p.chunk > 1) {
+      lo = std::max(lo, chunk_start(first + sk - sq));
+      hi = std::min(hi, chunk_start(last + sk - sq) + p.chunk - 1);
+    }
+    if (hi >= lo) blocks += double(hi / block_n - lo / block_n + 1);
+  }
+  const double computed = blocks * double(tiles) / double(samples) * double(block_m * block_n);
+  const double visible = double(mean_keys) * double(sq * pack);
+  return computed > 0 ? std::min(1.0, visible / computed) : 1.0;
+}
+
+// The plan's configuration and pack-GQA: config_for's choice at the rows' mean keys, or,
+// where the lengths are known, of it and its siblings (config.hpp: the same head dim and
+// min_keys) the one with the most visible work per unit of time (speed x visible
+// fraction, each with the pack-GQA it would plan; ties to the first listed).
+Status plan_config(const AttentionArgs& a, Plan* plan) {
+  Plan& p = *plan;
+  if (a.num_splits > 1) {
+    p.cfg = attention_impl::split_config_for(p.kernel_d, p.dtype);
+    return plan_pack_gqa(a, &p);
+  }
+  const int64_t keys = mean_visible_keys(p, a);
+  p.cfg = attention_impl::config_for(p.kernel_d, p.dtype, keys);
+  WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &p));
+  if (keys <= 0) return Status::Ok();
+  Plan best = p;
+  double best_rate = p.cfg.speed * visible_fraction(p, p.cfg, keys);
+  for (const attention_impl::HeadDimConfig& c : attention_impl::configs_of(p.dtype)) {
+    if (c.head_dim != p.kernel_d || c.min_keys != best.cfg.min_keys || c == p.cfg) continue;
+    Plan q = p;
+    q.cfg = c;
+    WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &q));
+    const double rate = c.speed * visible_fraction(q, c, keys);
+    if (rate > best_rate) best = q, best_rate = rate;
+  }
+  p = best;
+  return Status::Ok();
+}
+
 Status make_plan(const AttentionArgs& a, Plan* plan) {
   Plan p;
   p.packed_q = !a.cu_seqlens_q.empty();
@@ -548,9 +612,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     return unsupported(fmt("num_splits: split-KV is not supported with head_dim > 192 yet (the head dim 256 kernel has "
                            "no registers left for the partial epilogue), got num_splits %d at head_dim %" PRId64,
                            a.num_splits, p.head_dim));
-  p.cfg = a.num_splits > 1 ? attention_impl::split_config_for(p.kernel_d, p.dtype)
-                           : attention_impl::config_for(p.kernel_d, p.dtype, mean_visible_keys(p, a));
-  WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &p));
+  WARPSPEC_RETURN_IF_ERROR(plan_config(a, &p));
   if (a.workspace == nullptr && a.workspace_bytes != 0)
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
   if (a.workspace != nullptr && reinterpret_cast<uintptr_t>(a.workspace) % 16 != 0)
@@ -944,7 +1006,7 @@ Status plan_summary(const AttentionArgs& args, int sm_count, PlanSummary* out) {
   Plan p;
   WARPSPEC_RETURN_IF_ERROR(make_plan(args, &p));
   WARPSPEC_RETURN_IF_ERROR(plan_splits(args, &p, sm_count));
-  *out = PlanSummary{p.kernel_d, p.cfg.block_n, p.pack_shift, p.splits};
+  *out = PlanSummary{p.kernel_d, p.cfg.block_n, p.cfg.block_m(), p.pack_shift, p.splits};
   return Status::Ok();
 }
 

@@ -12,6 +12,7 @@ namespace warpspec::attention_impl {
 struct PlanSummary {
   int kernel_d = 0;    // the kernel that runs (config.hpp: kernel_head_dim, split_config_for)
   int block_n = 0;     // its configuration's key block (config.hpp: config_for)
+  int block_m = 0;     // and query rows per tile (attention.cpp: plan_config)
   int pack_shift = 0;  // log2 of the query heads per tile row group; 0: unpacked
   int splits = 1;      // split-KV shares per query tile; 1: none
 };

@@ -97,12 +97,11 @@ std::string word(const std::string& line, const std::string& key) {
 // What pack_gqa unset plans, as AttentionArgs::pack_gqa documents it: pack when pack-GQA
 // can run (g a power of two from 2 to 16, head dim up to 192) and unpacked query tiles
 // would be less than 90% as full as packed ones (the grid covers max_seqlen_q positions
-// per sequence, the block_m rows a tile of the kernel that runs: `kernel_d`).
-bool unset_packs(const PackCase& c, int kernel_d) {
+// per sequence, `block_m` rows a tile of the configuration that runs, as described).
+bool unset_packs(const PackCase& c, int block_m) {
   const int g = c.ratio;
   if (g < 2 || g > 16 || (g & (g - 1)) != 0 || c.d > 192) return false;
-  namespace ai = warpspec::attention_impl;
-  const double m = ai::config_for(kernel_d).block_m();
+  const double m = block_m;
   const auto fill = [&](double rows) { return rows / (std::ceil(rows / m) * m); };
   return fill(c.sq) < 0.9 * fill(double(c.sq) * g);
 }
@@ -248,7 +247,7 @@ void run(const PackCase& c) {
     const int kernel_d = splits > 1 ? ai::split_config_for(ai::kernel_head_dim(c.d)).head_dim : ai::kernel_head_dim(c.d);
     EXPECT_EQ(word(line, "kernel_head_dim"), std::to_string(kernel_d)) << line;
     if (c.block_n != 0) EXPECT_EQ(word(line, "block_n"), std::to_string(c.block_n)) << line;
-    const bool want = m == 0 ? false : m == 1 ? true : unset_packs(c, kernel_d);
+    const bool want = m == 0 ? false : m == 1 ? true : unset_packs(c, std::stoi(word(line, "block_m")));
     const std::string packed = word(line, "pack_gqa");
     EXPECT_EQ(packed, want ? std::to_string(c.ratio) : std::string()) << line;
     runs[m].packed = !packed.empty();

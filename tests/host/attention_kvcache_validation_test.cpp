@@ -175,7 +175,7 @@ TEST(KvCacheValidation, KeyBlockChoice) {
   EXPECT_EQ(block_n(prefill(128, 512, 3071)), 128);
   EXPECT_EQ(block_n(prefill(128, 4096, 4096, DType::kFP16)), 192);
   EXPECT_EQ(block_n(prefill(96, 4096, 4096)), 192) << "padded onto head dim 128";
-  EXPECT_EQ(block_n(prefill(64, 4096, 4096)), 128) << "head dim 64 has one configuration";
+  EXPECT_EQ(block_n(prefill(64, 4096, 4096)), 128) << "head dim 64's configurations both take 128-key blocks";
   EXPECT_EQ(block_n(prefill(128, 4096, 4096, DType::kE4M3)), 192) << "FP8 head dim 128: its one configuration";
   AttentionArgs a = prefill(128, 8192, 8192);
   a.causal = true;  // rows see 4096 keys on average
@@ -213,6 +213,59 @@ TEST(KvCacheValidation, KeyBlockChoice) {
   ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());
   EXPECT_EQ(s.splits, 2);
   EXPECT_EQ(s.block_n, 128);
+}
+
+// The query tile of head dim 64 (config.hpp: two configurations at the same min_keys;
+// attention.cpp: plan_config): three warpgroups' 192-row tiles (speed 1.15) unless their
+// padding (rows past the end, the causal diagonal's masked blocks) costs more than that,
+// where two warpgroups' 128-row tiles run; the fastest where the lengths are unknown.
+TEST(KvCacheValidation, RowBlockChoice) {
+  namespace ai = warpspec::attention_impl;
+  const auto call = [](int64_t sq, int64_t sk, bool causal, int64_t heads_kv = 8, DType t = DType::kBF16) {
+    AttentionArgs a;
+    a.q = bshd(2, sq, 8, 64, t, fake());
+    a.k = bshd(2, sk, heads_kv, 64, t, fake(0x4000000));
+    a.v = bshd(2, sk, heads_kv, 64, t, fake(0x8000000));
+    a.o = bshd(2, sq, 8, 64, t, fake(0xC000000));
+    a.causal = causal;
+    a.num_splits = 1;
+    return a;
+  };
+  const auto block_m = [](const AttentionArgs& a) {
+    ai::PlanSummary s;
+    const warpspec::Status st = ai::plan_summary(a, 132, &s);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    EXPECT_EQ(s.kernel_d, 64);
+    EXPECT_EQ(s.block_n, 128);
+    return s.block_m;
+  };
+  // Full 512: 3 tiles of 192 rows (576 computed for 512) x 1.15 beat 4 of 128.
+  EXPECT_EQ(block_m(call(512, 512, false)), 192);
+  EXPECT_EQ(block_m(call(16384, 16384, false)), 192);
+  // Causal 512: 9 blocks of 192 x 128 against 10 of 128 x 128 for the same visible pairs.
+  EXPECT_EQ(block_m(call(512, 512, true)), 128);
+  EXPECT_EQ(block_m(call(1024, 1024, true)), 128);
+  EXPECT_EQ(block_m(call(2048, 2048, true)), 192) << "the diagonal's share falls with the length";
+  EXPECT_EQ(block_m(call(8192, 8192, true)), 192);
+  EXPECT_EQ(block_m(call(100, 4096, false)), 128) << "a short query side: 100 of 192 rows computed for nothing";
+  EXPECT_EQ(block_m(call(100, 4096, false, 8, DType::kFP16)), 128);
+  // Packed GQA (8 query heads over 1): 100 positions x 8 heads = 800 rows, 5 tiles of 192
+  // (960) against 7 of 128 (896).
+  AttentionArgs a = call(100, 4096, false, 1);
+  ai::PlanSummary s;
+  ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());
+  EXPECT_EQ(s.pack_shift, 3);
+  EXPECT_EQ(s.block_m, 192);
+  // Lengths on the device (seqused_k): the fastest.
+  a = call(512, 512, true);
+  a.seqused_k = i32(2, fake(0xE000000));
+  EXPECT_EQ(block_m(a), 192);
+  // Split-KV runs on head dim 128's kernel, whatever the padding.
+  a = call(512, 512, true);
+  a.num_splits = 2;
+  ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());
+  EXPECT_EQ(s.kernel_d, 128);
+  EXPECT_EQ(s.block_m, 128);
 }
 
 // The tile counter is written by the kernel: it may share memory with nothing the kernel

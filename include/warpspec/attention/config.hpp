@@ -47,9 +47,15 @@ struct HeadDimConfig {
   // Split-KV's partial epilogue (epilogue_partial.cuh) is built in; without it the host
   // runs split-KV calls on another configuration (split_config_for).
   bool split_kv = true;
-  // Of a head dim's configurations, a call runs the one with the largest min_keys that its
+  // Of a head dim's configurations, a call runs one with the largest min_keys that its
   // query rows see on average (0: the head dim's default, config_for without keys).
   int min_keys = 0;
+  // Speed per computed (query, key) pair against the head dim's other configurations at
+  // the same min_keys, measured at long rows (bench/NOTES.md). Where the host knows the
+  // lengths it runs, of those, the one with the most visible work per unit of time:
+  // speed x the fraction of its whole tiles' pairs that are visible (attention.cpp:
+  // visible_fraction); where it does not, the fastest.
+  float speed = 1.0f;
   constexpr bool operator==(const HeadDimConfig&) const = default;
   constexpr int v_depth() const { return v_stages > 0 ? v_stages : stages; }
   constexpr int block_m() const { return 64 * consumers; }  // query rows per tile
@@ -63,8 +69,10 @@ struct HeadDimConfig {
 // Registers bound block_n for the large head dims: d 256 holds 128 O + 40 S + 20 P.
 // Head dim 64 runs three consumer warpgroups taking turns: its softmax is as long as its
 // GEMMs (bench/NOTES.md v23), and a third warpgroup's GEMMs fill the gap that two leave
-// (v26: +13-16% at 4k-16k; short causal sequences lose 8-9% to the 192-row tile's
-// masked rows). 160 registers hold 32 O + 64 S + 32 P.
+// (v26: +13-16% at 4k-16k). 160 registers hold 32 O + 64 S + 32 P. Short causal
+// sequences lose 8-9% to the 192-row tile's masked rows, and short query sides to its
+// padded rows: those run two warpgroups without turns on 128-row tiles (v32), chosen by
+// the speeds (1.15: v26's 16k and 8k) and the calls' padding.
 // Head dim 128 has two: 128-key blocks, and 192-key blocks for rows that see 3072 keys
 // or more on average (dense lengths known to the host; with seqused_k or a page table the
 // default), where each block's fixed cost (the row max, the turn, the barrier
@@ -77,11 +85,13 @@ struct HeadDimConfig {
 // kernel (split_config_for; split-KV serves decoding, bound by the K/V reads, which the
 // padded columns do not add to: TMA zero-fills them), head dim 256 refuses num_splits > 1.
 inline constexpr HeadDimConfig kHeadDimConfigs[] = {
-    {.head_dim = 64, .block_n = 128, .stages = 3, .consumers = 3, .split_kv = false},
+    {.head_dim = 64, .block_n = 128, .stages = 3, .consumers = 3, .split_kv = false, .speed = 1.15f},
     {.head_dim = 128, .block_n = 128, .stages = 2},
     {.head_dim = 128, .block_n = 192, .stages = 2, .split_kv = false, .min_keys = 3072},
     {.head_dim = 192, .block_n = 112, .stages = 2},
     {.head_dim = 256, .block_n = 80, .stages = 2, .split_kv = false},
+    // Appended (the list's order names the kernels): head dim 64's short calls.
+    {.head_dim = 64, .block_n = 128, .stages = 3, .pingpong = false, .split_kv = false},
 };
 
 // The kernel that runs head dim d: the smallest built one that holds it. A smaller d
@@ -132,12 +142,15 @@ constexpr std::span<const HeadDimConfig> configs_of(DType dtype) {
 }
 
 // The configuration that runs kernel head dim `kernel_d` for query rows that see `keys`
-// keys on average: of that head dim's, the one with the largest min_keys <= keys; {0, 0, 0}
-// where none is built.
+// keys on average, the padding aside: of that head dim's, one with the largest min_keys
+// <= keys, the fastest of those; {0, 0, 0} where none is built. Its siblings (same head
+// dim and min_keys) are the host's alternatives where it knows the padding.
 constexpr HeadDimConfig config_for(int kernel_d, DType dtype = DType::kBF16, int64_t keys = 0) {
   HeadDimConfig best{0, 0, 0};
   for (const auto& c : configs_of(dtype))
-    if (c.head_dim == kernel_d && c.min_keys <= keys && (best.head_dim == 0 || c.min_keys > best.min_keys)) best = c;
+    if (c.head_dim == kernel_d && c.min_keys <= keys &&
+        (best.head_dim == 0 || c.min_keys > best.min_keys || (c.min_keys == best.min_keys && c.speed > best.speed)))
+      best = c;
   return best;
 }
 
