@@ -902,14 +902,15 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
     if (!s.ok()) {
       if (!capturing) return s;
       if (plan.heuristic_splits) {  // the heuristic's choice: run unsplit rather than refuse
-        AttentionParams params = p.params;
-        schedule::AttentionSchedulerArguments sa = plan.sched_args;
+        Prepared run = p;
+        schedule::AttentionSchedulerArguments& sa = run.plan.sched_args;
         sa.splits = 1;
         sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, plan.sm_count);
-        params.sched = schedule::AttentionScheduler(sa);
-        LaunchShape shape = p.shape;
-        shape.grid = sa.grid_size;
-        return launch_kernel(plan, params, shape, stream);
+        run.plan.splits = 1;
+        run.params.sched = schedule::AttentionScheduler(sa);
+        run.shape.grid = sa.grid_size;
+        log_config_if_enabled([&] { return describe_plan(run); });  // what runs, not the split plan
+        return launch_kernel(run.plan, run.params, run.shape, stream);
       }
       return unsupported(fmt("workspace: num_splits %d needs %zu bytes of split-KV workspace and the stream is being "
                              "captured, where the library cannot allocate its own; pass AttentionArgs::workspace "
@@ -953,6 +954,7 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
     if (!s.ok() && !capturing) return s;  // capturing: counters stays null (the combine kernel)
   }
   params.split_counters = static_cast<int32_t*>(counters);
+  log_config_if_enabled([&] { return describe_plan(p); });
   WARPSPEC_RETURN_IF_ERROR(launch_kernel(plan, params, p.shape, stream));
   if (counters != nullptr) return Status::Ok();
   return attention_impl::launch_combine(c, stream, /*pdl=*/true);
@@ -990,9 +992,9 @@ Status launch(const Prepared& p, cudaStream_t stream) {
     log_config_if_enabled([&] { return describe_plan(run); });
     return launch_kernel(run.plan, run.params, run.shape, stream);
   }
+  if (p.shape.grid != 0 && p.plan.splits > 1) return launch_split(p, stream);  // logs what it runs
   log_config_if_enabled([&] { return describe_plan(p); });
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
-  if (p.plan.splits > 1) return launch_split(p, stream);
   return launch_kernel(p.plan, p.params, p.shape, stream);
 }
 
