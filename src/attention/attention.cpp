@@ -352,32 +352,31 @@ double visible_fraction(const Plan& p, const attention_impl::HeadDimConfig& c, i
   return computed > 0 ? std::min(1.0, visible / computed) : 1.0;
 }
 
-// The plan's configuration and pack-GQA: config_for's choice at the rows' mean keys, or,
-// where the lengths are known, of it and its siblings (config.hpp: the same head dim and
-// min_keys) the one with the most visible work per unit of time (speed x visible
-// fraction, each with the pack-GQA it would plan; ties to the first listed).
+// The plan's configuration, then its pack-GQA: config_for's choice at the rows' mean keys,
+// or, where the lengths are known, of it and its siblings (config.hpp: the same head dim
+// and min_keys) the one with the most visible work per unit of time (speed x visible
+// fraction of the unpacked rows; ties to config_for's). Scored unpacked, the choice does
+// not depend on pack_gqa, so a call with pack_gqa unset runs the configuration that the
+// same call with pack_gqa set either way runs (only the packing differs).
 Status plan_config(const AttentionArgs& a, Plan* plan) {
   Plan& p = *plan;
+  p.pack_shift = 0;
   if (a.num_splits > 1) {
     p.cfg = attention_impl::split_config_for(p.kernel_d, p.dtype);
     return plan_pack_gqa(a, &p);
   }
   const int64_t keys = mean_visible_keys(p, a);
   p.cfg = attention_impl::config_for(p.kernel_d, p.dtype, keys);
-  WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &p));
-  if (keys <= 0) return Status::Ok();
-  Plan best = p;
-  double best_rate = p.cfg.speed * visible_fraction(p, p.cfg, keys);
-  for (const attention_impl::HeadDimConfig& c : attention_impl::configs_of(p.dtype)) {
-    if (c.head_dim != p.kernel_d || c.min_keys != best.cfg.min_keys || c == p.cfg) continue;
-    Plan q = p;
-    q.cfg = c;
-    WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &q));
-    const double rate = c.speed * visible_fraction(q, c, keys);
-    if (rate > best_rate) best = q, best_rate = rate;
+  if (keys > 0) {
+    double best = p.cfg.speed * visible_fraction(p, p.cfg, keys);
+    const attention_impl::HeadDimConfig first = p.cfg;
+    for (const attention_impl::HeadDimConfig& c : attention_impl::configs_of(p.dtype)) {
+      if (c.head_dim != p.kernel_d || c.min_keys != first.min_keys || c == first) continue;
+      const double rate = c.speed * visible_fraction(p, c, keys);
+      if (rate > best) p.cfg = c, best = rate;
+    }
   }
-  p = best;
-  return Status::Ok();
+  return plan_pack_gqa(a, &p);
 }
 
 Status make_plan(const AttentionArgs& a, Plan* plan) {

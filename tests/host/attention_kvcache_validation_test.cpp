@@ -217,8 +217,9 @@ TEST(KvCacheValidation, KeyBlockChoice) {
 
 // The query tile of head dim 64 (config.hpp: two configurations at the same min_keys;
 // attention.cpp: plan_config): three warpgroups' 192-row tiles (speed 1.15) unless their
-// padding (rows past the end, the causal diagonal's masked blocks) costs more than that,
-// where two warpgroups' 128-row tiles run; the fastest where the lengths are unknown.
+// padding (rows past the end, the causal diagonal's or a window's masked blocks) costs
+// more than that, where two warpgroups' 128-row tiles run; the fastest where the lengths
+// are unknown. The choice is made on the unpacked rows, whatever pack_gqa says.
 TEST(KvCacheValidation, RowBlockChoice) {
   namespace ai = warpspec::attention_impl;
   const auto call = [](int64_t sq, int64_t sk, bool causal, int64_t heads_kv = 8, DType t = DType::kBF16) {
@@ -236,7 +237,6 @@ TEST(KvCacheValidation, RowBlockChoice) {
     const warpspec::Status st = ai::plan_summary(a, 132, &s);
     EXPECT_TRUE(st.ok()) << st.to_string();
     EXPECT_EQ(s.kernel_d, 64);
-    EXPECT_EQ(s.block_n, 128);
     return s.block_m;
   };
   // Full 512: 3 tiles of 192 rows (576 computed for 512) x 1.15 beat 4 of 128.
@@ -249,13 +249,26 @@ TEST(KvCacheValidation, RowBlockChoice) {
   EXPECT_EQ(block_m(call(8192, 8192, true)), 192);
   EXPECT_EQ(block_m(call(100, 4096, false)), 128) << "a short query side: 100 of 192 rows computed for nothing";
   EXPECT_EQ(block_m(call(100, 4096, false, 8, DType::kFP16)), 128);
-  // Packed GQA (8 query heads over 1): 100 positions x 8 heads = 800 rows, 5 tiles of 192
-  // (960) against 7 of 128 (896).
-  AttentionArgs a = call(100, 4096, false, 1);
+  // A causal window of 256: a 192-row tile spans ~448 keys for 257 visible a row, a
+  // 128-row one 384.
+  AttentionArgs a = call(8192, 8192, true);
+  a.window_left = 256;
+  EXPECT_EQ(block_m(a), 128);
+  a.causal = false;  // 513 keys a row
+  a.window_right = 256;
+  EXPECT_EQ(block_m(a), 128);
+  // Packed GQA (8 query heads over 1, 100 positions): the tile is chosen on the unpacked
+  // rows (100 of 128 against 100 of 192), then packed by FlashAttention-3's rule on it
+  // (800 rows in 7 tiles of 128); pack_gqa set either way keeps the tile.
+  a = call(100, 4096, false, 1);
   ai::PlanSummary s;
-  ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());
-  EXPECT_EQ(s.pack_shift, 3);
-  EXPECT_EQ(s.block_m, 192);
+  for (const std::optional<bool> mode : {std::optional<bool>{}, std::optional<bool>{true}, std::optional<bool>{false}}) {
+    a.pack_gqa = mode;
+    ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());
+    EXPECT_EQ(s.block_m, 128);
+    EXPECT_EQ(s.pack_shift, mode.value_or(true) ? 3 : 0);
+  }
+  a.pack_gqa.reset();
   // Lengths on the device (seqused_k): the fastest.
   a = call(512, 512, true);
   a.seqused_k = i32(2, fake(0xE000000));
