@@ -291,10 +291,10 @@ Status plan_pack_gqa(const AttentionArgs& a, Plan* plan) {
 // (config_for): the mean over 64 rows spread over the sequence of each row's keys inside
 // the window (causal: the right edge 0) and its chunk, bottom-right aligned; a packed side
 // counts its mean length (total rows / batch). 0 where the lengths are on the device only
-// (seqused_k, a page table, cache_leftpad: the capacity may be far longer than the
-// sequences), which takes the head dim's default configuration.
+// (seqused_q, seqused_k, a page table, cache_leftpad: the capacity may be far longer than
+// the sequences), which takes the head dim's default configuration.
 int64_t mean_visible_keys(const Plan& p, const AttentionArgs& a) {
-  if (p.paged || !a.seqused_k.empty() || !a.cache_leftpad.empty()) return 0;
+  if (p.paged || !a.seqused_q.empty() || !a.seqused_k.empty() || !a.cache_leftpad.empty()) return 0;
   const int64_t batch = std::max<int64_t>(p.batch, 1);
   const int64_t sq = p.packed_q ? p.seqlen_q / batch : p.seqlen_q;
   const int64_t sk = p.packed_k ? p.seqlen_k / batch : p.seqlen_k;

@@ -269,9 +269,13 @@ TEST(KvCacheValidation, RowBlockChoice) {
     EXPECT_EQ(s.pack_shift, mode.value_or(true) ? 3 : 0);
   }
   a.pack_gqa.reset();
-  // Lengths on the device (seqused_k): the fastest.
+  // Lengths on the device (seqused_k, seqused_q: the capacity may be far from them): the
+  // fastest.
   a = call(512, 512, true);
   a.seqused_k = i32(2, fake(0xE000000));
+  EXPECT_EQ(block_m(a), 192);
+  a = call(512, 512, true);
+  a.seqused_q = i32(2, fake(0xE000000));
   EXPECT_EQ(block_m(a), 192);
   // Split-KV runs on head dim 128's kernel, whatever the padding.
   a = call(512, 512, true);
