@@ -402,7 +402,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
   // Split-KV runs on a kernel with the partial epilogue: head dim 64's runs on 128's
   // (config.hpp: split_config_for; FP8 never splits; for the heuristic's splits,
   // plan_splits moves the plan).
-  if (!fp8 && a.num_splits > 1 && attention_impl::split_config_for(p.kernel_d, p.dtype).head_dim != 0)
+  if (!fp8 && p.kernel_d != 0 && a.num_splits > 1 && attention_impl::split_config_for(p.kernel_d, p.dtype).head_dim != 0)
     p.kernel_d = attention_impl::split_config_for(p.kernel_d, p.dtype).head_dim;
   if (p.kernel_d == 0)
     return unsupported(fmt("q.shape[%d] (head_dim): must be a multiple of 8 from 8 to 256 (64, 128, 192 and 256 run "

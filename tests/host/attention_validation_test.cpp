@@ -70,6 +70,14 @@ TEST(AttentionValidation, HeadDimAndDtype) {
   for (int64_t d : {0, 4, 12, 100, 264, 512}) {
     AttentionArgs a = valid(d);
     expect_refused(a, StatusCode::kUnsupported, "head_dim");
+    // Split-KV moves a head dim onto the kernel with the partial epilogue: never one that
+    // no kernel runs (head dim 264 with num_splits 2 was planned on the head dim 128
+    // kernel, which would have computed with its first 128 columns; found by
+    // AttentionPlanFuzz).
+    for (int splits : {0, 2, 128}) {
+      a.num_splits = splits;
+      expect_refused(a, StatusCode::kUnsupported, "head_dim");
+    }
   }
   AttentionArgs a = valid();
   a.q.dtype = DType::kFP32;

@@ -158,6 +158,7 @@ constexpr HeadDimConfig config_for(int kernel_d, DType dtype = DType::kBF16, int
 // partial epilogue at that head dim or the next one up that is built; {0, 0, 0}: none
 // (the call is refused).
 constexpr HeadDimConfig split_config_for(int kernel_d, DType dtype = DType::kBF16) {
+  if (kernel_d <= 0) return {0, 0, 0};  // no kernel head dim: nothing runs it
   for (const auto& c : configs_of(dtype))
     if (c.head_dim >= kernel_d && c.split_kv) return c;
   return {0, 0, 0};
