@@ -1,8 +1,9 @@
 // Random attention calls, valid and not, through the host's planning (plan_summary: the
 // checks and every choice attention_forward makes before it launches): each is either
 // planned within the built kernels' limits or refused with a Status that names an
-// argument ("name: rule"), never an internal error; and planning is a function of the
-// call (the same call twice, the same plan). Pointers are fake (never dereferenced).
+// argument ("name: rule"), never an internal error; planning is a function of the call
+// (the same call twice, the same plan); and without a GPU, check() refuses exactly what
+// planning refuses. Pointers are fake (never dereferenced).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -154,12 +155,18 @@ TEST(AttentionPlanFuzz, EveryCallIsPlannedWithinTheKernelsOrRefusedByName) {
   int planned = 0, refused = 0, split = 0, packed = 0;
   std::set<int> tiles_seen;
   constexpr int kCalls = 20000;
+  const bool no_device = !warpspec::check_device().ok();
   for (int i = 0; i < kCalls; ++i) {
     Gen g(0x5eed0000u + uint64_t(i));
     const AttentionArgs a = random_call(g);
     ai::PlanSummary s;
     const warpspec::Status st = ai::plan_summary(a, 132, &s);
     const std::string what = "call " + std::to_string(i) + " (" + describe(a) + "): " + st.to_string();
+    if (no_device) {  // check() plans the same way, then finds no device
+      const warpspec::Status c = warpspec::check(a);
+      if (st.ok()) ASSERT_EQ(c.code(), StatusCode::kNoDevice) << what << " / check: " << c.to_string();
+      else ASSERT_EQ(c.message(), st.message()) << what << " / check: " << c.to_string();
+    }
     if (!st.ok()) {
       ++refused;
       ASSERT_NE(st.code(), StatusCode::kInternal) << what;
