@@ -46,6 +46,10 @@ struct KvCase {
   DType dtype = DType::kBF16;
   int block_n = 0;  // the key block the plan must take (config.hpp; 0: not checked)
   bool full_lengths = false;  // every sequence the cache's length, no seqused_k
+  // Also captured in a CUDA graph on a new stream and replayed, the replay's O and LSE
+  // checked against the reference: the heuristic's splits under capture run split (on a
+  // workspace the stream has cached) or unsplit (attention.cpp: launch_split), never refuse.
+  bool capture = false;
 };
 
 void run(const KvCase& c, uint64_t seed) {
@@ -146,6 +150,26 @@ void run(const KvCase& c, uint64_t seed) {
   EXPECT_EQ(std::memcmp(runs[0].data(), runs[1].data(), runs[0].size() * 2), 0) << "not bitwise repeatable";
   EXPECT_EQ(std::memcmp(runs[0].data(), runs[2].data(), runs[0].size() * 2), 0)
       << "the combine kernel (a caller's workspace) gives other bits than the in-kernel merge";
+  if (c.capture) {  // the graph's replay is what the reference checks below
+    cudaStream_t stream;
+    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    CUDA_ASSERT(test::poison(d_o));
+    CUDA_ASSERT(test::poison(d_lse));
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    const warpspec::Status st = warpspec::attention_forward(a, stream);
+    CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+    ASSERT_TRUE(st.ok()) << "captured: " << st.to_string();
+    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+    CUDA_ASSERT(cudaStreamSynchronize(stream));
+    runs[0] = test::to_host<uint16_t>(d_o, size_t(B) * c.sq * row_q);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+  }
   const auto& o = runs[0];
   const auto lse = test::to_host<float>(d_lse, size_t(B) * hq * c.sq);
   const auto v_host = test::to_host<uint16_t>(lv, logical);
@@ -197,6 +221,11 @@ std::vector<KvCase> cases() {
   }
   v.push_back({.name = "paged_hd256_unsplit", .d = 256, .sq = 4, .cap = 640, .page = 32, .splits = 1});
   v.push_back({.name = "long_split_heuristic", .hkv = 8, .ratio = 4, .batch = 1, .sq = 1, .cap = 32768, .splits = 0});
+  // The heuristic's splits captured in a graph (dense and paged caches).
+  v.push_back({.name = "captured_split_heuristic", .hkv = 8, .ratio = 4, .batch = 1, .sq = 1, .cap = 8192, .splits = 0,
+               .capture = true});
+  v.push_back({.name = "captured_split_heuristic_paged", .hkv = 2, .ratio = 8, .batch = 2, .sq = 1, .cap = 8192,
+               .page = 64, .splits = 0, .capture = true});
   // A long cache with seqused_k (every case here): the lengths are on the device, so the
   // 128-key configuration runs whatever the capacity (config.hpp, mean_visible_keys); pages
   // smaller than, dividing and larger than a block; cache_batch_idx/leftpad.
