@@ -8,12 +8,11 @@
 
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
-#include <random>
 #include <set>
 #include <string>
 
+#include "host/fuzz.hpp"
 #include "host/test_memory.hpp"
 #include "src/attention/plan.hpp"
 #include "testing/views.hpp"
@@ -29,15 +28,7 @@ using warpspec::StatusCode;
 using warpspec::TensorView;
 namespace ai = warpspec::attention_impl;
 
-struct Gen {
-  std::mt19937_64 rng;
-  explicit Gen(uint64_t seed) : rng(seed) {}
-  int64_t pick(std::initializer_list<int64_t> values) {
-    std::uniform_int_distribution<size_t> d(0, values.size() - 1);
-    return *(values.begin() + d(rng));
-  }
-  bool coin(double p) { return std::bernoulli_distribution(p)(rng); }
-};
+using Gen = warpspec::test::FuzzGen;
 
 void* fake(uintptr_t offset) { return warpspec::test::test_pointer(offset); }
 

@@ -7,11 +7,10 @@
 
 #include <cmath>
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
-#include <random>
 #include <string>
 
+#include "host/fuzz.hpp"
 #include "host/test_memory.hpp"
 #include "warpspec/warpspec.hpp"
 
@@ -22,15 +21,7 @@ using warpspec::GemmArgs;
 using warpspec::StatusCode;
 using warpspec::TensorView;
 
-struct Gen {
-  std::mt19937_64 rng;
-  explicit Gen(uint64_t seed) : rng(seed) {}
-  int64_t pick(std::initializer_list<int64_t> values) {
-    std::uniform_int_distribution<size_t> d(0, values.size() - 1);
-    return *(values.begin() + d(rng));
-  }
-  bool coin(double p) { return std::bernoulli_distribution(p)(rng); }
-};
+using Gen = warpspec::test::FuzzGen;
 
 void* fake(uintptr_t offset) { return warpspec::test::test_pointer(offset); }
 

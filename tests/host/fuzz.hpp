@@ -1,0 +1,22 @@
+#pragma once
+// Random choices for the host fuzz tests: one seeded generator per call, so a failing
+// call is reproduced by its index alone.
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <random>
+
+namespace warpspec::test {
+
+struct FuzzGen {
+  std::mt19937_64 rng;
+  explicit FuzzGen(uint64_t seed) : rng(seed) {}
+  // One of `values`, uniformly (repeat a value to weight it).
+  int64_t pick(std::initializer_list<int64_t> values) {
+    std::uniform_int_distribution<size_t> d(0, values.size() - 1);
+    return *(values.begin() + d(rng));
+  }
+  bool coin(double p) { return std::bernoulli_distribution(p)(rng); }
+};
+
+}  // namespace warpspec::test
