@@ -17,10 +17,7 @@ namespace c_api_fuzz_test {
 
 using Gen = warpspec::test::FuzzGen;
 
-void* host(uintptr_t offset) {
-  alignas(16) static char area[16];
-  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(area) + offset);
-}
+void* host(uintptr_t offset) { return warpspec::test::host_address(offset); }
 
 // A contiguous (b, s, h, d) tensor.
 warpspec_tensor bshd(uintptr_t offset, int32_t dtype, int64_t b, int64_t s, int64_t h, int64_t d) {

@@ -19,4 +19,11 @@ struct FuzzGen {
   bool coin(double p) { return std::bernoulli_distribution(p)(rng); }
 };
 
+// An address `offset` bytes past 16-byte-aligned host memory of this process: a data
+// pointer that is never dereferenced, which a device check refuses as host memory.
+inline void* host_address(uintptr_t offset) {
+  alignas(16) static char area[16];
+  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(area) + offset);
+}
+
 }  // namespace warpspec::test

@@ -19,11 +19,7 @@ using warpspec::StatusCode;
 using warpspec::TensorView;
 using Gen = warpspec::test::FuzzGen;
 
-// Addresses in this test's own host memory, 16-byte aligned, `offset` bytes apart.
-void* host(uintptr_t offset) {
-  alignas(16) static char area[16];
-  return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(area) + offset);
-}
+void* host(uintptr_t offset) { return warpspec::test::host_address(offset); }
 
 TensorView vec(int64_t n, uintptr_t offset, DType t = DType::kI32) {
   TensorView v;
