@@ -6,6 +6,7 @@
 // planning refuses. Pointers are fake (never dereferenced).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -112,6 +113,13 @@ AttentionArgs random_call(Gen& g) {
     a.q_descale.data = fake(slot()), a.q_descale.dtype = DType::kFP32, a.q_descale.rank = 2;
     a.q_descale.shape[0] = batch, a.q_descale.shape[1] = hkv, a.q_descale.stride[0] = hkv, a.q_descale.stride[1] = 1;
   }
+  if (g.coin(0.05)) a.tile_counter = vec(g.pick({2, 1}), slot());
+  if (g.coin(0.05)) a.workspace = fake(slot() + uintptr_t(g.pick({0, 8}))), a.workspace_bytes = size_t(g.pick({0, 16, 1 << 20}));
+  if (g.coin(0.05)) a.softcap = g.coin(0.5) ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+  if (g.coin(0.03)) a.softmax_scale = float(g.pick({-1, 0, 2}));
+  if (t != DType::kE4M3 && g.coin(0.03)) a.k_descale = vec(batch * hkv, slot(), DType::kFP32);
+  if (g.coin(0.03)) a.v.dtype = DType(g.pick({0, 1, 3}));
+  if (!paged && !packed_k && g.coin(0.05)) a.cache_leftpad = vec(batch, slot());
   // Now and then a hostile extent or stride, a wrong output dtype, or two views on one buffer.
   if (g.coin(0.1)) mutate(g, a.q);
   if (g.coin(0.05)) mutate(g, a.k);
@@ -145,7 +153,7 @@ TEST(AttentionPlanFuzz, EveryCallIsPlannedWithinTheKernelsOrRefusedByName) {
     for (const ai::HeadDimConfig& c : ai::configs_of(t)) block_ms.insert(c.block_m()), block_ns.insert(c.block_n);
   int planned = 0, refused = 0, split = 0, packed = 0;
   std::set<int> tiles_seen;
-  constexpr int kCalls = 20000;
+  const int kCalls = warpspec::test::fuzz_calls(20000);
   const bool no_device = !warpspec::check_device().ok();
   for (int i = 0; i < kCalls; ++i) {
     Gen g(0x5eed0000u + uint64_t(i));
@@ -180,7 +188,7 @@ TEST(AttentionPlanFuzz, EveryCallIsPlannedWithinTheKernelsOrRefusedByName) {
     if (a.num_splits == 1) ASSERT_EQ(s.splits, 1) << what;
     ASSERT_GE(s.pack_shift, 0) << what;
     const int64_t hq = a.q.shape[a.q.rank - 2], hkv = a.k.shape[a.k.rank - 2];
-    ASSERT_LE(int64_t(1) << s.pack_shift, hkv > 0 ? hq / hkv : 1) << what;
+    ASSERT_LE(int64_t(1) << s.pack_shift, std::max<int64_t>(hkv > 0 ? hq / hkv : 1, 1)) << what;
     if (a.pack_gqa == false) ASSERT_EQ(s.pack_shift, 0) << what;
     if (a.q.dtype == DType::kE4M3) ASSERT_TRUE(s.splits == 1 && s.pack_shift == 0) << what;
     ai::PlanSummary again;

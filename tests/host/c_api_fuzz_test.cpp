@@ -61,7 +61,7 @@ void expect_answered(warpspec_status st, int i, int* refused) {
 
 TEST(CApiFuzz, CorruptedAttentionStructsAreAnsweredByName) {
   int refused = 0;
-  constexpr int kCalls = 20000;
+  const int kCalls = warpspec::test::fuzz_calls(20000);
   for (int i = 0; i < kCalls; ++i) {
     Gen g(0xcab1000u + uint64_t(i));
     warpspec_attention_args a = warpspec_attention_args_default();
@@ -81,7 +81,7 @@ TEST(CApiFuzz, CorruptedAttentionStructsAreAnsweredByName) {
 
 TEST(CApiFuzz, CorruptedGemmStructsAreAnsweredByName) {
   int refused = 0;
-  constexpr int kCalls = 20000;
+  const int kCalls = warpspec::test::fuzz_calls(20000);
   for (int i = 0; i < kCalls; ++i) {
     Gen g(0xcab2000u + uint64_t(i));
     warpspec_gemm_args a = warpspec_gemm_args_default();

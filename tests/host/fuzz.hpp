@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <cstdlib>
 #include <random>
 
 namespace warpspec::test {
@@ -18,6 +19,13 @@ struct FuzzGen {
   }
   bool coin(double p) { return std::bernoulli_distribution(p)(rng); }
 };
+
+// Calls a fuzz test makes: `usual`, or WARPSPEC_FUZZ_CALLS for a deeper run by hand.
+inline int fuzz_calls(int usual) {
+  const char* v = std::getenv("WARPSPEC_FUZZ_CALLS");
+  const long n = v != nullptr ? std::strtol(v, nullptr, 10) : 0;
+  return n > 0 && n < 100000000 ? int(n) : usual;
+}
 
 // An address `offset` bytes past 16-byte-aligned host memory of this process: a data
 // pointer that is never dereferenced, which a device check refuses as host memory.

@@ -81,7 +81,7 @@ GemmArgs random_call(Gen& g) {
 
 TEST(GemmCheckFuzz, EveryCallIsAcceptedOrRefusedByName) {
   int accepted = 0, refused = 0;
-  constexpr int kCalls = 20000;
+  const int kCalls = warpspec::test::fuzz_calls(20000);
   for (int i = 0; i < kCalls; ++i) {
     Gen g(0x6e44000u + uint64_t(i));
     const GemmArgs a = random_call(g);

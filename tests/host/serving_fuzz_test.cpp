@@ -57,7 +57,7 @@ struct Outcomes {
 
 TEST(ServingFuzz, CombineCallsAreRefusedByNameOrReachTheDevice) {
   Outcomes out;
-  constexpr int kCalls = 10000;
+  const int kCalls = warpspec::test::fuzz_calls(10000);
   for (int i = 0; i < kCalls; ++i) {
     Gen g(0xc0b1000u + uint64_t(i));
     const int64_t b = g.pick({0, 1, 3}), s = g.pick({0, 1, 7, 300}), h = g.pick({1, 4, 32});
@@ -85,7 +85,7 @@ TEST(ServingFuzz, CombineCallsAreRefusedByNameOrReachTheDevice) {
 
 TEST(ServingFuzz, AppendCallsAreRefusedByNameOrReachTheDevice) {
   Outcomes out;
-  constexpr int kCalls = 10000;
+  const int kCalls = warpspec::test::fuzz_calls(10000);
   for (int i = 0; i < kCalls; ++i) {
     Gen g(0xa99e000u + uint64_t(i));
     const int64_t b = g.pick({1, 2, 5, 0}), hkv = g.pick({1, 2, 8}), d = g.pick({64, 128, 256, 40, 7, 0});
