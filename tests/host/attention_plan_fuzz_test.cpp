@@ -33,20 +33,8 @@ using Gen = warpspec::test::FuzzGen;
 
 void* fake(uintptr_t offset) { return warpspec::test::test_pointer(offset); }
 
-TensorView vec(int64_t n, uintptr_t offset, DType t = DType::kI32) {
-  TensorView v;
-  v.data = fake(offset), v.dtype = t, v.rank = 1, v.shape[0] = n, v.stride[0] = 1;
-  return v;
-}
-
-// One stride or extent of `v` replaced by a hostile value.
-void mutate(Gen& g, TensorView& v) {
-  if (v.rank == 0) return;
-  const int dim = int(g.pick({0, 1, 2, 3})) % v.rank;
-  const int64_t value = g.pick({-1, 0, 1, 3, 7, int64_t(1) << 31, int64_t(1) << 40, std::numeric_limits<int64_t>::max()});
-  if (g.coin(0.5)) v.stride[dim] = value;
-  else v.shape[dim] = value;
-}
+TensorView vec(int64_t n, uintptr_t offset, DType t = DType::kI32) { return warpspec::test::fuzz_vector(fake(offset), n, t); }
+void mutate(Gen& g, TensorView& v) { warpspec::test::fuzz_corrupt_extent(g, v); }
 
 AttentionArgs random_call(Gen& g) {
   AttentionArgs a;

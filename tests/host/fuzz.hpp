@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <initializer_list>
 #include <cstdlib>
+#include <limits>
 #include <random>
+
+#include "warpspec/tensor.hpp"
 
 namespace warpspec::test {
 
@@ -19,6 +22,23 @@ struct FuzzGen {
   }
   bool coin(double p) { return std::bernoulli_distribution(p)(rng); }
 };
+
+// A rank-1 contiguous view of `n` elements at `data`.
+inline TensorView fuzz_vector(void* data, int64_t n, DType t = DType::kI32) {
+  TensorView v;
+  v.data = data, v.dtype = t, v.rank = 1, v.shape[0] = n, v.stride[0] = 1;
+  return v;
+}
+
+// One stride or extent of `v` replaced by a hostile value.
+inline void fuzz_corrupt_extent(FuzzGen& g, TensorView& v) {
+  if (v.rank == 0) return;
+  const int dim = int(g.pick({0, 1, 2, 3})) % v.rank;
+  const int64_t value =
+      g.pick({-1, 0, 1, 3, 7, int64_t(1) << 31, int64_t(1) << 40, std::numeric_limits<int64_t>::max()});
+  if (g.coin(0.5)) v.stride[dim] = value;
+  else v.shape[dim] = value;
+}
 
 // Calls a fuzz test makes: `usual`, or WARPSPEC_FUZZ_CALLS for a deeper run by hand.
 inline int fuzz_calls(int usual) {

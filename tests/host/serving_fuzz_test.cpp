@@ -21,18 +21,9 @@ using Gen = warpspec::test::FuzzGen;
 
 void* host(uintptr_t offset) { return warpspec::test::host_address(offset); }
 
-TensorView vec(int64_t n, uintptr_t offset, DType t = DType::kI32) {
-  TensorView v;
-  v.data = host(offset), v.dtype = t, v.rank = 1, v.shape[0] = n, v.stride[0] = 1;
-  return v;
-}
-
+TensorView vec(int64_t n, uintptr_t offset, DType t = DType::kI32) { return warpspec::test::fuzz_vector(host(offset), n, t); }
 void hostile(Gen& g, TensorView& v) {
-  if (v.rank == 0 || !g.coin(0.08)) return;
-  const int dim = int(g.pick({0, 1, 2, 3})) % v.rank;
-  const int64_t value = g.pick({-1, 0, 3, int64_t(1) << 31, int64_t(1) << 40, INT64_MAX});
-  if (g.coin(0.5)) v.stride[dim] = value;
-  else v.shape[dim] = value;
+  if (g.coin(0.08)) warpspec::test::fuzz_corrupt_extent(g, v);
 }
 
 // Tallies outcomes and holds every refusal to naming its argument.
