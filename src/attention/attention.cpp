@@ -358,6 +358,12 @@ double visible_fraction(const Plan& p, const attention_impl::HeadDimConfig& c, i
 // fraction of the unpacked rows; ties to config_for's). Scored unpacked, the choice does
 // not depend on pack_gqa, so a call with pack_gqa unset runs the configuration that the
 // same call with pack_gqa set either way runs (only the packing differs).
+//
+// Only configurations that have what the call uses compete (config.hpp: a lean one has no
+// pack-GQA, chunks or split-KV): the chunk mask where attention_chunk is set, and
+// pack-GQA where the plan packs, which the configuration's tile rows decide (the
+// siblings' are the same, so a plan that packs on a lean configuration packs on the
+// sibling it moves to).
 Status plan_config(const AttentionArgs& a, Plan* plan) {
   Plan& p = *plan;
   p.pack_shift = 0;
@@ -366,17 +372,25 @@ Status plan_config(const AttentionArgs& a, Plan* plan) {
     return plan_pack_gqa(a, &p);
   }
   const int64_t keys = mean_visible_keys(p, a);
-  p.cfg = attention_impl::config_for(p.kernel_d, p.dtype, keys);
-  if (keys > 0) {
-    double best = p.cfg.speed * visible_fraction(p, p.cfg, keys);
-    const attention_impl::HeadDimConfig first = p.cfg;
+  const attention_impl::HeadDimConfig first = attention_impl::config_for(p.kernel_d, p.dtype, keys);
+  const auto choose = [&](bool pack) {
+    double best = -1.0;
     for (const attention_impl::HeadDimConfig& c : attention_impl::configs_of(p.dtype)) {
-      if (c.head_dim != p.kernel_d || c.min_keys != first.min_keys || c == first) continue;
-      const double rate = c.speed * visible_fraction(p, c, keys);
-      if (rate > best) p.cfg = c, best = rate;
+      if (c.head_dim != p.kernel_d || c.min_keys != first.min_keys) continue;
+      if ((p.chunk > 0 && !attention_impl::chunks(c)) || (pack && !attention_impl::packs_gqa(c))) continue;
+      // Where the lengths are on the device, the fastest (config_for's rule).
+      const double rate = c.speed * (keys > 0 ? visible_fraction(p, c, keys) : 1.0);
+      if (rate > best || (rate == best && c == first)) p.cfg = c, best = rate;
     }
+  };
+  p.cfg = first;
+  choose(false);
+  WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &p));
+  if (p.pack_shift > 0 && !attention_impl::packs_gqa(p.cfg)) {
+    choose(true);
+    WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &p));
   }
-  return plan_pack_gqa(a, &p);
+  return Status::Ok();
 }
 
 Status make_plan(const AttentionArgs& a, Plan* plan) {
@@ -1007,7 +1021,10 @@ Status plan_summary(const AttentionArgs& args, int sm_count, PlanSummary* out) {
   Plan p;
   WARPSPEC_RETURN_IF_ERROR(make_plan(args, &p));
   WARPSPEC_RETURN_IF_ERROR(plan_splits(args, &p, sm_count));
-  *out = PlanSummary{p.kernel_d, p.cfg.block_n, p.cfg.block_m(), p.pack_shift, p.splits};
+  *out = PlanSummary{p.kernel_d,   p.cfg.block_n,
+                     p.cfg.block_m(), p.pack_shift,
+                     p.splits,       attention_impl::packs_gqa(p.cfg),
+                     attention_impl::chunks(p.cfg)};
   return Status::Ok();
 }
 

@@ -26,6 +26,7 @@ std::string describe(const AttentionChoice& c) {
               c.kernel.stages);
   if (c.kernel.v_stages > 0) line += fmt(" v_stages=%d", c.kernel.v_stages);  // a V ring deeper than K's
   if (!c.kernel.pingpong) line += " turns=free";  // the consumers issue without taking turns
+  if (!c.kernel.pack_gqa && !c.kernel.chunk && !c.kernel.split_kv) line += " lean";  // config.hpp: none of the three
   if (c.sched.sections() > 1) line += fmt(" l2_sections=%d", c.sched.sections());
   line += fmt(" order=%s schedule=%s tiles=%d grid=%d pdl=%d",
               c.sched.order() == schedule::AttentionOrder::kLongestFirst ? "longest_first" : "m_fastest",

@@ -48,10 +48,11 @@ __device__ bool visible(const RuleCase& c, int m, int j) {
   return true;
 }
 
-// (Three ints, not the HeadDimConfig: nvcc's host stubs take no class-type template
-// arguments for kernels.)
-template <int kBlockM, int kBlockN, int kHeadDim>
+// (Ints and bools, not the HeadDimConfig or MaskFeatures: nvcc's host stubs take no
+// class-type template arguments for kernels.)
+template <int kBlockM, int kBlockN, bool kPackF, bool kChunkF>
 __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out) {
+  constexpr MaskFeatures kF{kPackF, kChunkF, true};
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n_cases) return;
   const RuleCase c = cases[i];
@@ -65,20 +66,20 @@ __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out
   SeqInfo s;
   s.seqlen_q = c.seqlen_q;
   s.seqlen_k = c.seqlen_k;
-  constexpr bool kPack = kPackGqaMask<kHeadDim>;
+  constexpr bool kPack = kF.pack_gqa;
   const int r0 = c.m_block * kBlockM;
   const int rows = PackGqa::rows<kPack>(p, c.seqlen_q);
   const int r_end = min(r0 + kBlockM, rows);
-  const KeyBlocks kb = key_blocks<kBlockM, kBlockN, kHeadDim>(p, s, c.m_block);
+  const KeyBlocks kb = key_blocks<kBlockM, kBlockN, kF>(p, s, c.m_block);
   RuleResult r{kb.lo, kb.hi, 0, 0, 0, 0};
   for (int row = r0; row < r_end; ++row) {
     const int m = PackGqa::position<kPack>(p, row);
     for (int j = 0; j < c.seqlen_k; ++j)
       if (visible(c, m, j) && (j / kBlockN < kb.lo || j / kBlockN >= kb.hi)) ++r.missed_visible;
   }
-  const MaskedBlocks<kBlockM, kBlockN, kHeadDim, true> mb(p, s, r0);
+  const MaskedBlocks<kBlockM, kBlockN, kF, true> mb(p, s, r0);
   for (int n = kb.lo; n < kb.hi; ++n) {
-    const bool named = block_needs_mask<kBlockM, kBlockN, kHeadDim>(p, s, r0, n);
+    const bool named = block_needs_mask<kBlockM, kBlockN, kF>(p, s, r0, n);
     r.masked_blocks += named;
     r.disagree += named != mb.needs(n);
     bool hidden = false;
@@ -94,7 +95,9 @@ __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out
 template <HeadDimConfig kShape>
 void check_rules(uint64_t seed) {
   constexpr int kBlockM = kShape.block_m(), kBlockN = kShape.block_n, kHeadDim = kShape.head_dim;
-  SCOPED_TRACE(testing::Message() << "block_m " << kBlockM << ", block_n " << kBlockN << ", head dim " << kHeadDim);
+  constexpr MaskFeatures kF = mask_features(kShape);
+  SCOPED_TRACE(testing::Message() << "block_m " << kBlockM << ", block_n " << kBlockN << ", head dim " << kHeadDim
+                                  << ", pack-GQA " << kF.pack_gqa << ", chunks " << kF.chunk);
   std::mt19937_64 rng(seed);
   auto uni = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   std::vector<RuleCase> cases(3000);
@@ -104,8 +107,8 @@ void check_rules(uint64_t seed) {
     const int kind = uni(0, 4);  // full, causal, left window, both edges, right only
     c.left = kind == 2 || kind == 3 ? uni(0, 300) : kUnboundedWindow;
     c.right = kind == 1 || kind == 2 ? 0 : kind == 3 || kind == 4 ? uni(0, 300) : kUnboundedWindow;
-    c.chunk = kChunkMask<kHeadDim> && uni(0, 3) == 0 ? uni(2, 300) : 0;
-    c.pack_shift = kPackGqaMask<kHeadDim> && uni(0, 2) == 0 ? uni(1, 3) : 0;
+    c.chunk = kF.chunk && uni(0, 3) == 0 ? uni(2, 300) : 0;
+    c.pack_shift = kF.pack_gqa && uni(0, 2) == 0 ? uni(1, 3) : 0;
     const int rows = c.seqlen_q << c.pack_shift;
     c.m_block = uni(0, (rows - 1) / kBlockM);
     const schedule::FastDivmod div(uint32_t(c.chunk >= 2 ? c.chunk : 2));
@@ -115,7 +118,7 @@ void check_rules(uint64_t seed) {
   test::DeviceBuffer d_cases = test::to_device(cases);
   test::DeviceBuffer d_out(cases.size() * sizeof(RuleResult));
   ASSERT_NE(d_out.get(), nullptr);
-  rules_kernel<kBlockM, kBlockN, kHeadDim><<<int(cases.size() + 127) / 128, 128>>>(d_cases.as<RuleCase>(), int(cases.size()),
+  rules_kernel<kBlockM, kBlockN, kF.pack_gqa, kF.chunk><<<int(cases.size() + 127) / 128, 128>>>(d_cases.as<RuleCase>(), int(cases.size()),
                                                                            d_out.as<RuleResult>());
   CUDA_ASSERT(cudaGetLastError());
   CUDA_ASSERT(cudaDeviceSynchronize());

@@ -285,6 +285,68 @@ TEST(KvCacheValidation, RowBlockChoice) {
   EXPECT_EQ(s.block_m, 128);
 }
 
+// Head dim 128 under 3072 keys a row has a lean sibling (config.hpp: no pack-GQA, chunks
+// or split-KV): a call runs it only where it uses none of the three, and the same tile
+// either way.
+TEST(KvCacheValidation, LeanConfigurationOnlyWhereNothingItLacksIsUsed) {
+  namespace ai = warpspec::attention_impl;
+  const auto call = [](int64_t sq, int64_t sk, int64_t heads_kv, int64_t d = 128) {
+    AttentionArgs a;
+    a.q = bshd(2, sq, 8, d, DType::kBF16, fake());
+    a.k = bshd(2, sk, heads_kv, d, DType::kBF16, fake(0x4000000));
+    a.v = bshd(2, sk, heads_kv, d, DType::kBF16, fake(0x8000000));
+    a.o = bshd(2, sq, 8, d, DType::kBF16, fake(0xC000000));
+    a.num_splits = 1;
+    return a;
+  };
+  const auto plan = [](const AttentionArgs& a) {
+    ai::PlanSummary s;
+    const warpspec::Status st = ai::plan_summary(a, 132, &s);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    return s;
+  };
+  const auto lean = [](const ai::PlanSummary& s) { return !s.pack_gqa && !s.chunk && s.splits == 1; };
+  // Plain calls: lean, full or causal, 16-bit either way, d 128 or padded to it.
+  for (const bool causal : {false, true}) {
+    AttentionArgs a = call(512, 512, 8);
+    a.causal = causal;
+    ai::PlanSummary s = plan(a);
+    EXPECT_TRUE(lean(s)) << "causal " << causal;
+    EXPECT_EQ(s.kernel_d, 128);
+    EXPECT_EQ(s.block_n, 128);
+  }
+  EXPECT_TRUE(lean(plan(call(2048, 2048, 8, 96))));
+  // Rows that see 3072 keys or more: the 192-key configuration (it has both).
+  ai::PlanSummary s = plan(call(4096, 4096, 8));
+  EXPECT_EQ(s.block_n, 192);
+  EXPECT_TRUE(s.pack_gqa && s.chunk);
+  // attention_chunk: the sibling with the chunk mask, the same tile.
+  AttentionArgs a = call(512, 512, 8);
+  a.attention_chunk = 256;
+  s = plan(a);
+  EXPECT_TRUE(s.chunk);
+  EXPECT_EQ(s.block_n, 128);
+  // Pack-GQA by the fill rule (8 query heads over 1, 64 positions: one packed tile) or
+  // asked for: the sibling that packs; asked off: lean again.
+  a = call(64, 2048, 1);
+  s = plan(a);
+  EXPECT_EQ(s.pack_shift, 3);
+  EXPECT_TRUE(s.pack_gqa);
+  EXPECT_EQ(s.block_n, 128);
+  a.pack_gqa = true;
+  EXPECT_TRUE(plan(a).pack_gqa);
+  a.pack_gqa = false;
+  s = plan(a);
+  EXPECT_EQ(s.pack_shift, 0);
+  EXPECT_TRUE(lean(s));
+  // Split-KV: the configuration with the partial epilogue.
+  a = call(64, 2048, 8);
+  a.num_splits = 4;
+  s = plan(a);
+  EXPECT_EQ(s.splits, 4);
+  EXPECT_TRUE(s.pack_gqa && s.chunk);
+}
+
 // The tile counter is written by the kernel: it may share memory with nothing the kernel
 // reads, the cache's index vectors and the page table included.
 TEST(KvCacheValidation, TileCounterOverlapsNothingRead) {

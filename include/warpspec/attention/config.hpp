@@ -56,6 +56,13 @@ struct HeadDimConfig {
   // speed x the fraction of its whole tiles' pairs that are visible (attention.cpp:
   // visible_fraction); where it does not, the fastest.
   float speed = 1.0f;
+  // Pack-GQA's row mapping and chunked attention's mask are built in (where the head dim
+  // has them at all: kPackGqaHeadDim, kChunkHeadDim). A lean configuration leaves both
+  // out, and split-KV's partial epilogue: for calls that use none of the three, the same
+  // tiles in less code (head dim 128: +2.6-4.2% at 512-2k, bench/NOTES.md v33). The host
+  // runs a call that needs one on a sibling that has it.
+  bool pack_gqa = true;
+  bool chunk = true;
   constexpr bool operator==(const HeadDimConfig&) const = default;
   constexpr int v_depth() const { return v_stages > 0 ? v_stages : stages; }
   constexpr int block_m() const { return 64 * consumers; }  // query rows per tile
@@ -92,6 +99,9 @@ inline constexpr HeadDimConfig kHeadDimConfigs[] = {
     {.head_dim = 256, .block_n = 80, .stages = 2, .split_kv = false},
     // Appended (the list's order names the kernels): head dim 64's short calls.
     {.head_dim = 64, .block_n = 128, .stages = 3, .pingpong = false, .split_kv = false},
+    // Head dim 128's lean sibling of its 128-key configuration (no pack-GQA, chunks or
+    // split-KV): the one a plain call under 3072 keys a row runs.
+    {.head_dim = 128, .block_n = 128, .stages = 2, .split_kv = false, .speed = 1.03f, .pack_gqa = false, .chunk = false},
 };
 
 // The kernel that runs head dim d: the smallest built one that holds it. A smaller d
@@ -111,6 +121,22 @@ constexpr bool kChunkHeadDim(int kernel_d) { return kernel_d <= 192; }
 // for the packed row → position shift in its mask (8 bytes of spills), so its masks
 // keep the unpacked rows (mask.cuh: kPackGqaMask) and the host never packs there.
 constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
+
+// What configuration `c`'s kernel has built in: pack-GQA's packed rows, the chunk mask
+// (its head dim may have them, and it does not leave them out).
+constexpr bool packs_gqa(const HeadDimConfig& c) { return c.pack_gqa && kPackGqaHeadDim(c.head_dim); }
+constexpr bool chunks(const HeadDimConfig& c) { return c.chunk && kChunkHeadDim(c.head_dim); }
+
+// The mask code's compile-time switches for one kernel (mask.cuh): the packed row ->
+// position mapping, the chunk edges, and whether the tile's masked blocks are computed
+// once per tile (MaskedBlocks) or asked per block (head dim 256: no two registers for them).
+struct MaskFeatures {
+  bool pack_gqa;
+  bool chunk;
+  bool once;
+  constexpr bool operator==(const MaskFeatures&) const = default;
+};
+constexpr MaskFeatures mask_features(const HeadDimConfig& c) { return {packs_gqa(c), chunks(c), c.head_dim <= 192}; }
 
 // FP8 (e4m3 Q, K, V; bf16 O): design note docs/design/fp8-attention.md §5, §7.1.
 // Shared memory: Q (block_m x d) + stages x (K + vload + Vᵀ) (block_n x d bytes each):

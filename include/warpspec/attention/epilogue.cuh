@@ -26,7 +26,7 @@ struct Epilogue {
   using T = typename ML::T;
   static constexpr int kHeadDim = ML::kHeadDim;
   static constexpr int kBlockM = kCfg.shape.block_m();
-  static constexpr bool kPack = kPackGqaHeadDim(kHeadDim);  // else the unpacked identity (config.hpp)
+  static constexpr bool kPack = packs_gqa(kCfg.shape);  // else the unpacked identity (config.hpp)
   static constexpr int kBoxCols = ML::kBoxCols;
   static constexpr int kCols = ML::kCols;
 

@@ -25,7 +25,7 @@ struct PartialEpilogue {
   using ML = Mainloop<kCfg>;
   static constexpr int kHeadDim = ML::kHeadDim;
   static constexpr int kBlockM = kCfg.shape.block_m();
-  static constexpr bool kPack = kPackGqaHeadDim(kHeadDim);  // else the unpacked identity (config.hpp)
+  static constexpr bool kPack = packs_gqa(kCfg.shape);  // else the unpacked identity (config.hpp)
 
   // Tile row `row`'s partial O (its position and query head: pack_gqa.cuh; the
   // workspace is laid out by query head, so the combine never knows), split w.split.

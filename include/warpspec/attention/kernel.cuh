@@ -106,7 +106,7 @@ struct AttentionKernel : WsRoles<kCfg.shape.consumers, AttentionOperands<kCfg>::
     for (auto w = TileStream::producer_first(c.p, c.s.tiles_ring, passed); w.valid;
          w = TileStream::producer_next(c.p, c.s.tiles_ring, passed, w)) {
       const SeqInfo sq = SeqInfo::get(c.p, w.batch);
-      const KeyBlocks kb = split_share(key_blocks<kBlockM, kBlockN, kHeadDim>(c.p, sq, w.m_block), c.p, w);
+      const KeyBlocks kb = split_share(key_blocks<kBlockM, kBlockN, MainloopT::kMask>(c.p, sq, w.m_block), c.p, w);
       if (kb.count() > 0) MainloopT::load(c, cur, w, sq, kb);
     }
     MainloopT::finish(c, cur);

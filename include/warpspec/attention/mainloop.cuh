@@ -66,6 +66,7 @@ struct Mainloop {
   static constexpr int kBoxCols = Ops::kBoxCols;  // one swizzle span of elements
   static constexpr int kCols = Ops::kCols;
   static constexpr int kPvSteps = Ops::kPvSteps;  // P·V k-steps per block (16 or 32 keys each)
+  static constexpr MaskFeatures kMask = mask_features(kCfg.shape);  // mask.cuh's switches
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "block_n is the wgmma N and a whole number of P·V k-steps");
 
   static constexpr hopper::WgmmaOperandLayout layout_q() { return Ops::layout_q(); }
@@ -143,7 +144,7 @@ struct Mainloop {
 #pragma unroll
     for (int col = 0; col < kCols; ++col)
       hopper::tma_load(s.q[slot] + col * kBlockM * kBoxCols, &p.map_q, &c.s.q_full[slot], col * kBoxCols, 0,
-                       sq.q_offset + PackGqa::position<kPackGqaHeadDim(kHeadDim)>(p, w.m_block * kBlockM), w.head, sq.q_batch);
+                       sq.q_offset + PackGqa::position<kMask.pack_gqa>(p, w.m_block * kBlockM), w.head, sq.q_batch);
     load_v(c, cur, sq, n, head_kv, w.batch);
 #pragma unroll 1
     for (n = kb.hi - 2; n >= kb.lo; --n) {
@@ -212,9 +213,9 @@ struct Mainloop {
 
   // Softcap (if any), then the mask on a block that needs one.
   __device__ __forceinline__ static void prepare_scores(const AttentionParams& p, const SeqInfo& sq,
-                                                        float (&s)[kBlockN / 2], const MaskedBlocks<kBlockM, kBlockN, kHeadDim>& mb, int n, int row0) {
+                                                        float (&s)[kBlockN / 2], const MaskedBlocks<kBlockM, kBlockN, kMask>& mb, int n, int row0) {
     Softcap::apply(p.softcap_prescale, s);
-    if (mb.needs(n)) apply_mask<kBlockN, kHeadDim>(p, sq, s, n, row0);
+    if (mb.needs(n)) apply_mask<kBlockN, kMask>(p, sq, s, n, row0);
   }
 
   // One tile as the consumers see it: the work, where its sequences lie, which key
@@ -227,7 +228,7 @@ struct Mainloop {
     uint32_t q_iter = 0;
     __device__ __forceinline__ Tile(const AttentionParams& p, const schedule::AttentionWork& work)
         : w(work), sq(SeqInfo::get(p, work.batch)),
-          kb(split_share(key_blocks<kBlockM, kBlockN, kHeadDim>(p, sq, work.m_block), p, work)) {}
+          kb(split_share(key_blocks<kBlockM, kBlockN, kMask>(p, sq, work.m_block), p, work)) {}
     // This thread's first row (its second is 8 below).
     __device__ __forceinline__ int row0(int wg) const {
       const int t = threadIdx.x % hopper::kWarpgroupSize;

@@ -44,14 +44,12 @@ WARPSPEC_DEVICE KeyBlocks split_share(KeyBlocks kb, const AttentionParams& p, co
   return {r.lo, r.hi};
 }
 
-// Pack-GQA's row → position mapping, left out where the registers are not there
-// (config.hpp: the host never packs there).
-template <int kHeadDim>
-inline constexpr bool kPackGqaMask = kPackGqaHeadDim(kHeadDim);
-
-template <int kBlockM, int kBlockN, int kHeadDim>
+// The templates below take the kernel's MaskFeatures (config.hpp: mask_features): pack-GQA's
+// row → position mapping, left out where the registers are not there or the configuration
+// is lean (the host never packs there); the chunk edges likewise.
+template <int kBlockM, int kBlockN, MaskFeatures kF>
 WARPSPEC_DEVICE KeyBlocks key_blocks(const AttentionParams& p, const SeqInfo& s, int m_block) {
-  constexpr bool kPack = kPackGqaMask<kHeadDim>;
+  constexpr bool kPack = kF.pack_gqa;
   const int r0 = m_block * kBlockM;
   const int rows = PackGqa::rows<kPack>(p, s.seqlen_q);
   if (r0 >= rows) return {};
@@ -73,24 +71,22 @@ WARPSPEC_DEVICE KeyBlocks key_blocks(const AttentionParams& p, const SeqInfo& s,
 
 // Chunked attention needs a few more registers in the consumers' loop than the head
 // dim 256 kernel has left (it spilled 12-16 bytes however the pass was written), so
-// that kernel leaves it out and the host refuses attention_chunk there.
-template <int kHeadDim>
-inline constexpr bool kChunkMask = kChunkHeadDim(kHeadDim);
+// that kernel leaves it out (kF.chunk) and the host refuses attention_chunk there.
 
 // Does key block n hide any key from any row of the tile starting at tile row r0?
-template <int kBlockM, int kBlockN, int kHeadDim>
+template <int kBlockM, int kBlockN, MaskFeatures kF>
 WARPSPEC_DEVICE bool block_needs_mask(const AttentionParams& p, const SeqInfo& s, int r0, int n) {
   const int first = n * kBlockN, last = first + kBlockN - 1;
   const int diag = s.seqlen_k - s.seqlen_q;
   // The tile's first and last positions (rows past the sequence only ever widen the
   // test: they are never stored).
-  constexpr bool kPack = kPackGqaMask<kHeadDim>;
+  constexpr bool kPack = kF.pack_gqa;
   const int m0 = PackGqa::position<kPack>(p, r0), m_end = PackGqa::position<kPack>(p, r0 + kBlockM - 1);
   if (last >= s.seqlen_k || last > m0 + diag + p.window_right || first < m_end + diag - p.window_left)
     return true;
   // A chunk edge inside the block for some row: the last row's chunk starts after the
   // block's first key, or the first row's chunk ends before its last key.
-  return kChunkMask<kHeadDim> && p.chunk > 0 && (m0 + diag < 0 || first < chunk_start(p, m_end + diag) ||
+  return kF.chunk && p.chunk > 0 && (m0 + diag < 0 || first < chunk_start(p, m_end + diag) ||
                          last >= chunk_start(p, m0 + diag) + p.chunk);
 }
 
@@ -103,12 +99,12 @@ WARPSPEC_DEVICE int ceil_div(int a, int b) { return -floor_div(-a, b); }
 // per block two compares, not the positions and edges again between S's wait and the
 // softmax. The head dim 256 consumer has no two registers to hold them across its loop
 // (28 bytes of spills), so there it asks block_needs_mask per block, as before.
-template <int kBlockM, int kBlockN, int kHeadDim, bool kOnce = (kHeadDim <= 192)>
+template <int kBlockM, int kBlockN, MaskFeatures kF, bool kOnce = kF.once>
 struct MaskedBlocks {
   int below = 0, from = 0;
   WARPSPEC_DEVICE MaskedBlocks(const AttentionParams& p, const SeqInfo& s, int r0) {
     const int diag = s.seqlen_k - s.seqlen_q;
-    constexpr bool kPack = kPackGqaMask<kHeadDim>;
+    constexpr bool kPack = kF.pack_gqa;
     const int m0 = PackGqa::position<kPack>(p, r0), m_end = PackGqa::position<kPack>(p, r0 + kBlockM - 1);
     // last >= seqlen_k or last > m0 + diag + right  <=>  last >= min(seqlen_k, m0 + diag
     // + right + 1) = m0 + diag + min(seqlen_q - m0, right + 1) (no sum passes 2^31), and
@@ -116,7 +112,7 @@ struct MaskedBlocks {
     from = floor_div(m0 + diag + min(s.seqlen_q - m0, p.window_right + 1), kBlockN);
     // first < m_end + diag - left  <=>  n < ceil((m_end + diag - left) / kBlockN).
     below = ceil_div(m_end + diag - p.window_left, kBlockN);
-    if (kChunkMask<kHeadDim> && p.chunk > 0) {
+    if (kF.chunk && p.chunk > 0) {
       if (m0 + diag < 0) {
         from = 0;  // every block
       } else {
@@ -128,26 +124,26 @@ struct MaskedBlocks {
   WARPSPEC_DEVICE bool needs(int n) const { return n < below || n >= from; }
 };
 
-template <int kBlockM, int kBlockN, int kHeadDim>
-struct MaskedBlocks<kBlockM, kBlockN, kHeadDim, false> {
+template <int kBlockM, int kBlockN, MaskFeatures kF>
+struct MaskedBlocks<kBlockM, kBlockN, kF, false> {
   const AttentionParams& p;
   const SeqInfo& s;
   int r0;
   WARPSPEC_DEVICE MaskedBlocks(const AttentionParams& params, const SeqInfo& seq, int row) : p(params), s(seq), r0(row) {}
-  WARPSPEC_DEVICE bool needs(int n) const { return block_needs_mask<kBlockM, kBlockN, kHeadDim>(p, s, r0, n); }
+  WARPSPEC_DEVICE bool needs(int n) const { return block_needs_mask<kBlockM, kBlockN, kF>(p, s, r0, n); }
 };
 
 // Set the hidden scores of key block n to -inf. `s` is one warpgroup's m64 x kBlockN
 // accumulator: this thread holds tile rows row0 and row0 + 8 (counted from the
 // sequence's first tile; their query positions through PackGqa) and, for register i, column 8(i>>2) + 2(lane%4) + (i&1) of the block
 // (HOPPER-FACTS §4).
-template <int kBlockN, int kHeadDim>
+template <int kBlockN, MaskFeatures kF>
 WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, float (&s)[kBlockN / 2], int n, int row0) {
   const int col0 = n * kBlockN + 2 * (threadIdx.x % 4);
   const int diag = sq.seqlen_k - sq.seqlen_q;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    const int row = PackGqa::position<kPackGqaMask<kHeadDim>>(p, row0 + 8 * h);
+    const int row = PackGqa::position<kF.pack_gqa>(p, row0 + 8 * h);
     // Visible local columns [begin, end) in the thread's numbering 8j + e.
     const int end = row + diag + min(sq.seqlen_q - row, p.window_right + 1) - col0;  // as in key_blocks
     const int begin = row + diag - p.window_left - col0;
@@ -160,7 +156,7 @@ WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, flo
       }
     }
   }
-  if (kChunkMask<kHeadDim> && p.chunk > 0) {
+  if (kF.chunk && p.chunk > 0) {
     // A second pass of its own, so its temporaries never add to the window pass's (the
     // consumers of the large head dims have no registers to spare here).
 #pragma unroll
@@ -169,7 +165,7 @@ WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, flo
       // Opaque to the optimiser: the row's chunk is the same for every block of the tile,
       // and hoisting it out of the consumer's loop would hold it in registers.
       asm volatile("" : "+r"(row));
-      const int a = PackGqa::position<kPackGqaMask<kHeadDim>>(p, row) + diag;
+      const int a = PackGqa::position<kF.pack_gqa>(p, row) + diag;
       const int begin = chunk_start(p, a) - col0;
       const int end = a < 0 ? begin : begin + p.chunk;
 #pragma unroll

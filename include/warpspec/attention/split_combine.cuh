@@ -28,7 +28,7 @@ namespace warpspec::attention_impl {
 
 template <AttentionConfig kCfg>
 struct SplitCombine {
-  static constexpr bool kPack = kPackGqaHeadDim(kCfg.shape.head_dim);
+  static constexpr bool kPack = packs_gqa(kCfg.shape);
   static constexpr int kBlockM = kCfg.shape.block_m();
 
   // Counters the host reserves: one per (query tile, consumer warpgroup).

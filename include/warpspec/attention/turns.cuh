@@ -77,7 +77,7 @@ struct Turns : Mainloop<kCfg> {
     cur.k.advance();
     QRel::after_last_qk(q_empty(c, t.q_iter), releaser && t.kb.count() == 1);  // (q_release.cuh)
     if (t.q_iter > 0 && threadIdx.x % hopper::kWarpgroupSize == 0) QRel::after_first_qk(q_empty(c, t.q_iter - 1));
-    prepare_scores(c.p, t.sq, a.s, MaskedBlocks<kBlockM, kBlockN, kHeadDim>(c.p, t.sq, t.w.m_block * kBlockM),
+    prepare_scores(c.p, t.sq, a.s, MaskedBlocks<kBlockM, kBlockN, ML::kMask>(c.p, t.sq, t.w.m_block * kBlockM),
                    t.kb.hi - 1, t.row0(wg));
     float alpha[2];
     sm.template update<true>(a.s, alpha);
@@ -122,7 +122,7 @@ struct Turns : Mainloop<kCfg> {
     const bool releaser = (threadIdx.x % 32) == 0;
     const uint32_t q_base = q_addr(c, t);
     const int row0 = t.row0(wg);
-    const MaskedBlocks<kBlockM, kBlockN, kHeadDim> mb(p, t.sq, t.w.m_block * kBlockM);
+    const MaskedBlocks<kBlockM, kBlockN, ML::kMask> mb(p, t.sq, t.w.m_block * kBlockM);
     float alpha[2];
 #pragma unroll 1
     for (int n = t.kb.hi - 2; n >= t.kb.lo; --n) {
