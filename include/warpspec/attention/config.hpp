@@ -86,7 +86,8 @@ struct HeadDimConfig {
 // waits) spreads over 1.5x the MMA: +5-6% at 8k-16k, full and causal, but -10 to -14%
 // at 512 (the last block's masked keys; v29). The 192-key kernel has no registers for
 // split-KV's partial epilogue (68 bytes of spills with it at 176 keys), so split-KV runs
-// on the 128-key one.
+// on the 128-key one. The 128-key blocks come twice: with pack-GQA, chunks and split-KV,
+// and lean, without them (+2.5-5.5% at 512-2k, v33), which plain calls run.
 // Split-KV's partial epilogue: head dims 64 (three consumers at 160 registers: 184 bytes
 // of spills) and 256 (4 bytes at 240) leave it out; head dim 64 splits on the head dim 128
 // kernel (split_config_for; split-KV serves decoding, bound by the K/V reads, which the
