@@ -220,17 +220,23 @@ TEST(KvCacheValidation, KeyBlockChoice) {
 // padding (rows past the end, the causal diagonal's or a window's masked blocks) costs
 // more than that, where two warpgroups' 128-row tiles run; the fastest where the lengths
 // are unknown. The choice is made on the unpacked rows, whatever pack_gqa says.
+// A dense call of batch 2 and 8 query heads, one split, at fake addresses (planning only).
+AttentionArgs dense_call(int64_t sq, int64_t sk, int64_t d, bool causal = false, int64_t heads_kv = 8,
+                         DType t = DType::kBF16) {
+  AttentionArgs a;
+  a.q = bshd(2, sq, 8, d, t, fake());
+  a.k = bshd(2, sk, heads_kv, d, t, fake(0x4000000));
+  a.v = bshd(2, sk, heads_kv, d, t, fake(0x8000000));
+  a.o = bshd(2, sq, 8, d, t, fake(0xC000000));
+  a.causal = causal;
+  a.num_splits = 1;
+  return a;
+}
+
 TEST(KvCacheValidation, RowBlockChoice) {
   namespace ai = warpspec::attention_impl;
   const auto call = [](int64_t sq, int64_t sk, bool causal, int64_t heads_kv = 8, DType t = DType::kBF16) {
-    AttentionArgs a;
-    a.q = bshd(2, sq, 8, 64, t, fake());
-    a.k = bshd(2, sk, heads_kv, 64, t, fake(0x4000000));
-    a.v = bshd(2, sk, heads_kv, 64, t, fake(0x8000000));
-    a.o = bshd(2, sq, 8, 64, t, fake(0xC000000));
-    a.causal = causal;
-    a.num_splits = 1;
-    return a;
+    return dense_call(sq, sk, 64, causal, heads_kv, t);
   };
   const auto block_m = [](const AttentionArgs& a) {
     ai::PlanSummary s;
@@ -291,13 +297,7 @@ TEST(KvCacheValidation, RowBlockChoice) {
 TEST(KvCacheValidation, LeanConfigurationOnlyWhereNothingItLacksIsUsed) {
   namespace ai = warpspec::attention_impl;
   const auto call = [](int64_t sq, int64_t sk, int64_t heads_kv, int64_t d = 128) {
-    AttentionArgs a;
-    a.q = bshd(2, sq, 8, d, DType::kBF16, fake());
-    a.k = bshd(2, sk, heads_kv, d, DType::kBF16, fake(0x4000000));
-    a.v = bshd(2, sk, heads_kv, d, DType::kBF16, fake(0x8000000));
-    a.o = bshd(2, sq, 8, d, DType::kBF16, fake(0xC000000));
-    a.num_splits = 1;
-    return a;
+    return dense_call(sq, sk, d, false, heads_kv);
   };
   const auto plan = [](const AttentionArgs& a) {
     ai::PlanSummary s;
