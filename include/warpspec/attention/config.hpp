@@ -115,12 +115,12 @@ constexpr int kernel_head_dim(int64_t d) {
   return d <= 64 ? 64 : d <= 128 ? 128 : d <= 192 ? 192 : 256;
 }
 
-// Kernels that implement chunked attention (mask.cuh: kChunkMask).
+// Head dims whose kernels may implement chunked attention (mask.cuh: MaskFeatures::chunk).
 constexpr bool kChunkHeadDim(int kernel_d) { return kernel_d <= 192; }
 
 // Kernels that run pack-GQA (pack_gqa.cuh): the head dim 256 consumer has no registers
 // for the packed row → position shift in its mask (8 bytes of spills), so its masks
-// keep the unpacked rows (mask.cuh: kPackGqaMask) and the host never packs there.
+// keep the unpacked rows (mask.cuh: MaskFeatures::pack_gqa) and the host never packs there.
 constexpr bool kPackGqaHeadDim(int kernel_d) { return kernel_d <= 192; }
 
 // What configuration `c`'s kernel has built in: pack-GQA's packed rows, the chunk mask
