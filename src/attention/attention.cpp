@@ -1024,7 +1024,7 @@ Status plan_summary(const AttentionArgs& args, int sm_count, PlanSummary* out) {
   *out = PlanSummary{p.kernel_d,   p.cfg.block_n,
                      p.cfg.block_m(), p.pack_shift,
                      p.splits,       attention_impl::packs_gqa(p.cfg),
-                     attention_impl::chunks(p.cfg)};
+                     attention_impl::chunks(p.cfg), p.cfg.split_kv};
   return Status::Ok();
 }
 

@@ -15,8 +15,9 @@ struct PlanSummary {
   int block_m = 0;     // and query rows per tile (attention.cpp: plan_config)
   int pack_shift = 0;  // log2 of the query heads per tile row group; 0: unpacked
   int splits = 1;      // split-KV shares per query tile; 1: none
-  bool pack_gqa = true;  // its kernel has pack-GQA's rows and the chunk mask (config.hpp:
-  bool chunk = true;     // packs_gqa, chunks; both false: a lean configuration)
+  bool pack_gqa = true;  // its kernel has pack-GQA's rows, the chunk mask and split-KV's
+  bool chunk = true;     // partial epilogue (config.hpp: packs_gqa, chunks, split_kv; none:
+  bool split_kv = true;  // a lean configuration)
 };
 
 // The call's refusal, as attention_forward would give it, or its plan on `sm_count` SMs.

@@ -132,14 +132,15 @@ std::string describe(const AttentionArgs& a) {
 
 bool same(const ai::PlanSummary& x, const ai::PlanSummary& y) {
   return x.kernel_d == y.kernel_d && x.block_n == y.block_n && x.block_m == y.block_m &&
-         x.pack_shift == y.pack_shift && x.splits == y.splits;
+         x.pack_shift == y.pack_shift && x.splits == y.splits && x.pack_gqa == y.pack_gqa && x.chunk == y.chunk &&
+         x.split_kv == y.split_kv;
 }
 
 TEST(AttentionPlanFuzz, EveryCallIsPlannedWithinTheKernelsOrRefusedByName) {
   std::set<int> block_ms, block_ns;
   for (const DType t : {DType::kBF16, DType::kE4M3})
     for (const ai::HeadDimConfig& c : ai::configs_of(t)) block_ms.insert(c.block_m()), block_ns.insert(c.block_n);
-  int planned = 0, refused = 0, split = 0, packed = 0;
+  int planned = 0, refused = 0, split = 0, packed = 0, lean = 0;
   std::set<int> tiles_seen;
   const int kCalls = warpspec::test::fuzz_calls(20000);
   const bool no_device = !warpspec::check_device().ok();
@@ -179,6 +180,11 @@ TEST(AttentionPlanFuzz, EveryCallIsPlannedWithinTheKernelsOrRefusedByName) {
     ASSERT_LE(int64_t(1) << s.pack_shift, std::max<int64_t>(hkv > 0 ? hq / hkv : 1, 1)) << what;
     if (a.pack_gqa == false) ASSERT_EQ(s.pack_shift, 0) << what;
     if (a.q.dtype == DType::kE4M3) ASSERT_TRUE(s.splits == 1 && s.pack_shift == 0) << what;
+    // The kernel has what the call uses (a lean configuration has none of the three).
+    if (s.pack_shift > 0) ASSERT_TRUE(s.pack_gqa) << "packed rows on a kernel without pack-GQA: " << what;
+    if (a.attention_chunk > 1) ASSERT_TRUE(s.chunk) << "a chunk on a kernel without the chunk mask: " << what;
+    if (s.splits > 1) ASSERT_TRUE(s.split_kv) << "splits on a kernel without the partial epilogue: " << what;
+    lean += !s.pack_gqa && !s.chunk && !s.split_kv;
     ai::PlanSummary again;
     ASSERT_TRUE(ai::plan_summary(a, 132, &again).ok()) << what;
     ASSERT_TRUE(same(s, again)) << "the same call planned twice differs: " << what;
@@ -191,6 +197,7 @@ TEST(AttentionPlanFuzz, EveryCallIsPlannedWithinTheKernelsOrRefusedByName) {
   EXPECT_GT(refused, kCalls / 10);
   EXPECT_GT(split, 100);
   EXPECT_GT(packed, 100);
+  EXPECT_GT(lean, 100);
   EXPECT_EQ(tiles_seen, (std::set<int>{128, 192}));
 }
 
