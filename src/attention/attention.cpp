@@ -887,6 +887,16 @@ std::string describe_plan(const Prepared& p) {
 
 Status launch_kernel(const Plan& plan, const AttentionParams& params, const LaunchShape& shape, cudaStream_t stream) {
   const attention_impl::AttentionConfig cfg{plan.cfg, plan.dtype};
+  // The kernel must have what the parameters use (plan_config picks it so): one without
+  // pack-GQA would read packed rows as positions, one without the chunk mask ignore the
+  // chunks, one without the partial epilogue write O instead of the partials.
+  if ((params.pack_shift > 0 && !attention_impl::packs_gqa(plan.cfg)) ||
+      (params.chunk > 0 && !attention_impl::chunks(plan.cfg)) ||
+      (params.combine.o_partial != nullptr && !plan.cfg.split_kv))
+    return internal_error(fmt("attention: the planned kernel (head dim %d, block_n %d) lacks a feature the call uses "
+                              "(pack_shift %d, chunk %d, split-KV %d)",
+                              plan.cfg.head_dim, plan.cfg.block_n, params.pack_shift, params.chunk,
+                              params.combine.o_partial != nullptr ? 1 : 0));
   if (attention_impl::is_fp8(plan.dtype)) {
     switch (plan.kernel_d) {
       case 64: return attention_impl::launch_attention_e4m3_hd64(cfg, params, shape, stream);
