@@ -1,8 +1,8 @@
 #pragma once
 // The attention kernels that are built: one explicit list. Every configuration of
-// kHeadDimConfigs x dtype (bf16, fp16) = 14 kernels (head dim 64 has two configurations,
-// 128 three; other head dims run padded on the next one, kernel_head_dim); and e4m3 x
-// kFp8HeadDimConfigs = 3 (head dims 64, 128, 256 exactly): 17.
+// kHeadDimConfigs x dtype (bf16, fp16) = 16 kernels (head dims 64 and 256 have two
+// configurations, 128 three; other head dims run padded on the next one, kernel_head_dim);
+// and e4m3 x kFp8HeadDimConfigs = 3 (head dims 64, 128, 256 exactly): 19.
 #include <array>
 
 #include "warpspec/attention/config.hpp"

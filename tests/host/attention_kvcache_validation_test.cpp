@@ -291,6 +291,34 @@ TEST(KvCacheValidation, RowBlockChoice) {
   EXPECT_EQ(s.block_m, 128);
 }
 
+// Head dim 256's key block (config.hpp: 80 keys, and 64 at speed 0.94 for calls whose
+// 80-key blocks compute more than 1 / 0.94 of what 64-key ones do).
+TEST(KvCacheValidation, KeyBlockChoiceHeadDim256) {
+  namespace ai = warpspec::attention_impl;
+  const auto block_n = [](const AttentionArgs& a) {
+    ai::PlanSummary s;
+    const warpspec::Status st = ai::plan_summary(a, 132, &s);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    EXPECT_EQ(s.kernel_d, 256);
+    return s.block_n;
+  };
+  // Causal 512: 18 blocks of 128 x 80 (184320 pairs) against 20 of 128 x 64 (163840).
+  EXPECT_EQ(block_n(dense_call(512, 512, 256, true)), 64);
+  // Causal 1k: 61 x 80 keys against 72 x 64, 1.059 x: under 1 / 0.94.
+  EXPECT_EQ(block_n(dense_call(1024, 1024, 256, true)), 80);
+  // Full 512: rows of 7 x 80 = 560 keys against 512.
+  EXPECT_EQ(block_n(dense_call(512, 512, 256)), 64);
+  EXPECT_EQ(block_n(dense_call(1024, 1024, 256)), 80) << "1040 keys against 1024";
+  EXPECT_EQ(block_n(dense_call(4096, 4096, 256)), 80);
+  EXPECT_EQ(block_n(dense_call(4096, 4096, 256, true)), 80);
+  EXPECT_EQ(block_n(dense_call(64, 100, 256)), 64) << "100 keys: 160 against 128";
+  EXPECT_EQ(block_n(dense_call(512, 512, 200, true)), 64) << "head dim 200 runs padded on 256's kernels";
+  EXPECT_EQ(block_n(dense_call(512, 512, 256, true, 8, DType::kFP16)), 64);
+  AttentionArgs a = dense_call(512, 512, 256, true);
+  a.seqused_k = i32(2, fake(0xE000000));
+  EXPECT_EQ(block_n(a), 80) << "lengths on the device: the fastest";
+}
+
 // Head dim 128 under 3072 keys a row has a lean sibling (config.hpp: no pack-GQA, chunks
 // or split-KV): a call runs it only where it uses none of the three, and the same tile
 // either way.

@@ -72,7 +72,8 @@ struct HeadDimConfig {
 //   d  64: 24 KB + 3 x 32 KB  = 120 KB   (three consumers: 192 query rows)
 //   d 128: 32 KB + 2 x 64 KB  = 160 KB   (long rows: 32 KB + 2 x 96 KB = 224 KB)
 //   d 192: 48 KB + 2 x 84 KB  = 216 KB   (block_n 112, as FlashAttention-3)
-//   d 256: 64 KB + 2 x 80 KB  = 224 KB   (block_n 80, as FlashAttention-3)
+//   d 256: 64 KB + 2 x 80 KB  = 224 KB   (block_n 80, as FlashAttention-3; short calls
+//          64 KB + 2 x 64 KB = 192 KB with block_n 64)
 // Registers bound block_n for the large head dims: d 256 holds 128 O + 40 S + 20 P.
 // Head dim 64 runs three consumer warpgroups taking turns: its softmax is as long as its
 // GEMMs (bench/NOTES.md v23), and a third warpgroup's GEMMs fill the gap that two leave
@@ -103,6 +104,11 @@ inline constexpr HeadDimConfig kHeadDimConfigs[] = {
     // Head dim 128's lean sibling of its 128-key configuration (no pack-GQA, chunks or
     // split-KV): the one a plain call under 3072 keys a row runs.
     {.head_dim = 128, .block_n = 128, .stages = 2, .split_kv = false, .speed = 1.03f, .pack_gqa = false, .chunk = false},
+    // Head dim 256's short calls: 64-key blocks, where 80-key ones compute too many masked
+    // keys (the causal diagonal at 512: 1440 keys per four 128-row tiles against 1280; a
+    // row of 512 in 7 blocks of 80). Speed 0.94 of the 80-key kernel at long rows (v34:
+    // 0.948 full and 0.953 causal at 16k, 0.939 causal at 8k).
+    {.head_dim = 256, .block_n = 64, .stages = 2, .split_kv = false, .speed = 0.94f},
 };
 
 // The kernel that runs head dim d: the smallest built one that holds it. A smaller d
