@@ -49,6 +49,7 @@ struct Case {
   DType dtype = DType::kBF16;
   float scale = 0;  // 0: the default 1/sqrt(d)
   bool lse = true;
+  const char* plan_has = nullptr;  // describe's line for the call must contain this
 };
 
 Layout layout_of(int l, Layout fallback) { return l < 0 ? fallback : Layout(l); }
@@ -145,6 +146,12 @@ void run_case(const Case& c) {
   if (c.scale != 0) a.softmax_scale = c.scale;
   a.causal = c.causal;
   const float scale = c.scale != 0 ? c.scale : 1.0f / std::sqrt(float(c.d));
+  if (c.plan_has != nullptr) {
+    std::string line;
+    const warpspec::Status ds = warpspec::describe(a, &line);
+    ASSERT_TRUE(ds.ok()) << ds.to_string();
+    EXPECT_NE(line.find(c.plan_has), std::string::npos) << line;
+  }
   warpspec::Status s = warpspec::attention_forward(a, nullptr);
   ASSERT_TRUE(s.ok()) << s.to_string();
   CUDA_ASSERT(cudaDeviceSynchronize());
@@ -351,6 +358,25 @@ TEST(Attention, ManyShortTilesPerCta) {
 TEST(Attention, ManyShortTilesPerCtaHeadDim256) {
   WARPSPEC_REQUIRE_HOPPER();
   many_short_tiles(256);
+}
+
+// Head dim 256's 64-key kernel (config.hpp: short calls, where 80-key blocks compute more
+// masked keys): the plan names it for these calls, and it matches the reference, with
+// sequences that end inside a block and a GQA ratio.
+TEST(Attention, HeadDim256ShortCallsRunOn64KeyBlocks) {
+  WARPSPEC_REQUIRE_HOPPER();
+  struct Shape {
+    bool causal;
+    int sq, sk;
+    DType t;
+  };
+  for (const Shape& sh : {Shape{true, 512, 512, DType::kBF16}, Shape{false, 512, 512, DType::kFP16},
+                          Shape{true, 333, 333, DType::kBF16}, Shape{false, 200, 100, DType::kBF16}}) {
+    Case c;
+    c.d = 256, c.causal = sh.causal, c.sq = sh.sq, c.sk = sh.sk, c.dtype = sh.t, c.hkv = 2, c.ratio = 2;
+    c.batch = 2, c.plan_has = " block_n=64 ";
+    run_case(c);
+  }
 }
 
 // A large scale makes the softmax peaky: the running max changes often and matters.
