@@ -7,7 +7,10 @@
 //   - every block with a hidden (row, key) pair, keys past seqlen_k included, is one
 //     block_needs_mask names (it may name more: rows past the sequence widen it);
 //   - MaskedBlocks names exactly the blocks block_needs_mask names (one rule written
-//     twice; the head dim 256 consumer still asks block_needs_mask per block).
+//     twice; the head dim 256 consumer still asks block_needs_mask per block);
+//   - apply_mask hides exactly the hidden scores of a valid row in a block, one warp's
+//     share of the accumulator at a time, on both its paths (one compare for two rows
+//     8 apart, and each score against its own row's edges).
 #include <iterator>
 #include <random>
 #include <utility>
@@ -92,6 +95,101 @@ __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out
   out[i] = r;
 }
 
+// One warp per case: key block `n` of the case's tile (drawn among the blocks it reads),
+// the rows of warp `warp` of one consumer warpgroup, scores of 1 masked by apply_mask.
+struct ElementResult {
+  int wrong;       // scores of valid rows hidden when visible or kept when hidden
+  int hidden;      // scores of valid rows hidden (to see that cases exercise the mask)
+  int paired;      // 1 where the warp met the condition of the one-compare path
+};
+
+template <int kBlockM, int kBlockN, bool kPackF, bool kChunkF>
+__global__ void elements_kernel(const RuleCase* cases, const uint32_t* draws, int n_cases, ElementResult* out) {
+  constexpr MaskFeatures kF{kPackF, kChunkF, true};
+  const int i = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+  if (i >= n_cases) return;
+  const RuleCase c = cases[i];
+  AttentionParams p;
+  p.window_left = c.left;
+  p.window_right = c.right;
+  p.chunk = c.chunk;
+  p.chunk_mul = c.chunk_mul;
+  p.chunk_shift = c.chunk_shift;
+  p.pack_shift = c.pack_shift;
+  SeqInfo s;
+  s.seqlen_q = c.seqlen_q;
+  s.seqlen_k = c.seqlen_k;
+  constexpr bool kPack = kF.pack_gqa;
+  const KeyBlocks kb = key_blocks<kBlockM, kBlockN, kF>(p, s, c.m_block);
+  if (kb.count() == 0) {
+    if (lane == 0) out[i] = ElementResult{0, 0, -1};
+    return;
+  }
+  const int n = kb.lo + int(draws[i] % uint32_t(kb.count()));
+  const int warp = int(draws[i] >> 16) % (kBlockM / 16);  // warpgroup wg's warp w: rows 64 wg + 16 w
+  const int row0 = c.m_block * kBlockM + 16 * warp + lane / 4;
+  float sc[kBlockN / 2];  // in registers: every index below is a constant
+#pragma unroll
+  for (int r = 0; r < kBlockN / 2; ++r) sc[r] = 1.0f;
+  apply_mask<kBlockN, kF>(p, s, sc, n, row0);
+  const int rows = PackGqa::rows<kPack>(p, c.seqlen_q);
+  int wrong = 0, hidden = 0;
+#pragma unroll
+  for (int r = 0; r < kBlockN / 2; ++r) {
+    const int row = row0 + 8 * ((r >> 1) & 1), col = n * kBlockN + 8 * (r >> 2) + 2 * (lane % 4) + (r & 1);
+    if (row >= rows) continue;  // rows past the sequence are never stored
+    const bool want_hidden = !visible(c, PackGqa::position<kPack>(p, row), col);
+    const bool is_hidden = sc[r] == -INFINITY;
+    wrong += want_hidden != is_hidden || (!is_hidden && sc[r] != 1.0f);
+    hidden += is_hidden;
+  }
+  // The one-compare path's condition, as apply_mask states it.
+  const int diag = c.seqlen_k - c.seqlen_q, col0 = n * kBlockN + 2 * (lane % 4);
+  int begin[2], end[2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int m = PackGqa::position<kPack>(p, row0 + 8 * h);
+    end[h] = m + diag + min(c.seqlen_q - m, c.right + 1) - col0;
+    begin[h] = m + diag - c.left - col0;
+  }
+  const bool paired = __all_sync(0xffffffffu, end[1] == end[0] + 8 && max(begin[0], begin[1]) <= 0);
+  for (int off = 16; off > 0; off /= 2) {
+    wrong += __shfl_xor_sync(0xffffffffu, wrong, off);
+    hidden += __shfl_xor_sync(0xffffffffu, hidden, off);
+  }
+  if (lane == 0) out[i] = ElementResult{wrong, hidden, paired ? 1 : 0};
+}
+
+// The same random cases through apply_mask.
+template <int kBlockM, int kBlockN, bool kPackF, bool kChunkF>
+void check_elements(const std::vector<RuleCase>& cases, std::mt19937_64& rng) {
+  std::vector<uint32_t> draws(cases.size());
+  for (uint32_t& d : draws) d = uint32_t(rng());
+  test::DeviceBuffer d_cases = test::to_device(cases), d_draws = test::to_device(draws);
+  test::DeviceBuffer d_out(cases.size() * sizeof(ElementResult));
+  ASSERT_NE(d_out.get(), nullptr);
+  elements_kernel<kBlockM, kBlockN, kPackF, kChunkF><<<int(cases.size() + 3) / 4, 128>>>(
+      d_cases.as<RuleCase>(), d_draws.as<uint32_t>(), int(cases.size()), d_out.as<ElementResult>());
+  CUDA_ASSERT(cudaGetLastError());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<ElementResult> out = test::to_host<ElementResult>(d_out, cases.size());
+  int failures = 0, paired = 0, unpaired_hiding = 0;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const RuleCase& c = cases[i];
+    const ElementResult& r = out[i];
+    paired += r.paired == 1 && r.hidden > 0;
+    unpaired_hiding += r.paired == 0 && r.hidden > 0;
+    if (r.wrong != 0 && ++failures <= 5)
+      ADD_FAILURE() << "apply_mask: seqlen_q " << c.seqlen_q << " seqlen_k " << c.seqlen_k << " window (" << c.left
+                    << ", " << c.right << ") chunk " << c.chunk << " pack_shift " << c.pack_shift << " m_block "
+                    << c.m_block << " draw " << draws[i] << ": " << r.wrong << " scores wrong";
+  }
+  EXPECT_EQ(failures, 0);
+  // Both paths must have hidden scores, or the check above says little of one of them.
+  EXPECT_GT(paired, 100);
+  EXPECT_GT(unpaired_hiding, 100);
+}
+
 template <HeadDimConfig kShape>
 void check_rules(uint64_t seed) {
   constexpr int kBlockM = kShape.block_m(), kBlockN = kShape.block_n, kHeadDim = kShape.head_dim;
@@ -140,6 +238,7 @@ void check_rules(uint64_t seed) {
   // The draw must reach both kinds of block, or the checks above say little.
   EXPECT_GT(masked, 1000);
   EXPECT_GT(reading, 1500);
+  check_elements<kBlockM, kBlockN, kF.pack_gqa, kF.chunk>(cases, rng);
 }
 
 TEST(AttentionMaskRules, KeyBlocksAndMaskedBlocksAgreeWithBruteForce) {

@@ -137,22 +137,45 @@ struct MaskedBlocks<kBlockM, kBlockN, kF, false> {
 // accumulator: this thread holds tile rows row0 and row0 + 8 (counted from the
 // sequence's first tile; their query positions through PackGqa) and, for register i, column 8(i>>2) + 2(lane%4) + (i&1) of the block
 // (HOPPER-FACTS §4).
+//
+// Row 8 below sees 8 more keys where the diagonal is its right edge for both rows, so
+// column c + 8 of the lower row is visible exactly when column c of the upper one is:
+// where that holds for the whole warp and no left edge falls in the block (the causal
+// diagonal away from a sequence's last rows), one compare serves two scores (17 x 2
+// compares for 64 scores at 128 keys, not 2 x 64); elsewhere each score is compared with
+// both edges of its own row.
 template <int kBlockN, MaskFeatures kF>
 WARPSPEC_DEVICE void apply_mask(const AttentionParams& p, const SeqInfo& sq, float (&s)[kBlockN / 2], int n, int row0) {
   const int col0 = n * kBlockN + 2 * (threadIdx.x % 4);
   const int diag = sq.seqlen_k - sq.seqlen_q;
+  // Visible local columns [begin, end) of each row in the thread's numbering 8j + e.
+  int begin[2], end[2];
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int row = PackGqa::position<kF.pack_gqa>(p, row0 + 8 * h);
-    // Visible local columns [begin, end) in the thread's numbering 8j + e.
-    const int end = row + diag + min(sq.seqlen_q - row, p.window_right + 1) - col0;  // as in key_blocks
-    const int begin = row + diag - p.window_left - col0;
+    end[h] = row + diag + min(sq.seqlen_q - row, p.window_right + 1) - col0;  // as in key_blocks
+    begin[h] = row + diag - p.window_left - col0;
+  }
+  if (__all_sync(0xffffffffu, end[1] == end[0] + 8 && max(begin[0], begin[1]) <= 0)) {
 #pragma unroll
-    for (int j = 0; j < kBlockN / 8; ++j) {
+    for (int j = -1; j < kBlockN / 8; ++j) {
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
-        const int c = 8 * j + e;
-        if (c >= end || c < begin) s[4 * j + 2 * h + e] = -INFINITY;
+        const bool hidden = 8 * j + e >= end[0];  // column 8j + e of row0, 8(j + 1) + e of row0 + 8
+        if (j >= 0 && hidden) s[4 * j + e] = -INFINITY;
+        if (j + 1 < kBlockN / 8 && hidden) s[4 * (j + 1) + 2 + e] = -INFINITY;
+      }
+    }
+  } else {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+#pragma unroll
+      for (int j = 0; j < kBlockN / 8; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int c = 8 * j + e;
+          if (c >= end[h] || c < begin[h]) s[4 * j + 2 * h + e] = -INFINITY;
+        }
       }
     }
   }
