@@ -51,6 +51,18 @@ __device__ bool visible(const RuleCase& c, int m, int j) {
   return true;
 }
 
+// The case's mask parameters and sequence lengths, as the kernel's would hold them.
+__device__ void set_up(const RuleCase& c, AttentionParams& p, SeqInfo& s) {
+  p.window_left = c.left;
+  p.window_right = c.right;
+  p.chunk = c.chunk;
+  p.chunk_mul = c.chunk_mul;
+  p.chunk_shift = c.chunk_shift;
+  p.pack_shift = c.pack_shift;
+  s.seqlen_q = c.seqlen_q;
+  s.seqlen_k = c.seqlen_k;
+}
+
 // (Ints and bools, not the HeadDimConfig or MaskFeatures: nvcc's host stubs take no
 // class-type template arguments for kernels.)
 template <int kBlockM, int kBlockN, bool kPackF, bool kChunkF>
@@ -60,15 +72,8 @@ __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out
   if (i >= n_cases) return;
   const RuleCase c = cases[i];
   AttentionParams p;
-  p.window_left = c.left;
-  p.window_right = c.right;
-  p.chunk = c.chunk;
-  p.chunk_mul = c.chunk_mul;
-  p.chunk_shift = c.chunk_shift;
-  p.pack_shift = c.pack_shift;
   SeqInfo s;
-  s.seqlen_q = c.seqlen_q;
-  s.seqlen_k = c.seqlen_k;
+  set_up(c, p, s);
   constexpr bool kPack = kF.pack_gqa;
   const int r0 = c.m_block * kBlockM;
   const int rows = PackGqa::rows<kPack>(p, c.seqlen_q);
@@ -110,15 +115,8 @@ __global__ void elements_kernel(const RuleCase* cases, const uint32_t* draws, in
   if (i >= n_cases) return;
   const RuleCase c = cases[i];
   AttentionParams p;
-  p.window_left = c.left;
-  p.window_right = c.right;
-  p.chunk = c.chunk;
-  p.chunk_mul = c.chunk_mul;
-  p.chunk_shift = c.chunk_shift;
-  p.pack_shift = c.pack_shift;
   SeqInfo s;
-  s.seqlen_q = c.seqlen_q;
-  s.seqlen_k = c.seqlen_k;
+  set_up(c, p, s);
   constexpr bool kPack = kF.pack_gqa;
   const KeyBlocks kb = key_blocks<kBlockM, kBlockN, kF>(p, s, c.m_block);
   if (kb.count() == 0) {
