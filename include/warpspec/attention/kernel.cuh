@@ -12,7 +12,8 @@
 // none of whose rows sees a key: consumers write zeros; those past a packed
 // sequence's end: nothing), so stages pair up. Per tile, SeqInfo (seqlen.cuh) says
 // where the batch entry's sequences lie and KeyBlocks (mask.cuh) which key blocks the
-// tile reads (narrowed to the work tile's share under split-KV: split_share).
+// tile reads (narrowed to the work tile's share under split-KV: split_share); under the
+// dynamic schedule the producer's key blocks come with the tile (tile_stream.cuh).
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/epilogue.cuh"
 #include "warpspec/attention/epilogue_direct.cuh"
@@ -103,10 +104,14 @@ struct AttentionKernel : WsRoles<kCfg.shape.consumers, AttentionOperands<kCfg>::
     if (!hopper::elect_one()) return;
     typename MainloopT::Cursor cur;
     uint32_t passed = 0;  // tiles through the dynamic schedule's ring
-    for (auto w = TileStream::producer_first(c.p, c.s.tiles_ring, passed); w.valid;
-         w = TileStream::producer_next(c.p, c.s.tiles_ring, passed, w)) {
+    for (auto w = TileStream::first(c.p);; w = TileStream::next(c.p, w)) {
+      if (!w.valid) {
+        TileStream::publish(c.p, c.s.tiles_ring, passed, w, KeyBlocks{});  // the end
+        break;
+      }
       const SeqInfo sq = SeqInfo::get(c.p, w.batch);
-      const KeyBlocks kb = split_share(key_blocks<kBlockM, kBlockN, MainloopT::kMask>(c.p, sq, w.m_block), c.p, w);
+      const KeyBlocks kb = Tile::blocks(c.p, sq, w);
+      TileStream::publish(c.p, c.s.tiles_ring, passed, w, kb);
       if (kb.count() > 0) MainloopT::load(c, cur, w, sq, kb);
     }
     MainloopT::finish(c, cur);
@@ -125,21 +130,32 @@ struct AttentionKernel : WsRoles<kCfg.shape.consumers, AttentionOperands<kCfg>::
     typename MainloopT::Cursor cur;
     typename MainloopT::Acc a;
     uint32_t passed = 0;  // tiles through the dynamic schedule's ring
-    auto w = TileStream::consumer_first(c.p, c.s.tiles_ring, passed);
+    // The next tile's work, and (dynamic: the producer's) its key blocks.
+    schedule::AttentionWork w;
+    KeyBlocks kb;
+    auto next_work = [&](const schedule::AttentionWork* prev) {
+      if (TileStream::handed_over(c.p)) {
+        TileStream::receive(c.s.tiles_ring, passed, w, kb);
+      } else {
+        w = prev != nullptr ? c.p.sched.next(*prev) : c.p.sched.first(int(blockIdx.x));
+      }
+    };
+    auto tile = [&] { return TileStream::handed_over(c.p) ? Tile(c.p, w, kb) : Tile(c.p, w); };
+    next_work(nullptr);
     while (w.valid) {
-      Tile t(c.p, w);
+      Tile t = tile();
       if (t.kb.count() == 0) {
         EpilogueT::store_zero(c.p, consumer, t.w, t.sq);
-        w = TileStream::consumer_next(c.p, c.s.tiles_ring, passed, w);
+        next_work(&t.w);
         continue;
       }
-      typename MainloopT::Softmax sm(MainloopT::Descale::scale_log2(c.p, w));
+      typename MainloopT::Softmax sm(MainloopT::Descale::scale_log2(c.p, t.w));
       TurnsT::open(c, cur, consumer, t, a, sm);
       for (;;) {
         TurnsT::blocks(c, cur, consumer, t, a, sm);
-        w = TileStream::consumer_next(c.p, c.s.tiles_ring, passed, t.w);
+        next_work(&t.w);
         if (MainloopT::QRel::kNextQBeside && w.valid && EpilogueT::stores_o(c.p)) {
-          Tile next(c.p, w);
+          Tile next = tile();
           if (next.kb.count() > 0) {
             TurnsT::close_and_open(c, cur, consumer, a, sm, next,
                                       [&] { EpilogueT::store_o(c, consumer, t, a.o, sm); });

@@ -226,9 +226,16 @@ struct Mainloop {
     SeqInfo sq;
     KeyBlocks kb;
     uint32_t q_iter = 0;
+    // Work `work`'s tile. Only while work.valid (SeqInfo reads the batch entry's lengths).
     __device__ __forceinline__ Tile(const AttentionParams& p, const schedule::AttentionWork& work)
-        : w(work), sq(SeqInfo::get(p, work.batch)),
-          kb(split_share(key_blocks<kBlockM, kBlockN, kMask>(p, sq, work.m_block), p, work)) {}
+        : w(work), sq(SeqInfo::get(p, work.batch)), kb(blocks(p, sq, work)) {}
+    // The same, its key blocks already worked out (by the producer: tile_stream.cuh).
+    __device__ __forceinline__ Tile(const AttentionParams& p, const schedule::AttentionWork& work, const KeyBlocks& k)
+        : w(work), sq(SeqInfo::get(p, work.batch)), kb(k) {}
+    __device__ __forceinline__ static KeyBlocks blocks(const AttentionParams& p, const SeqInfo& sq,
+                                                       const schedule::AttentionWork& work) {
+      return split_share(key_blocks<kBlockM, kBlockN, kMask>(p, sq, work.m_block), p, work);
+    }
     // This thread's first row (its second is 8 below).
     __device__ __forceinline__ int row0(int wg) const {
       const int t = threadIdx.x % hopper::kWarpgroupSize;

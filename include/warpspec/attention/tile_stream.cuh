@@ -7,25 +7,36 @@
 // Dynamic (AttentionParams::tile_counter set; used for variable-length batches, whose
 // tile costs the host cannot see): CTA c starts with position c of the work list
 // (longest first); each later tile is the next free position, G + atomicAdd(counter,
-// 1), taken by the producer thread when it starts that tile, so a CTA that finishes
-// early takes more: greedy longest-processing-time balancing. The producer hands each
-// position to the consumer warps through a two-slot ring in shared memory (a thread
-// pipeline: the producer arrives after writing a slot, every consumer thread releases
-// it after reading it). The end is position -1 in the ring.
+// 1), taken by the producer thread when it has issued the previous tile's loads, so a
+// CTA that finishes early takes more: greedy longest-processing-time balancing. The
+// producer hands each tile to the consumer warps through a two-slot ring in shared
+// memory (a thread pipeline: the producer arrives after writing a slot, every consumer
+// thread releases it after reading it): not its position but the work it decodes to and
+// the key blocks it reads, which the producer works out for its own loads anyway; the
+// consumers would otherwise redo the schedule's divisions and key_blocks' arithmetic, a
+// chain of dependent scalar instructions, between two tiles (bench/NOTES.md v36). The
+// end is a tile whose work is not valid.
 //
 // The counter pair {next, done} is zero at launch and zero again when the kernel ends:
 // each CTA's producer, after its last (past-the-end) ticket, counts itself done, and the
 // last one resets both. So a caller may reuse one counter for launches that run one
 // after another (one stream), never for launches that may overlap.
+#include "warpspec/attention/mask.cuh"
 #include "warpspec/attention/params.hpp"
 #include "warpspec/hopper/arch.cuh"
+#include "warpspec/hopper/smem.cuh"
 #include "warpspec/pipeline.cuh"
 
 namespace warpspec::attention_impl {
 
+// A tile as handed over: work and key blocks, two 16-byte words.
+struct alignas(16) TileSlot {
+  int32_t m_block, head, batch, split, lo, hi, valid, unused;
+};
+
 struct TileRing {
   PipelineStorage<2> barriers;
-  int32_t position[2];
+  TileSlot slot[2];
 };
 
 // Each role keeps one register of state: how many tiles it has passed through the ring
@@ -39,27 +50,42 @@ class TileStream {
   }
 
   // ---- the producer thread
-  __device__ __forceinline__ static schedule::AttentionWork producer_first(const AttentionParams& p, TileRing& r,
-                                                                          uint32_t& n) {
-    if (p.tile_counter == nullptr) return p.sched.first(int(blockIdx.x));
-    return publish(p, r, n, int(blockIdx.x));
+  __device__ __forceinline__ static schedule::AttentionWork first(const AttentionParams& p) {
+    return p.tile_counter == nullptr ? p.sched.first(int(blockIdx.x)) : take(p, int(blockIdx.x));
   }
-  __device__ __forceinline__ static schedule::AttentionWork producer_next(const AttentionParams& p, TileRing& r,
-                                                                         uint32_t& n, const schedule::AttentionWork& w) {
-    if (p.tile_counter == nullptr) return p.sched.next(w);
-    return publish(p, r, n, p.sched.grid_size() + atomicAdd(p.tile_counter, 1));
+  // Call only while w.valid.
+  __device__ __forceinline__ static schedule::AttentionWork next(const AttentionParams& p,
+                                                                const schedule::AttentionWork& w) {
+    return p.tile_counter == nullptr ? p.sched.next(w) : take(p, p.sched.grid_size() + atomicAdd(p.tile_counter, 1));
+  }
+  // Dynamic: hand tile (w, kb) to the consumers (kb: nothing where w is not valid).
+  __device__ __forceinline__ static void publish(const AttentionParams& p, TileRing& r, uint32_t& n,
+                                                 const schedule::AttentionWork& w, const KeyBlocks& kb) {
+    if (p.tile_counter == nullptr) return;
+    Pipeline<2> pipe(r.barriers);
+    const PipelineState<2> st = state(n++);
+    pipe.producer_acquire(st);
+    r.slot[st.index] = TileSlot{w.m_block, w.head, w.batch, w.split, kb.lo, kb.hi, int32_t(w.valid), 0};
+    pipe.producer_commit(st);  // arrive: releases the slot's writes to the consumers' wait
   }
 
-  // ---- every consumer thread
-  __device__ __forceinline__ static schedule::AttentionWork consumer_first(const AttentionParams& p, TileRing& r,
-                                                                          uint32_t& n) {
-    if (p.tile_counter == nullptr) return p.sched.first(int(blockIdx.x));
-    return receive(p, r, n);
-  }
-  __device__ __forceinline__ static schedule::AttentionWork consumer_next(const AttentionParams& p, TileRing& r,
-                                                                         uint32_t& n, const schedule::AttentionWork& w) {
-    if (p.tile_counter == nullptr) return p.sched.next(w);
-    return receive(p, r, n);
+  // ---- every consumer thread: whether tiles come through the ring, and the next one.
+  __device__ __forceinline__ static bool handed_over(const AttentionParams& p) { return p.tile_counter != nullptr; }
+  __device__ __forceinline__ static void receive(TileRing& r, uint32_t& n, schedule::AttentionWork& w, KeyBlocks& kb) {
+    Pipeline<2> pipe(r.barriers);
+    const PipelineState<2> st = state(n++);
+    pipe.consumer_wait(st);
+    const uint32_t a = hopper::smem_u32(&r.slot[st.index]);
+    const uint4 x = hopper::ld_shared_v4(a), y = hopper::ld_shared_v4(a + 16);
+    pipe.consumer_release(st);
+    w.m_block = int32_t(x.x);
+    w.head = int32_t(x.y);
+    w.batch = int32_t(x.z);
+    w.split = int32_t(x.w);
+    kb.lo = int32_t(y.x);
+    kb.hi = int32_t(y.y);
+    w.valid = y.z != 0u;
+    w.linear = 0;  // the static schedule's; not used here
   }
 
  private:
@@ -70,34 +96,18 @@ class TileStream {
     return st;
   }
 
-  __device__ __forceinline__ static schedule::AttentionWork publish(const AttentionParams& p, TileRing& r, uint32_t& n,
-                                                                   int pos) {
+  // Dynamic: the tile at position `pos`. Past the end, this CTA's tickets are all taken:
+  // order that before counting it done, and let the last CTA reset the pair for the next
+  // launch.
+  __device__ __forceinline__ static schedule::AttentionWork take(const AttentionParams& p, int pos) {
     const schedule::AttentionWork w = p.sched.at(uint32_t(pos));
-    Pipeline<2> pipe(r.barriers);
-    const PipelineState<2> st = state(n++);
-    pipe.producer_acquire(st);
-    r.position[st.index] = w.valid ? pos : -1;
-    pipe.producer_commit(st);  // arrive: releases the slot write to the consumers' wait
     if (!w.valid) {
-      // Every ticket of this CTA is taken: order that before counting it done, and let
-      // the last CTA reset the pair for the next launch.
       __threadfence();
       if (atomicAdd(p.tile_counter + 1, 1) == int(gridDim.x) - 1) {
         atomicExch(p.tile_counter, 0);
         atomicExch(p.tile_counter + 1, 0);
       }
     }
-    return w;
-  }
-
-  __device__ __forceinline__ static schedule::AttentionWork receive(const AttentionParams& p, TileRing& r, uint32_t& n) {
-    Pipeline<2> pipe(r.barriers);
-    const PipelineState<2> st = state(n++);
-    pipe.consumer_wait(st);
-    const int32_t pos = r.position[st.index];
-    pipe.consumer_release(st);
-    schedule::AttentionWork w = p.sched.at(uint32_t(pos < 0 ? 0 : pos));
-    w.valid = pos >= 0;
     return w;
   }
 };
