@@ -8,6 +8,8 @@
 //     block_needs_mask names (it may name more: rows past the sequence widen it);
 //   - MaskedBlocks names exactly the blocks block_needs_mask names (one rule written
 //     twice; the head dim 256 consumer still asks block_needs_mask per block);
+//   - a consumer warpgroup skips only blocks none of its rows sees a key of, and never
+//     all of them (warpgroup_rows.cuh), of the tile's blocks and of a split-KV share;
 //   - apply_mask hides exactly the hidden scores of a valid row in a block, one warp's
 //     share of the accumulator at a time, on both its paths (one compare for two rows
 //     8 apart, and each score against its own row's edges).
@@ -18,6 +20,7 @@
 
 #include "common/gpu_test.hpp"
 #include "warpspec/attention/mask.cuh"
+#include "warpspec/attention/warpgroup_rows.cuh"
 #include "warpspec/schedule/fast_divmod.hpp"
 
 namespace mask_rules_test {  // named: the file is compiled with others in one translation unit
@@ -37,6 +40,8 @@ struct RuleResult {
   int unmasked_hidden;  // a block with a hidden pair that block_needs_mask does not name
   int disagree;         // MaskedBlocks and block_needs_mask differ on a block
   int masked_blocks;    // blocks block_needs_mask names (to see that cases exercise it)
+  int skip_wrong;       // a warpgroup skips a block with a key one of its rows sees, or every block
+  int skipped;          // blocks warpgroups skip (to see that cases exercise it)
 };
 
 __device__ bool visible(const RuleCase& c, int m, int j) {
@@ -79,7 +84,7 @@ __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out
   const int rows = PackGqa::rows<kPack>(p, c.seqlen_q);
   const int r_end = min(r0 + kBlockM, rows);
   const KeyBlocks kb = key_blocks<kBlockM, kBlockN, kF>(p, s, c.m_block);
-  RuleResult r{kb.lo, kb.hi, 0, 0, 0, 0};
+  RuleResult r{kb.lo, kb.hi, 0, 0, 0, 0, 0, 0};
   for (int row = r0; row < r_end; ++row) {
     const int m = PackGqa::position<kPack>(p, row);
     for (int j = 0; j < c.seqlen_k; ++j)
@@ -96,6 +101,24 @@ __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out
       for (int j = n * kBlockN; j < (n + 1) * kBlockN && !hidden; ++j) hidden = !visible(c, m, j);
     }
     r.unmasked_hidden += hidden && !named;
+  }
+  // Each consumer warpgroup's skip (warpgroup_rows.cuh), of the tile's blocks and of a
+  // split-KV share of them: every key of a skipped block hidden from all of its rows,
+  // and at least one block left to compute.
+  if (kb.count() > 0) {
+#pragma unroll
+    for (int narrow = 0; narrow < 2; ++narrow) {
+      const KeyBlocks share = narrow ? KeyBlocks{kb.lo + kb.count() / 2, kb.hi - kb.count() / 4} : kb;
+      for (int wg = 0; wg < kBlockM / 64; ++wg) {
+        const int skip = WarpgroupRows<kBlockM, kBlockN, kF>::skip(p, s, share, c.m_block, wg);
+        r.skipped += skip;
+        if (skip < 0 || skip >= share.count()) ++r.skip_wrong;
+        for (int row = r0 + 64 * wg; row < min(r0 + 64 * wg + 64, r_end); ++row) {
+          const int m = PackGqa::position<kPack>(p, row);
+          for (int j = (share.hi - skip) * kBlockN; j < share.hi * kBlockN; ++j) r.skip_wrong += visible(c, m, j);
+        }
+      }
+    }
   }
   out[i] = r;
 }
@@ -219,23 +242,27 @@ void check_rules(uint64_t seed) {
   CUDA_ASSERT(cudaGetLastError());
   CUDA_ASSERT(cudaDeviceSynchronize());
   const std::vector<RuleResult> out = test::to_host<RuleResult>(d_out, cases.size());
-  int masked = 0, reading = 0, failures = 0;
+  int masked = 0, reading = 0, skipped = 0, failures = 0;
   for (size_t i = 0; i < cases.size(); ++i) {
     const RuleCase& c = cases[i];
     const RuleResult& r = out[i];
     masked += r.masked_blocks;
     reading += r.hi > r.lo;
-    if ((r.missed_visible | r.unmasked_hidden | r.disagree) != 0 && ++failures <= 5)
+    skipped += r.skipped;
+    if ((r.missed_visible | r.unmasked_hidden | r.disagree | r.skip_wrong) != 0 && ++failures <= 5)
       ADD_FAILURE() << "seqlen_q " << c.seqlen_q << " seqlen_k " << c.seqlen_k << " window (" << c.left << ", "
                     << c.right << ") chunk " << c.chunk << " pack_shift " << c.pack_shift << " m_block " << c.m_block
                     << ": blocks [" << r.lo << ", " << r.hi << "), visible keys outside them " << r.missed_visible
                     << ", blocks with hidden pairs not masked " << r.unmasked_hidden
-                    << ", blocks where MaskedBlocks and block_needs_mask differ " << r.disagree;
+                    << ", blocks where MaskedBlocks and block_needs_mask differ " << r.disagree
+                    << ", warpgroup skips wrong " << r.skip_wrong;
   }
   EXPECT_EQ(failures, 0);
-  // The draw must reach both kinds of block, or the checks above say little.
+  // The draw must reach both kinds of block, or the checks above say little; where the
+  // kernel skips, some blocks must be skipped.
   EXPECT_GT(masked, 1000);
   EXPECT_GT(reading, 1500);
+  if (WarpgroupRows<kBlockM, kBlockN, kF>::kActive) EXPECT_GT(skipped, 300);
   check_elements<kBlockM, kBlockN, kF.pack_gqa, kF.chunk>(cases, rng);
 }
 

@@ -14,6 +14,8 @@
 // where the batch entry's sequences lie and KeyBlocks (mask.cuh) which key blocks the
 // tile reads (narrowed to the work tile's share under split-KV: split_share); under the
 // dynamic schedule the producer's key blocks come with the tile (tile_stream.cuh).
+#include <climits>
+
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/epilogue.cuh"
 #include "warpspec/attention/epilogue_direct.cuh"
@@ -140,10 +142,18 @@ struct AttentionKernel : WsRoles<kCfg.shape.consumers, AttentionOperands<kCfg>::
         w = prev != nullptr ? c.p.sched.next(*prev) : c.p.sched.first(int(blockIdx.x));
       }
     };
-    auto tile = [&] { return TileStream::handed_over(c.p) ? Tile(c.p, w, kb) : Tile(c.p, w); };
+    // The tile as this warpgroup reads it (Tile::trim): opening a chain, any number of
+    // its first blocks skipped; joined to the previous tile (close_and_open), no more
+    // than the rings hold beside that tile's last V (Turns::skip_k).
+    constexpr int kMaxJoinedSkip = (kStages < kVStages ? kStages : kVStages) - 1;
+    auto tile = [&](int max_skip) {
+      Tile t = TileStream::handed_over(c.p) ? Tile(c.p, w, kb) : Tile(c.p, w);
+      if (t.kb.count() > 0) t.trim(c.p, consumer, max_skip);
+      return t;
+    };
     next_work(nullptr);
     while (w.valid) {
-      Tile t = tile();
+      Tile t = tile(INT_MAX);
       if (t.kb.count() == 0) {
         EpilogueT::store_zero(c.p, consumer, t.w, t.sq);
         next_work(&t.w);
@@ -155,7 +165,7 @@ struct AttentionKernel : WsRoles<kCfg.shape.consumers, AttentionOperands<kCfg>::
         TurnsT::blocks(c, cur, consumer, t, a, sm);
         next_work(&t.w);
         if (MainloopT::QRel::kNextQBeside && w.valid && EpilogueT::stores_o(c.p)) {
-          Tile next = tile();
+          Tile next = tile(kMaxJoinedSkip);
           if (next.kb.count() > 0) {
             TurnsT::close_and_open(c, cur, consumer, a, sm, next,
                                       [&] { EpilogueT::store_o(c, consumer, t, a.o, sm); });

@@ -41,6 +41,7 @@
 #include "warpspec/attention/softmax.cuh"
 #include "warpspec/attention/v_direct.cuh"
 #include "warpspec/attention/v_transpose.cuh"
+#include "warpspec/attention/warpgroup_rows.cuh"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/tma.cuh"
@@ -218,14 +219,16 @@ struct Mainloop {
     if (mb.needs(n)) apply_mask<kBlockN, kMask>(p, sq, s, n, row0);
   }
 
-  // One tile as the consumers see it: the work, where its sequences lie, which key
-  // blocks it reads (narrowed to the work's share under split-KV), and its Q load's
-  // number (QRel: its slot and barriers' parity; set when the consumers wait for it).
+  // One tile as a consumer warpgroup sees it: the work, where its sequences lie, which
+  // key blocks it reads (narrowed to the work's share under split-KV, then to the
+  // warpgroup's own rows: trim), and its Q load's number (QRel: its slot and barriers'
+  // parity; set when the consumers wait for it).
   struct Tile {
     schedule::AttentionWork w;
     SeqInfo sq;
     KeyBlocks kb;
     uint32_t q_iter = 0;
+    int skip = 0;  // the tile's first key blocks this warpgroup does not read (trim)
     // Work `work`'s tile. Only while work.valid (SeqInfo reads the batch entry's lengths).
     __device__ __forceinline__ Tile(const AttentionParams& p, const schedule::AttentionWork& work)
         : w(work), sq(SeqInfo::get(p, work.batch)), kb(blocks(p, sq, work)) {}
@@ -235,6 +238,13 @@ struct Mainloop {
     __device__ __forceinline__ static KeyBlocks blocks(const AttentionParams& p, const SeqInfo& sq,
                                                        const schedule::AttentionWork& work) {
       return split_share(key_blocks<kBlockM, kBlockN, kMask>(p, sq, work.m_block), p, work);
+    }
+    // Warpgroup wg's share (warpgroup_rows.cuh): the tile's first `skip` blocks dropped
+    // from kb, at most max_skip (their stages still pass through: Turns::skip_ahead, or
+    // skip_k and pass_skipped). kb.count() >= 1.
+    __device__ __forceinline__ void trim(const AttentionParams& p, int wg, int max_skip) {
+      skip = min(WarpgroupRows<kBlockM, kBlockN, kMask>::skip(p, sq, kb, w.m_block, wg), max_skip);
+      kb.hi -= skip;
     }
     // This thread's first row (its second is 8 below).
     __device__ __forceinline__ int row0(int wg) const {

@@ -47,24 +47,33 @@ WARPSPEC_DEVICE KeyBlocks split_share(KeyBlocks kb, const AttentionParams& p, co
 // The templates below take the kernel's MaskFeatures (config.hpp: mask_features): pack-GQA's
 // row → position mapping, left out where the registers are not there or the configuration
 // is lean (the host never packs there); the chunk edges likewise.
+// The exclusive end of the keys that the tile rows up to `r_last` see (rows < rows of
+// the sequence): the last row's right edge (seqlen_k, the causal diagonal or right
+// window edge, its chunk's end). Positions grow with rows, so the last row's is the
+// largest; a row past the left corner under chunking sees no key (0).
+template <MaskFeatures kF>
+WARPSPEC_DEVICE int key_end_of_row(const AttentionParams& p, const SeqInfo& s, int r_last) {
+  const int m_last = PackGqa::position<kF.pack_gqa>(p, r_last);
+  const int diag = s.seqlen_k - s.seqlen_q;
+  // min(seqlen_k, m_last + diag + right + 1) without the sum overflowing: seqlen_k is
+  // m_last + diag + (seqlen_q - m_last).
+  int key_end = m_last + diag + min(s.seqlen_q - m_last, p.window_right + 1);
+  if (kF.chunk && p.chunk > 0) key_end = min(key_end, m_last + diag < 0 ? 0 : chunk_start(p, m_last + diag) + p.chunk);
+  return key_end;
+}
+
 template <int kBlockM, int kBlockN, MaskFeatures kF>
 WARPSPEC_DEVICE KeyBlocks key_blocks(const AttentionParams& p, const SeqInfo& s, int m_block) {
   constexpr bool kPack = kF.pack_gqa;
   const int r0 = m_block * kBlockM;
   const int rows = PackGqa::rows<kPack>(p, s.seqlen_q);
   if (r0 >= rows) return {};
-  // The first and last query positions of the tile's rows inside the sequence.
+  // The first query position of the tile's rows; the last row's key end.
   const int m0 = PackGqa::position<kPack>(p, r0);
-  const int m_last = PackGqa::position<kPack>(p, min(r0 + kBlockM, rows) - 1);
   const int diag = s.seqlen_k - s.seqlen_q;
-  // min(seqlen_k, m_last + diag + right + 1) without the sum overflowing: seqlen_k is
-  // m_last + diag + (seqlen_q - m_last).
-  int key_end = m_last + diag + min(s.seqlen_q - m_last, p.window_right + 1);  // exclusive
+  const int key_end = key_end_of_row<kF>(p, s, min(r0 + kBlockM, rows) - 1);  // exclusive
   int key_begin = max(0, m0 + diag - p.window_left);
-  if (p.chunk > 0) {  // the first row's chunk starts first, the last row's ends last
-    key_begin = max(key_begin, chunk_start(p, m0 + diag));
-    key_end = min(key_end, m_last + diag < 0 ? 0 : chunk_start(p, m_last + diag) + p.chunk);
-  }
+  if (kF.chunk && p.chunk > 0) key_begin = max(key_begin, chunk_start(p, m0 + diag));  // the first row's chunk
   if (key_end <= key_begin) return {};
   return {key_begin / kBlockN, (key_end + kBlockN - 1) / kBlockN};
 }

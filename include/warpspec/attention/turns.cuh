@@ -97,6 +97,7 @@ struct Turns : Mainloop<kCfg> {
   // flight: the tile's first S on its own, then its softmax.
   template <class Ctx>
   __device__ __forceinline__ static void open(Ctx& c, Cursor& cur, int wg, Tile& t, Acc& a, Softmax& sm) {
+    skip_ahead(c, cur, wg, t);
     wait_first(c, cur, t);
     pingpong_sync(wg);
     hopper::wgmma_fence_operands(a.s);
@@ -179,6 +180,7 @@ struct Turns : Mainloop<kCfg> {
   __device__ __forceinline__ static void close_and_open(Ctx& c, Cursor& cur, int wg, Acc& a, Softmax& sm,
                                                         Tile& next, Epilogue&& epilogue) {
     c.vpipe.consumer_wait(cur.v);
+    skip_k(c, cur, next);
     wait_first(c, cur, next);
     pingpong_sync(wg);
     hopper::wgmma_fence_operands(a.o);
@@ -195,6 +197,7 @@ struct Turns : Mainloop<kCfg> {
     epilogue();
     sm = Softmax(Descale::scale_log2(c.p, next.w));
     hopper::wgmma_wait_group<0>();
+    pass_skipped(c, cur, wg, next);
     first_scores(c, cur, wg, next, a, sm);
   }
 
@@ -204,6 +207,70 @@ struct Turns : Mainloop<kCfg> {
     Scale::before_pv(a);
     issue_pv(a.o, a.pf, hopper::smem_u32(c.s.tiles.v[cur.v.index]), a.accumulate);
     hopper::wgmma_commit_group();
+  }
+
+  // The blocks a warpgroup skips (Tile::trim: the tile's first t.skip) pass through
+  // unread: each K and V stage waited for, then handed back (the stage's previous use is
+  // then released by every warpgroup, so this arrival cannot complete that use's phase
+  // early), and with turns this warpgroup's turn for each passed on, so every warpgroup
+  // takes as many turns per tile as before and the turn order stays whole. Stages go in
+  // the loader's order, K(n) then V(n), each turn before the stages the other warpgroups'
+  // turns free: nothing here waits on what this warpgroup has yet to do.
+  //
+  // At the start of a chain (open: nothing pending), every skipped block, in that order.
+  template <class Ctx>
+  __device__ __forceinline__ static void skip_ahead(Ctx& c, Cursor& cur, int wg, Tile& t) {
+#pragma unroll 1
+    for (; t.skip > 0; --t.skip) {
+      pass_turns(wg, 1);
+      c.kpipe.consumer_wait(cur.k);
+      if ((threadIdx.x % 32) == 0) c.kpipe.consumer_release(cur.k);
+      cur.k.advance();
+      c.vpipe.consumer_wait(cur.v);
+      release_v(c, cur);
+    }
+  }
+  // At a boundary (close_and_open) this tile's last V is still to be read, so the next
+  // tile's skipped V stages go after it (pass_skipped, once that P·V is done) and only
+  // its K stages before its first S (skip_k). Its first S then waits on a K block the
+  // loader reaches only while the V ring holds that last V beside the skipped ones, and
+  // the K ring the skipped K blocks beside it: t.skip <= min(kStages, kVStages) - 1
+  // (attention/kernel.cuh: kMaxJoinedSkip, Tile::trim's limit on that path).
+  template <class Ctx>
+  __device__ __forceinline__ static void skip_k(Ctx& c, Cursor& cur, const Tile& t) {
+#pragma unroll 1
+    for (int i = 0; i < t.skip; ++i) {
+      c.kpipe.consumer_wait(cur.k);
+      if ((threadIdx.x % 32) == 0) c.kpipe.consumer_release(cur.k);
+      cur.k.advance();
+    }
+  }
+  // The rest of close_and_open's skip, after this tile's last V and epilogue and the next
+  // tile's first S: the turns, then the V stages. (Before the S is done, the turns' loop
+  // spilled the head dim 64 and 192 kernels: the next tile's state beside this one's O
+  // and P, or the S in flight.)
+  template <class Ctx>
+  __device__ __forceinline__ static void pass_skipped(Ctx& c, Cursor& cur, int wg, Tile& t) {
+    pass_turns(wg, t.skip);
+#pragma unroll 1
+    for (; t.skip > 0; --t.skip) {
+      c.vpipe.consumer_wait(cur.v);
+      release_v(c, cur);
+    }
+  }
+
+  // With turns, warpgroup wg's next n turns on the tensor cores passed on unused: n
+  // times pingpong_sync and pingpong_arrive. The loop lives in a frame of its own:
+  // inlined (in C++ or as one asm loop), ptxas held a register across it and spilled the
+  // head dim 64 kernel.
+  __device__ __noinline__ static void pass_turns_loop(int wg, int n) {
+#pragma unroll 1
+    for (int i = 0; i < n; ++i) pingpong_sync(wg), pingpong_arrive(wg);
+  }
+  __device__ __forceinline__ static void pass_turns(int wg, int n) {
+    if constexpr (kCfg.shape.pingpong) {
+      if (n > 0) pass_turns_loop(wg, n);
+    }
   }
 
   template <class Ctx>
