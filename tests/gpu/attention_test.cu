@@ -379,6 +379,35 @@ TEST(Attention, HeadDim256ShortCallsRunOn64KeyBlocks) {
   }
 }
 
+// Each consumer warpgroup skips the tile's first key blocks that its own rows do not see
+// (warpgroup_rows.cuh): on the causal diagonal, with the diagonal offset (seqlen_q !=
+// seqlen_k), and where its rows lie past the sequence's end; at a chain's start (any
+// number of blocks) and joined to the previous tile (at most min(stages, V stages) - 1),
+// with turns and without; more tiles than SMs, so both paths run. Each 16-bit kernel that
+// skips, named by its describe line.
+TEST(Attention, WarpgroupsSkipTheBlocksTheirRowsDoNotSee) {
+  WARPSPEC_REQUIRE_HOPPER();
+  struct Shape {
+    int d, sq, sk, batch;
+    DType t;
+    const char* plan;
+  };
+  for (const Shape& sh : {
+           Shape{64, 3000, 3000, 2, DType::kBF16, " block_m=192 "},  // three warpgroups taking turns
+           Shape{64, 2100, 2400, 2, DType::kFP16, " block_m=192 "},
+           Shape{192, 1000, 1000, 3, DType::kBF16, " block_n=112 "},
+           Shape{256, 512, 512, 8, DType::kBF16, " block_n=64 "},
+           Shape{256, 700, 1000, 3, DType::kBF16, " block_n=80 "},
+           Shape{256, 2000, 2000, 2, DType::kFP16, " block_n=80 "},
+           Shape{128, 6400, 6400, 2, DType::kBF16, " block_n=192 "},  // rows that see >= 3072 keys
+       }) {
+    Case c;
+    c.d = sh.d, c.causal = true, c.sq = sh.sq, c.sk = sh.sk, c.dtype = sh.t, c.batch = sh.batch;
+    c.hkv = sh.d == 128 ? 1 : 2, c.ratio = sh.d == 128 ? 2 : 4, c.plan_has = sh.plan;
+    run_case(c);
+  }
+}
+
 // A large scale makes the softmax peaky: the running max changes often and matters.
 TEST(Attention, LargeScaleAndNoLse) {
   WARPSPEC_REQUIRE_HOPPER();
