@@ -223,11 +223,8 @@ struct Turns : Mainloop<kCfg> {
 #pragma unroll 1
     for (; t.skip > 0; --t.skip) {
       pass_turns(wg, 1);
-      c.kpipe.consumer_wait(cur.k);
-      if ((threadIdx.x % 32) == 0) c.kpipe.consumer_release(cur.k);
-      cur.k.advance();
-      c.vpipe.consumer_wait(cur.v);
-      release_v(c, cur);
+      pass_k(c, cur);
+      pass_v(c, cur);
     }
   }
   // At a boundary (close_and_open) this tile's last V is still to be read, so the next
@@ -239,11 +236,7 @@ struct Turns : Mainloop<kCfg> {
   template <class Ctx>
   __device__ __forceinline__ static void skip_k(Ctx& c, Cursor& cur, const Tile& t) {
 #pragma unroll 1
-    for (int i = 0; i < t.skip; ++i) {
-      c.kpipe.consumer_wait(cur.k);
-      if ((threadIdx.x % 32) == 0) c.kpipe.consumer_release(cur.k);
-      cur.k.advance();
-    }
+    for (int i = 0; i < t.skip; ++i) pass_k(c, cur);
   }
   // The rest of close_and_open's skip, after this tile's last V and epilogue and the next
   // tile's first S: the turns, then the V stages. (Before the S is done, the turns' loop
@@ -253,10 +246,19 @@ struct Turns : Mainloop<kCfg> {
   __device__ __forceinline__ static void pass_skipped(Ctx& c, Cursor& cur, int wg, Tile& t) {
     pass_turns(wg, t.skip);
 #pragma unroll 1
-    for (; t.skip > 0; --t.skip) {
-      c.vpipe.consumer_wait(cur.v);
-      release_v(c, cur);
-    }
+    for (; t.skip > 0; --t.skip) pass_v(c, cur);
+  }
+  // One skipped block's K or V stage: waited for, handed back unread.
+  template <class Ctx>
+  __device__ __forceinline__ static void pass_k(Ctx& c, Cursor& cur) {
+    c.kpipe.consumer_wait(cur.k);
+    if ((threadIdx.x % 32) == 0) c.kpipe.consumer_release(cur.k);
+    cur.k.advance();
+  }
+  template <class Ctx>
+  __device__ __forceinline__ static void pass_v(Ctx& c, Cursor& cur) {
+    c.vpipe.consumer_wait(cur.v);
+    release_v(c, cur);
   }
 
   // With turns, warpgroup wg's next n turns on the tensor cores passed on unused: n
