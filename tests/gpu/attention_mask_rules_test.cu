@@ -56,8 +56,9 @@ __device__ bool visible(const RuleCase& c, int m, int j) {
   return true;
 }
 
-// The case's mask parameters and sequence lengths, as the kernel's would hold them.
-__device__ void set_up(const RuleCase& c, AttentionParams& p, SeqInfo& s) {
+// The case's mask parameters and sequence lengths, as the kernel's would hold them; the
+// case itself.
+__device__ RuleCase set_up(const RuleCase& c, AttentionParams& p, SeqInfo& s) {
   p.window_left = c.left;
   p.window_right = c.right;
   p.chunk = c.chunk;
@@ -66,6 +67,7 @@ __device__ void set_up(const RuleCase& c, AttentionParams& p, SeqInfo& s) {
   p.pack_shift = c.pack_shift;
   s.seqlen_q = c.seqlen_q;
   s.seqlen_k = c.seqlen_k;
+  return c;
 }
 
 // (Ints and bools, not the HeadDimConfig or MaskFeatures: nvcc's host stubs take no
@@ -75,10 +77,9 @@ __global__ void rules_kernel(const RuleCase* cases, int n_cases, RuleResult* out
   constexpr MaskFeatures kF{kPackF, kChunkF, true};
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n_cases) return;
-  const RuleCase c = cases[i];
   AttentionParams p;
   SeqInfo s;
-  set_up(c, p, s);
+  const RuleCase c = set_up(cases[i], p, s);
   constexpr bool kPack = kF.pack_gqa;
   const int r0 = c.m_block * kBlockM;
   const int rows = PackGqa::rows<kPack>(p, c.seqlen_q);
@@ -136,10 +137,9 @@ __global__ void elements_kernel(const RuleCase* cases, const uint32_t* draws, in
   constexpr MaskFeatures kF{kPackF, kChunkF, true};
   const int i = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
   if (i >= n_cases) return;
-  const RuleCase c = cases[i];
   AttentionParams p;
   SeqInfo s;
-  set_up(c, p, s);
+  const RuleCase c = set_up(cases[i], p, s);
   constexpr bool kPack = kF.pack_gqa;
   const KeyBlocks kb = key_blocks<kBlockM, kBlockN, kF>(p, s, c.m_block);
   if (kb.count() == 0) {
