@@ -23,8 +23,8 @@ struct WarpgroupRows {
   // calls, head dim 64's two-warpgroup tiles), the diagonal of a square call never
   // leaves a warpgroup a block to skip, and working the skip out per tile cost 0.5-1%
   // at 512-1k (bench/NOTES.md v37); those kernels leave it out (and with it the rarer
-  // skips of rows past the sequence or an offset diagonal). One warpgroup's rows are
-  // the tile's.
+  // skips of rows past the sequence or an offset diagonal). A 64-row tile is one
+  // warpgroup's: nothing to skip.
   static constexpr bool kActive = kBlockM > 64 && (kBlockN < kBlockM || kBlockM % kBlockN != 0);
 
   // How many of tile m_block's first key blocks (of kb, its share: kb.count() >= 1)
