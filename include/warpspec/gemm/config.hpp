@@ -120,13 +120,14 @@ inline constexpr TileConfig kFusedTileConfig = kTileConfigs[0];
 
 // FP8 (e4m3) inputs, always with the fused epilogue (FP8 needs its scales). Two-level
 // accumulation (gemm/mma_fp8.cuh) keeps a temporary fp32 fragment beside the main one.
-//   kFp8TileConfig (the default): 128 x 128, acc 64 + tmp 64 registers; a stage is the
-//     same 32 KB as the 16-bit 128 x 128 tile's, so the depth and epilogue buffers are too.
-//   kFp8WideTileConfig (D bf16 only; picked when its tiles fill a wave, or by tile_n =
-//     256; +12-15% over the narrow tile on the H200): 128 x 256 as two 128-wide wgmma parts sharing one tmp (acc 128 +
-//     tmp 64). Per k-block it reads A once for 2x the MMAs of the 128 x 128 tile, which
-//     is what the narrow tile lacks (its shared-memory reads per MMA cycle are the
-//     highest of any tile). 4 stages of 48 KB + 2 epilogue buffers = 224 KB.
+//   kFp8TileConfig (the default): 128 x 128, acc 64 + two 64-register temporary
+//     fragments that take turns so promotion does not drain the tensor pipe at each
+//     k-block; a stage is the same 32 KB as the 16-bit 128 x 128 tile's, so the depth and
+//     epilogue buffers are too. The faster of the two with every scaling (bench/NOTES.md v39).
+//   kFp8WideTileConfig (D bf16 only, by tile_n = 256): 128 x 256 as two 128-wide wgmma
+//     parts sharing one tmp (acc 128 + tmp 64), which leaves no room for a second: it
+//     drains at each part's promotion. Per k-block it reads A once for 2x the MMAs of the
+//     narrow tile. 4 stages of 48 KB + 2 epilogue buffers = 224 KB.
 inline constexpr TileConfig kFp8TileConfig = {128, 128, 128, 6, 2};
 inline constexpr TileConfig kFp8WideTileConfig = {128, 256, 128, 4, 2};
 

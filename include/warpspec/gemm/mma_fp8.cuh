@@ -10,25 +10,17 @@
 // ordinary FADDs, and restarts `tmp` (scale-d = 0). promote_every = 1 is the accurate
 // default; use_fast_accum sets it past any K so promotion happens once, at the end.
 //
-// The price is registers: acc and a whole-width tmp are both N/2 per thread, so the
-// default FP8 tile is 128 x 128 (64 + 64 accumulators); 128 x 256 would need 256 of the
-// 232. The wide tile (config.hpp) multiplies its two 128-column halves one after the
-// other into one 64-register tmp instead (acc 128 + tmp 64).
+// The price is registers. The 128 x 128 tile (acc 64) keeps two 64-register temporary
+// fragments that take turns (run_overlapped: k-block u's wgmmas run while u-1's fragment is
+// promoted), so the tensor pipe drains once per run of k-blocks instead of once per
+// k-block. The wide tile (config.hpp, acc 128) has room for one: it multiplies its two
+// 128-column halves one after the other into one 64-register tmp, each promoted as soon as
+// it is done (run), and drains at every part.
 // Loads and shared-memory layouts are the 16-bit mainloop's (gemm/mainloop.cuh).
 //
-// NOTES (speed: 0.74x cuBLASLt on the H200 with the 128 x 128 tile; what to try next).
-// - The promotion drains the tensor pipe: after each k-block both consumer warpgroups
-//   wait for all their wgmmas (wait_group 0), add 64 registers, then issue the next
-//   block. Both wait on the same stage barrier, so they tend to drain together. The
-//   fast-accumulation path keeps a group in flight (wait_group 1) and never drains: if
-//   --fast-accum closes most of the gap to cuBLASLt, the drain is the cost.
-// - Keeping one batch in flight across the promotion (two temporary fragments, k-block
-//   kt into one while kt-1's is added: acc 64 + 2 x 64 registers) was built and fails
-//   the ptxas gate: C7514 (wgmma serialized: ptxas sees non-wgmma reads of accumulator
-//   registers inside an open wgmma pipeline stage) and spills. Staggering the two
-//   warpgroups (one promotes while the other's wgmmas run) needs no extra registers.
-// - Operand reuse: the 128 x 128 tile reads both operands from shared memory for half the
-//   MMAs a 128 x 256 tile gets from them; the wide tile (config.hpp) tests that.
+// NOTES (H200, 8192^3 e4m3 -> bf16 against cuBLASLt, bench/NOTES.md v39): draining every
+// k-block, the 128 x 128 tile ran at 0.74 and the wide one at 0.83; the 128 x 128 tile's
+// runs of 16 k-blocks at 0.90; fast accumulation (no promotion) at 0.96.
 #include <type_traits>
 
 #include "warpspec/gemm/block_scale.cuh"
@@ -85,13 +77,133 @@ struct MmaFp8Promote {
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                              const schedule::KWorkUnit& t, float (&acc)[kAcc],
                                              ConsumerStorage& own, SideState& side) {
-    if (p.block_scale.a != nullptr)
-      run<typename Scales::Reader>(p, pipe, st, s, wg, t, acc, own, side);
-    else
-      run<UnitScale>(p, pipe, st, s, wg, t, acc, own, side);
+    if constexpr (kParts == 1) {
+      if (p.block_scale.a != nullptr)
+        run_overlapped<typename Scales::Reader>(p, pipe, st, s, wg, t, acc, own, side);
+      else if (p.promote_every == 1)
+        run_overlapped<UnitScale>(p, pipe, st, s, wg, t, acc, own, side);
+      else
+        run<UnitScale>(p, pipe, st, s, wg, t, acc, own, side);
+    } else {
+      if (p.block_scale.a != nullptr)
+        run<typename Scales::Reader>(p, pipe, st, s, wg, t, acc, own, side);
+      else
+        run<UnitScale>(p, pipe, st, s, wg, t, acc, own, side);
+    }
   }
 
  private:
+  // One k-block's four wgmmas into `frag` (restarted), committed as one group.
+  __device__ __forceinline__ static void issue_kblock(float (&frag)[kPartAcc], const Storage& s, const State& st,
+                                                      int wg) {
+    constexpr hopper::WgmmaOperandLayout la = Loads::layout_a(), lb = Loads::layout_b();
+    const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
+    const uint32_t b_base = hopper::smem_u32(s.b[st.index]);
+    hopper::wgmma_fence();
+#pragma unroll
+    for (int j = 0; j < kKSteps; ++j)
+      hopper::mma_async<kPartN, TIn, hopper::Major::kK, hopper::Major::kK, TB>(frag, la.desc(a_base, j, 64 * wg),
+                                                                                lb.desc(b_base, j, 0), j > 0);
+    hopper::wgmma_commit_group();
+  }
+
+  // acc += frag x the k-block's factors, once frag's group is retired (the caller's
+  // wait_group). The scales' ring goes through its k-blocks in order, as the promotions do.
+  template <class Scale>
+  __device__ __forceinline__ static void promote(float (&acc)[kAcc], float (&frag)[kPartAcc], const Scale& scale) {
+    scale.begin_kblock();
+    hopper::wgmma_fence_operands(frag);
+    // Registers 4j, 4j + 1 are row r, 4j + 2, 4j + 3 row r + 8 (m64 layout).
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const float f = scale.factor(0, half);  // 1 unless block-scaled
+#pragma unroll
+      for (int i = 2 * half; i < kPartAcc; i += 4) {
+        acc[i] = fmaf(frag[i], f, acc[i]);
+        acc[i + 1] = fmaf(frag[i + 1], f, acc[i + 1]);
+      }
+    }
+    hopper::wgmma_fence_operands(frag);
+    scale.end_kblock();
+  }
+
+  // Promotion every k-block without draining the tensor pipe at each (one-part tiles, every
+  // scaling but fast accumulation): two temporary fragments take turns, k-block u's wgmmas
+  // going into one while u-1's, retired by wait_group 1, are added into acc from the
+  // other. Registers: acc 64 + 2 x 64 on the 128 x 128 tile. No wgmma group may stay in
+  // flight across a loop's back edge (with one, ptxas serializes the wgmmas, C7514, once
+  // the other fragment is read; so it does with the idle test inside the loop, and spills
+  // with the fragments as one indexed array), so the k-blocks go in runs of kGroup, each
+  // drained once at its end (kGroup 4 / 8 / 16 measured 0.84 / 0.88 / 0.90 of cuBLASLt at
+  // 8192^3, against 0.74 draining every k-block; bench/NOTES.md v39), and the rest in
+  // runs of 4, then 1 (runs of 8, 4, 2, 1 behind ifs made ptxas spill and serialize,
+  // C7515). Stage u-1 is released once a wait shows its reads are done.
+  static constexpr int kGroup = 16;
+  template <class Scale>
+  __device__ __forceinline__ static void run_overlapped(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
+                                                        const schedule::KWorkUnit& t, float (&acc)[kAcc],
+                                                        ConsumerStorage& own, SideState& side) {
+    const Scale scale(own, side, wg);
+    const typename Loads::Cast cast;
+    const bool releaser = cast.releaser();
+    const int k_count = t.k_end - t.k_begin;
+#pragma unroll
+    for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
+    if (64 * wg >= p.a_rows) {  // idle warpgroup: every stage and scale slot still waited for and released
+#pragma unroll 1
+      for (int kt = 0; kt < k_count; ++kt) {
+        scale.begin_kblock();
+        pipe.consumer_wait(st);
+        if (releaser) cast.release(pipe, st);
+        st.advance();
+        scale.end_kblock();
+      }
+      return;
+    }
+    float f0[kPartAcc], f1[kPartAcc];
+    int kt = 0;
+#pragma unroll 1
+    for (; kt + kGroup <= k_count; kt += kGroup) run_group<kGroup>(pipe, st, s, wg, releaser, cast, scale, acc, f0, f1);
+#pragma unroll 1
+    for (; kt + 4 <= k_count; kt += 4) run_group<4>(pipe, st, s, wg, releaser, cast, scale, acc, f0, f1);
+#pragma unroll 1
+    for (; kt < k_count; ++kt) run_group<1>(pipe, st, s, wg, releaser, cast, scale, acc, f0, f1);
+  }
+
+  // kBlocks k-blocks, the fragments taking turns, drained once at the end.
+  template <int kBlocks, class Scale>
+  __device__ __forceinline__ static void run_group(Pipe& pipe, State& st, const Storage& s, int wg, bool releaser,
+                                                   const typename Loads::Cast& cast, const Scale& scale,
+                                                   float (&acc)[kAcc], float (&f0)[kPartAcc], float (&f1)[kPartAcc]) {
+    static_assert(kGroup % 4 == 0, "the rest runs in groups of 4, then 1");
+    pipe.consumer_wait(st);
+    issue_kblock(f0, s, st, wg);
+    State prev = st;
+    st.advance();
+#pragma unroll
+    for (int u = 1; u < kBlocks; ++u) {
+      pipe.consumer_wait(st);
+      if (u % 2 == 1) {
+        issue_kblock(f1, s, st, wg);
+        hopper::wgmma_wait_group<1>();
+        promote(acc, f0, scale);
+      } else {
+        issue_kblock(f0, s, st, wg);
+        hopper::wgmma_wait_group<1>();
+        promote(acc, f1, scale);
+      }
+      if (releaser) cast.release(pipe, prev);
+      prev = st;
+      st.advance();
+    }
+    hopper::wgmma_wait_group<0>();
+    if (kBlocks % 2 == 1)
+      promote(acc, f0, scale);
+    else
+      promote(acc, f1, scale);
+    if (releaser) cast.release(pipe, prev);
+  }
+
   template <class Scale>
   __device__ __forceinline__ static void run(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                              const schedule::KWorkUnit& t, float (&acc)[kAcc],
