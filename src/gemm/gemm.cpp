@@ -427,15 +427,17 @@ int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
   return best;
 }
 
-// FP8: the 128 x 128 tile unless tile_n asks for 256 (D bf16 only, checked in make_plan).
-// With promotion its two temporary fragments keep the tensor pipe fed across promotions
-// (gemm/mma_fp8.cuh), where the 128 x 256 tile drains at each: on the H200 against
-// torch._scaled_mm at 8192^3 (bench/NOTES.md v39), tensor-wise 0.90x against 0.83x wide,
-// row-wise 0.895x against 0.828x, block-scaled 0.845x against 0.782x; with fast
-// accumulation the narrow tile was already the faster (0.933x against 0.828x, v11).
-// Until v39 the wide tile was picked wherever its tiles filled a wave.
-int fp8_tile_n(int requested) {
-  return requested == gemm_impl::kFp8WideTileConfig.block_n ? requested : gemm_impl::kFp8TileConfig.block_n;
+// FP8 with D bf16, tensor- or row-wise scales and promotion: the 128 x 256 tile where its
+// tiles fill a wave and K <= 4096, else 128 x 128. The narrow tile keeps the tensor pipe fed
+// across promotions with two temporary fragments (gemm/mma_fp8.cuh) where the wide one
+// drains at each, but it has twice the tiles, each with its own prologue and epilogue;
+// over a short K that fixed cost wins. Measured on the H200 against cuBLASLt in one process
+// (bench/NOTES.md v39), ours TFLOP/s 128 / 256: 8192^3 1105 / 1056, 4096x14336x4096
+// 1003 / 994, 4096^3 938 / 971. Block scales: the narrow tile everywhere (8192^3 948 / 913,
+// 4096x14336x4096 906 / 879); fast accumulation: the narrow tile (0.933x against 0.828x, v11).
+bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
+  const auto& c = gemm_impl::kFp8WideTileConfig;
+  return k <= 4096 && (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= sms;
 }
 
 using Prepared = PreparedLaunch<Plan, GemmParams>;
@@ -467,8 +469,11 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   }
 
   if (dtype_size(plan->config.in) == 1) {
-    // tile_n was checked: 0, 128, or 256 for D bf16.
-    const bool wide = fp8_tile_n(args.tile_n) == gemm_impl::kFp8WideTileConfig.block_n;
+    // tile_n was checked: 256 only for D bf16; 0 picks by fp8_wide_tile there.
+    const bool wide = args.tile_n == gemm_impl::kFp8WideTileConfig.block_n ||
+                      (args.tile_n == 0 && plan->d.dtype == DType::kBF16 && !args.use_fast_accum &&
+                       !plan->config.b_other_fp8 && args.scaling != GemmScaling::kBlock &&
+                       fp8_wide_tile(plan->m, plan->n, plan->k, plan->l, device.sm_count));
     plan->config.tile = wide ? gemm_impl::kFp8WideTileConfig : gemm_impl::kFp8TileConfig;
   } else if (plan->narrow != 0) {
     for (const auto& t : gemm_impl::kNarrowTileConfigs)

@@ -26,7 +26,7 @@
 
 namespace warpspec {
 int pick_tile(int64_t m, int64_t n, int64_t l, int sms);  // src/gemm/gemm.cpp: the tile heuristic
-int fp8_tile_n(int requested);  // src/gemm/gemm.cpp: the FP8 tile width
+bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms);  // src/gemm/gemm.cpp
 }
 
 // A named namespace (not an anonymous one): the host tests build as one unity
@@ -115,12 +115,17 @@ TEST(Describe, CAbiGuardsItsBuffer) {
   EXPECT_NE(std::string(warpspec_last_error()).find("q.data"), std::string::npos) << warpspec_last_error();
 }
 
-// FP8: the 128 x 128 tile (two temporary fragments, no drain at each promotion) unless
-// the caller asks for 256; no shape picks the wide tile any more (bench/NOTES.md v39).
-TEST(Describe, Fp8PicksTheNarrowTileUnlessAsked) {
-  EXPECT_EQ(warpspec::fp8_tile_n(0), 128);
-  EXPECT_EQ(warpspec::fp8_tile_n(128), 128);
-  EXPECT_EQ(warpspec::fp8_tile_n(256), 256);
+// FP8 -> bf16 with promotion: the 128 x 256 tile where its tiles fill a wave of 132 SMs and
+// K <= 4096; past that the 128 x 128 tile's undrained promotion wins (bench/NOTES.md v39).
+TEST(Describe, Fp8PicksTheWideTileForShortKWhenItFillsAWave) {
+  EXPECT_TRUE(warpspec::fp8_wide_tile(4096, 4096, 4096, 1, 132));    // 512 tiles
+  EXPECT_TRUE(warpspec::fp8_wide_tile(4096, 14336, 4096, 1, 132));   // 1792
+  EXPECT_FALSE(warpspec::fp8_wide_tile(8192, 8192, 8192, 1, 132));   // K past 4096
+  EXPECT_FALSE(warpspec::fp8_wide_tile(4096, 4096, 4224, 1, 132));   // one k-block past
+  EXPECT_TRUE(warpspec::fp8_wide_tile(1024, 4096, 1024, 3, 132));    // 8 x 16 x 3 = 384
+  EXPECT_FALSE(warpspec::fp8_wide_tile(1024, 2048, 1024, 1, 132));   // 64: half a wave
+  EXPECT_TRUE(warpspec::fp8_wide_tile(1408, 3072, 512, 1, 132));     // 11 x 12 = 132: exactly a wave
+  EXPECT_FALSE(warpspec::fp8_wide_tile(1408, 2816, 512, 1, 132));    // 11 x 11 = 121
 }
 
 // M <= 32: the widest tile that still covers a fifth of the SMs (132 on the H200), as
