@@ -132,14 +132,15 @@ struct MmaFp8Promote {
   // Promotion every k-block without draining the tensor pipe at each (one-part tiles, every
   // scaling but fast accumulation): two temporary fragments take turns, k-block u's wgmmas
   // going into one while u-1's, retired by wait_group 1, are added into acc from the
-  // other. Registers: acc 64 + 2 x 64 on the 128 x 128 tile. No wgmma group may stay in
-  // flight across a loop's back edge (with one, ptxas serializes the wgmmas, C7514, once
-  // the other fragment is read; so it does with the idle test inside the loop, and spills
-  // with the fragments as one indexed array), so the k-blocks go in runs of kGroup, each
-  // drained once at its end (kGroup 4 / 8 / 16 measured 0.84 / 0.88 / 0.90 of cuBLASLt at
-  // 8192^3, against 0.74 draining every k-block; bench/NOTES.md v39), and the rest in
-  // runs of 4, then 1 (runs of 8, 4, 2, 1 behind ifs made ptxas spill and serialize,
-  // C7515). Stage u-1 is released once a wait shows its reads are done.
+  // other. Registers: acc 64 + 2 x 64 on the 128 x 128 tile. The k-blocks go in runs of
+  // kGroup, each drained once at its end (kGroup 4 / 8 / 16 measured 0.84 / 0.88 / 0.90 of
+  // cuBLASLt at 8192^3, against 0.74 draining every k-block; bench/NOTES.md v39), and the
+  // rest in runs of 4, then 1 (runs of 8, 4, 2, 1 behind ifs made ptxas spill and
+  // serialize, C7515). ptxas serializes the wgmmas (C7514) with the idle test inside the
+  // loop, and spills with the fragments as one indexed array. A loop that keeps a group in
+  // flight across its back edge (body two k-blocks, fragments named) compiles clean and
+  // would never drain, at a fifth of this code: branch fp8-loop-carried, not yet measured.
+  // Stage u-1 is released once a wait shows its reads are done.
   static constexpr int kGroup = 16;
   template <class Scale>
   __device__ __forceinline__ static void run_overlapped(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
