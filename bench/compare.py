@@ -36,11 +36,12 @@ def table(passes, metric):
     lines = []
     for panel, xs in cells.items():
         lines.append(f"{panel} ({METRICS[metric]})")
-        head = [f"{'problem':<14}"] + [f"{label:>20}" for label in labels]
+        width = max([14] + [len(x) for x in xs])
+        head = [f"{'problem':<{width}}"] + [f"{label:>20}" for label in labels]
         head += [f"{label + ' / ' + labels[0]:>26}" for label in labels[1:]]
         lines.append(" ".join(head))
         for x, by_label in xs.items():
-            row = [f"{x:<14}"]
+            row = [f"{x:<{width}}"]
             for label in labels:
                 vals = by_label.get(label)
                 row.append(f"{' / '.join(fmt.format(v) for v in vals) if vals else '-':>20}")

@@ -101,6 +101,19 @@ def _value(figures, metric):
     return figures["time_ms"]["median"] if metric == "ms" else figures[metric]
 
 
+def _gemm_variant(a):
+    """What a repeatable or forced `bench gemm` option chose (--tile-n, --cluster,
+    --decomposition), so a problem run once per choice keeps one row per choice."""
+    parts = []
+    if a.get("tile_n", 0):
+        parts.append(f"n{a['tile_n']}")
+    if a.get("cluster", "auto") not in ("auto", ""):
+        parts.append(f"c{a['cluster']}")
+    if a.get("decomposition", "auto") not in ("auto", ""):
+        parts.append(a["decomposition"] + (f"{a['splits']}" if a.get("splits", 0) else ""))
+    return "".join(" " + p for p in parts)
+
+
 def groups(records, metric):
     """{panel title: {x label: {bar label: value}}}, in first-seen order."""
     commits = {r["warpspec"]["commit"] for r in records}
@@ -112,6 +125,7 @@ def groups(records, metric):
             if a.get("scaling", "none") != "none":  # FP8: a panel per scaling (and accumulation)
                 title += f", {a['scaling']} scales" + (", fast accumulation" if a.get("fast_accum") else "")
             x = f"{a['m']}x{a['n']}x{a['k']}" + (f" L={a['batch']}" if a.get("batch", 1) > 1 else "")
+            x += _gemm_variant(a)
         elif r["family"] == "decode":  # `bench decode`: one panel per cache layout
             title = f"Decode, head dim {a['head_dim']}, " + (f"paged {a['page_size']}" if a["page_size"] else "dense")
             x = f"{a['batch']} x {_seqlen_label(a['seqlen_k'])}"

@@ -141,9 +141,10 @@ tools::RecordContext fake_context(const std::string& command) {
   return c;
 }
 
-std::string gemm_record(int64_t m, int64_t n, int64_t k, double ours_ms, double peer_ms) {
+std::string gemm_record(int64_t m, int64_t n, int64_t k, double ours_ms, double peer_ms, int tile_n = 0) {
   json::Object args;
   args.num("m", m).num("n", n).num("k", k).num("batch", 1).str("layout", "tn").str("dtype", "bf16");
+  if (tile_n != 0) args.num("tile_n", tile_n);
   const double flops = 2.0 * double(m) * double(n) * double(k);
   const std::string line = "gemm m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
                            " l=1 in=bf16 out=bf16 tile=128x256x64 stages=3 cluster=1x1 raster=along_m swizzle=8 grid=132";
@@ -300,6 +301,35 @@ TEST(CliJson, CompareScriptSetsBuildsSideBySide) {
   auto [rc2, out2] = sh(py + " " + script + " " + files[0].string());
   EXPECT_EQ(rc2, 1) << out2;
   EXPECT_NE(out2.find("expected LABEL=FILE"), std::string::npos) << out2;
+  for (const fs::path& f : files) fs::remove(f);
+}
+
+// A problem run once per --tile-n keeps one row per width in the comparison (until v39 the
+// rows were keyed by the problem alone and the last width's record hid the others).
+TEST(CliJson, CompareKeepsARowPerTileWidth) {
+  const std::string py = python_with("json");
+  if (py.empty()) GTEST_SKIP() << "no Python 3 on this machine";
+  const std::string script = std::string(WARPSPEC_SOURCE_DIR) + "/bench/compare.py";
+  std::vector<fs::path> files;
+  std::string passes;
+  // base: 128 wide at 0.2 ms, 256 wide at 0.4; new: 128 wide at 0.1 ms (twice as fast), 256 unchanged.
+  for (const char* label : {"base", "new"}) {
+    files.push_back(fs::temp_directory_path() /
+                    ("warpspec-compare-n-" + std::to_string(getpid()) + "-" + label + ".jsonl"));
+    const double n128 = std::string(label) == "new" ? 0.1 : 0.2;
+    std::ofstream(files.back()) << gemm_record(4096, 4096, 4096, n128, 0.1, 128) << "\n"
+                                << gemm_record(4096, 4096, 4096, 0.4, 0.1, 256) << "\n";
+    passes += std::string(" ") + label + "=" + files.back().string();
+  }
+  auto [rc, out] = sh(py + " " + script + passes);
+  EXPECT_EQ(rc, 0) << out;
+  const size_t r128 = out.find("4096x4096x4096 n128"), r256 = out.find("4096x4096x4096 n256");
+  ASSERT_NE(r128, std::string::npos) << out;
+  ASSERT_NE(r256, std::string::npos) << out;
+  const std::string row128 = out.substr(r128, out.find('\n', r128) - r128);
+  const std::string row256 = out.substr(r256, out.find('\n', r256) - r256);
+  EXPECT_NE(row128.find("2.000 (2.000-2.000)"), std::string::npos) << out;
+  EXPECT_NE(row256.find("1.000 (1.000-1.000)"), std::string::npos) << out;
   for (const fs::path& f : files) fs::remove(f);
 }
 
