@@ -57,6 +57,7 @@ std::pair<int, std::string> sh(const std::string& cmd, std::string* err = nullpt
 
 std::string cli() { return WARPSPEC_CLI; }
 std::string plot_script() { return std::string(WARPSPEC_SOURCE_DIR) + "/bench/plot.py"; }
+std::string compare_script() { return std::string(WARPSPEC_SOURCE_DIR) + "/bench/compare.py"; }
 bool have_hopper() { return warpspec::check_device().ok(); }
 
 // A Python 3 that imports `module` ("" for any Python 3), or "".
@@ -276,7 +277,7 @@ TEST(CliJson, PlotScriptReadsDecodeRecords) {
 TEST(CliJson, CompareScriptSetsBuildsSideBySide) {
   const std::string py = python_with("json");
   if (py.empty()) GTEST_SKIP() << "no Python 3 on this machine";
-  const std::string script = std::string(WARPSPEC_SOURCE_DIR) + "/bench/compare.py";
+  const std::string script = compare_script();
   std::vector<fs::path> files;
   std::string passes;
   // base, new, new, base: new is twice as fast at attention and half as fast at GEMM, its
@@ -309,7 +310,7 @@ TEST(CliJson, CompareScriptSetsBuildsSideBySide) {
 TEST(CliJson, CompareKeepsARowPerTileWidth) {
   const std::string py = python_with("json");
   if (py.empty()) GTEST_SKIP() << "no Python 3 on this machine";
-  const std::string script = std::string(WARPSPEC_SOURCE_DIR) + "/bench/compare.py";
+  const std::string script = compare_script();
   std::vector<fs::path> files;
   std::string passes;
   // base: 128 wide at 0.2 ms, 256 wide at 0.4; new: 128 wide at 0.1 ms (twice as fast), 256 unchanged.
