@@ -12,8 +12,7 @@
 //
 // The price is registers. The 128 x 128 tile (acc 64) keeps two 64-register temporary
 // fragments that take turns (run_overlapped: k-block u's wgmmas run while u-1's fragment is
-// promoted), so the tensor pipe drains once per run of k-blocks instead of once per
-// k-block. The wide tile (config.hpp, acc 128) has room for one: it multiplies its two
+// promoted), so the tensor pipe drains once per unit instead of once per k-block. The wide tile (config.hpp, acc 128) has room for one: it multiplies its two
 // 128-column halves one after the other into one 64-register tmp, each promoted as soon as
 // it is done (run), and drains at every part.
 // Loads and shared-memory layouts are the 16-bit mainloop's (gemm/mainloop.cuh).
@@ -77,9 +76,7 @@ struct MmaFp8Promote {
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                              const schedule::KWorkUnit& t, float (&acc)[kAcc],
                                              ConsumerStorage& own, SideState& side) {
-    // Mixed formats (e4m3 x e5m2, six of the nine one-part kernels, rare in use) keep the
-    // draining loop: the undrained one's runs cost the FP8 units most of their compile time.
-    if constexpr (kParts == 1 && !kCfg.b_other_fp8) {
+    if constexpr (kParts == 1) {
       if (p.block_scale.a != nullptr)
         run_overlapped<typename Scales::Reader>(p, pipe, st, s, wg, t, acc, own, side);
       else if (p.promote_every == 1)
@@ -129,19 +126,32 @@ struct MmaFp8Promote {
     scale.end_kblock();
   }
 
-  // Promotion every k-block without draining the tensor pipe at each (one-part tiles, every
-  // scaling but fast accumulation): two temporary fragments take turns, k-block u's wgmmas
-  // going into one while u-1's, retired by wait_group 1, are added into acc from the
-  // other. Registers: acc 64 + 2 x 64 on the 128 x 128 tile. The k-blocks go in runs of
-  // kGroup, each drained once at its end (kGroup 4 / 8 / 16 measured 0.84 / 0.88 / 0.90 of
-  // cuBLASLt at 8192^3, against 0.74 draining every k-block; bench/NOTES.md v39), and the
-  // rest in runs of 4, then 1 (runs of 8, 4, 2, 1 behind ifs made ptxas spill and
-  // serialize, C7515). ptxas serializes the wgmmas (C7514) with the idle test inside the
-  // loop, and spills with the fragments as one indexed array. A loop that keeps a group in
-  // flight across its back edge (body two k-blocks, fragments named) compiles clean and
-  // would never drain, at a fifth of this code: branch fp8-loop-carried, not yet measured.
-  // Stage u-1 is released once a wait shows its reads are done.
-  static constexpr int kGroup = 16;
+  // Promotion every k-block without draining the tensor pipe (one-part tiles, every scaling
+  // but fast accumulation): two temporary fragments take turns, k-block u's wgmmas going
+  // into one while u-1's, retired by wait_group 1, are added into acc from the other; the
+  // pipe drains once, after the unit's last k-block. Registers: acc 64 + 2 x 64 on the
+  // 128 x 128 tile. What ptxas accepts (no C7514 serialization, no spills): the two
+  // fragments as two named arrays (one float[2][64] indexed by a parity spilled), the idle
+  // warpgroup on a loop of its own (an idle test inside the loop made ptxas serialize the
+  // wgmmas), and the loop's body two k-blocks long so each fragment keeps its name.
+  // Stage u-1 is released once the wait shows its reads are done (bench/NOTES.md v39).
+  // Mixed formats too: the loop is four k-block bodies, not the runs' 21.
+  //
+  // step: the next k-block (stage st) into `next`; then the one before it, in `done`,
+  // promoted once retired, and its stage (prev) released.
+  template <class Scale>
+  __device__ __forceinline__ static void step(Pipe& pipe, State& st, State& prev, const Storage& s, int wg,
+                                              bool releaser, const typename Loads::Cast& cast, const Scale& scale,
+                                              float (&acc)[kAcc], float (&next)[kPartAcc], float (&done)[kPartAcc]) {
+    pipe.consumer_wait(st);
+    issue_kblock(next, s, st, wg);
+    hopper::wgmma_wait_group<1>();
+    promote(acc, done, scale);
+    if (releaser) cast.release(pipe, prev);
+    prev = st;
+    st.advance();
+  }
+
   template <class Scale>
   __device__ __forceinline__ static void run_overlapped(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                                         const schedule::KWorkUnit& t, float (&acc)[kAcc],
@@ -152,6 +162,7 @@ struct MmaFp8Promote {
     const int k_count = t.k_end - t.k_begin;
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
+    if (k_count == 0) return;
     if (64 * wg >= p.a_rows) {  // idle warpgroup: every stage and scale slot still waited for and released
 #pragma unroll 1
       for (int kt = 0; kt < k_count; ++kt) {
@@ -164,46 +175,24 @@ struct MmaFp8Promote {
       return;
     }
     float f0[kPartAcc], f1[kPartAcc];
-    int kt = 0;
-#pragma unroll 1
-    for (; kt + kGroup <= k_count; kt += kGroup) run_group<kGroup>(pipe, st, s, wg, releaser, cast, scale, acc, f0, f1);
-#pragma unroll 1
-    for (; kt + 4 <= k_count; kt += 4) run_group<4>(pipe, st, s, wg, releaser, cast, scale, acc, f0, f1);
-#pragma unroll 1
-    for (; kt < k_count; ++kt) run_group<1>(pipe, st, s, wg, releaser, cast, scale, acc, f0, f1);
-  }
-
-  // kBlocks k-blocks, the fragments taking turns, drained once at the end.
-  template <int kBlocks, class Scale>
-  __device__ __forceinline__ static void run_group(Pipe& pipe, State& st, const Storage& s, int wg, bool releaser,
-                                                   const typename Loads::Cast& cast, const Scale& scale,
-                                                   float (&acc)[kAcc], float (&f0)[kPartAcc], float (&f1)[kPartAcc]) {
-    static_assert(kGroup % 4 == 0, "the rest runs in groups of 4, then 1");
     pipe.consumer_wait(st);
     issue_kblock(f0, s, st, wg);
     State prev = st;
     st.advance();
-#pragma unroll
-    for (int u = 1; u < kBlocks; ++u) {
-      pipe.consumer_wait(st);
-      if (u % 2 == 1) {
-        issue_kblock(f1, s, st, wg);
-        hopper::wgmma_wait_group<1>();
-        promote(acc, f0, scale);
-      } else {
-        issue_kblock(f0, s, st, wg);
-        hopper::wgmma_wait_group<1>();
-        promote(acc, f1, scale);
-      }
-      if (releaser) cast.release(pipe, prev);
-      prev = st;
-      st.advance();
+    int kt = 1;
+#pragma unroll 1
+    for (; kt + 2 <= k_count; kt += 2) {
+      step(pipe, st, prev, s, wg, releaser, cast, scale, acc, f1, f0);
+      step(pipe, st, prev, s, wg, releaser, cast, scale, acc, f0, f1);
     }
-    hopper::wgmma_wait_group<0>();
-    if (kBlocks % 2 == 1)
-      promote(acc, f0, scale);
-    else
+    if (kt < k_count) {
+      step(pipe, st, prev, s, wg, releaser, cast, scale, acc, f1, f0);
+      hopper::wgmma_wait_group<0>();
       promote(acc, f1, scale);
+    } else {
+      hopper::wgmma_wait_group<0>();
+      promote(acc, f0, scale);
+    }
     if (releaser) cast.release(pipe, prev);
   }
 
