@@ -10,6 +10,7 @@ of the fused epilogue (--epilogue).
 
   WARPSPEC_LIBRARY=build/libwarpspec.so PYTHONPATH=python python3 bench/scaled_mm_vs_torch.py
   ... --scaling row --shapes 8192x8192x8192 --fast-accum
+  ... --b-format e5m2   (A e4m3, B e5m2: the mixed-format kernels)
   ... --scaling block    (block-wise 1x128 / 128x128 scales; the peer is warpspec's own
                           tensor-wise call on the same data, the issue's bar)
 """
@@ -39,6 +40,8 @@ def main():
     p.add_argument("--scaling", choices=["tensor", "row", "block"], default="tensor",
                    help="block: DeepSeek-V3 block scales, timed against warpspec's tensor-wise call")
     p.add_argument("--fast-accum", action="store_true")
+    p.add_argument("--b-format", choices=["e4m3", "e5m2"], default="e4m3",
+                   help="B's FP8 format (A is e4m3): e5m2 times the mixed-format kernels")
     p.add_argument("--epilogue", action="store_true", help="bf16 GEMM + bias + GELU(tanh) vs plain, instead")
     p.add_argument("--tile-n", type=int, default=0,
                    help="warpspec's tile width (0: its choice; 256: the wide FP8 tile, bf16 out)")
@@ -50,7 +53,7 @@ def main():
     if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
         sys.exit("scaled_mm_vs_torch: needs a Hopper GPU (compute capability 9.0)")
     what = "bf16 gemm+bias+gelu_tanh vs plain bf16 gemm" if args.epilogue else \
-        f"e4m3 -> bf16, {args.scaling}-wise scales{', fast accumulation' if args.fast_accum else ''}"
+        f"e4m3 x {args.b_format} -> bf16, {args.scaling}-wise scales{', fast accumulation' if args.fast_accum else ''}"
     if args.tile_n:
         warpspec.ops._BENCH_TILE_N = args.tile_n  # not API: the tile of every warpspec call below
         what += f", warpspec tile_n={args.tile_n}"
@@ -59,6 +62,7 @@ def main():
     peer = "plain" if args.epilogue else "tensor" if args.scaling == "block" else "torch"
     print(f"{'M':>6} {'N':>6} {'K':>6} | {'ours TFLOP/s':<20} | {peer + ' TFLOP/s':<20} | {'ratio':<20}")
     ratios = []
+    b_dtype = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}[args.b_format]
     for m, n, k in args.shapes:
         esz = 2 if args.epilogue else 1
         copies = max(2, min(32, int(args.l2_bytes // ((m * k + k * n) * esz)) + 1))
@@ -74,7 +78,7 @@ def main():
                 shape_b = {"row": (1, n), "block": (kb, nb)}.get(args.scaling)
                 sa = torch.rand(*shape_a, device="cuda") + 0.5 if shape_a else torch.tensor(0.7, device="cuda")
                 sb = torch.rand(*shape_b, device="cuda") + 0.5 if shape_b else torch.tensor(1.3, device="cuda")
-                sets.append((a.to(torch.float8_e4m3fn), w.to(torch.float8_e4m3fn).t(), sa, sb,
+                sets.append((a.to(torch.float8_e4m3fn), w.to(b_dtype).t(), sa, sb,
                              torch.tensor(0.7, device="cuda"), torch.tensor(1.3, device="cuda")))
             del a, w
         if args.epilogue:
