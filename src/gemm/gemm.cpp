@@ -428,16 +428,17 @@ int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
 }
 
 // FP8 with D bf16, tensor- or row-wise scales and promotion: the 128 x 256 tile where its
-// tiles fill a wave and K <= 2048, else 128 x 128. The narrow tile keeps the tensor pipe fed
+// tiles fill a wave and K <= 1024, else 128 x 128. The narrow tile keeps the tensor pipe fed
 // across promotions with two temporary fragments (gemm/mma_fp8.cuh) where the wide one
 // drains at each, but it has twice the tiles, each with its own prologue and epilogue;
-// over a short K that fixed cost wins. Measured on the H200 in one process (bench/NOTES.md
-// v40), ours TFLOP/s 128 / 256: 8192^3 1164 / 1058, 4096x14336x4096 1074 / 1004, 4096^3
-// 1044 / 994, 8192x8192x1024 748 / 763. Block scales: the narrow tile everywhere (8192^3
-// 991 / 913, v39-v40); fast accumulation: the narrow tile (0.933x against 0.828x, v11).
+// over a short K that fixed cost catches up. Measured on the H200 against cuBLASLt in one
+// process (bench/NOTES.md v40), ours TFLOP/s 128 / 256: 8192^3 1143 / 1056, 4096x14336x4096
+// 1071 / 987, 4096^3 1040 / 980, 8192x8192x2048 925 / 883, 8192x8192x1024 743 / 743 (v39's
+// library compare there: 256 faster by 3-5%). Block scales: the narrow tile everywhere
+// (8192^3 948 / 913, v39); fast accumulation: the narrow tile (0.933x against 0.828x, v11).
 bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
   const auto& c = gemm_impl::kFp8WideTileConfig;
-  return k <= 2048 && (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= sms;
+  return k <= 1024 && (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= sms;
 }
 
 using Prepared = PreparedLaunch<Plan, GemmParams>;

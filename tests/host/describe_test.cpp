@@ -116,13 +116,13 @@ TEST(Describe, CAbiGuardsItsBuffer) {
 }
 
 // FP8 -> bf16 with promotion: the 128 x 256 tile where its tiles fill a wave of 132 SMs and
-// K <= 2048; past that the 128 x 128 tile's undrained promotion wins (bench/NOTES.md v40).
+// K <= 1024; past that the 128 x 128 tile's undrained promotion wins (bench/NOTES.md v40).
 TEST(Describe, Fp8PicksTheWideTileForShortKWhenItFillsAWave) {
   EXPECT_TRUE(warpspec::fp8_wide_tile(8192, 8192, 1024, 1, 132));    // 2048 tiles
-  EXPECT_TRUE(warpspec::fp8_wide_tile(4096, 14336, 2048, 1, 132));   // 1792
-  EXPECT_FALSE(warpspec::fp8_wide_tile(4096, 4096, 4096, 1, 132));   // K past 2048
-  EXPECT_FALSE(warpspec::fp8_wide_tile(8192, 8192, 8192, 1, 132));
-  EXPECT_FALSE(warpspec::fp8_wide_tile(4096, 4096, 2176, 1, 132));   // one k-block past
+  EXPECT_TRUE(warpspec::fp8_wide_tile(4096, 14336, 512, 1, 132));    // 1792
+  EXPECT_FALSE(warpspec::fp8_wide_tile(8192, 8192, 2048, 1, 132));   // K past 1024
+  EXPECT_FALSE(warpspec::fp8_wide_tile(4096, 4096, 4096, 1, 132));
+  EXPECT_FALSE(warpspec::fp8_wide_tile(4096, 4096, 1152, 1, 132));   // one k-block past
   EXPECT_TRUE(warpspec::fp8_wide_tile(1024, 4096, 1024, 3, 132));    // 8 x 16 x 3 = 384
   EXPECT_FALSE(warpspec::fp8_wide_tile(1024, 2048, 1024, 1, 132));   // 64: half a wave
   EXPECT_TRUE(warpspec::fp8_wide_tile(1408, 3072, 512, 1, 132));     // 11 x 12 = 132: exactly a wave

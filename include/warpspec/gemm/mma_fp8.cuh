@@ -12,14 +12,16 @@
 //
 // The price is registers. The 128 x 128 tile (acc 64) keeps two 64-register temporary
 // fragments that take turns (run_overlapped: k-block u's wgmmas run while u-1's fragment is
-// promoted), so the tensor pipe drains once per unit instead of once per k-block. The wide tile (config.hpp, acc 128) has room for one: it multiplies its two
-// 128-column halves one after the other into one 64-register tmp, each promoted as soon as
-// it is done (run), and drains at every part.
+// promoted), so the tensor pipe drains once per work unit instead of once per k-block. The
+// wide tile (config.hpp, acc 128) has room for one: it multiplies its two 128-column halves
+// one after the other into one 64-register tmp, each promoted as soon as it is done (run),
+// and drains at every part.
 // Loads and shared-memory layouts are the 16-bit mainloop's (gemm/mainloop.cuh).
 //
-// NOTES (H200, 8192^3 e4m3 -> bf16 against cuBLASLt, bench/NOTES.md v39): draining every
-// k-block, the 128 x 128 tile ran at 0.74 and the wide one at 0.83; the 128 x 128 tile's
-// runs of 16 k-blocks at 0.90; fast accumulation (no promotion) at 0.96.
+// NOTES (H200, 8192^3 e4m3 -> bf16 against cuBLASLt, bench/NOTES.md v39-v40): draining every
+// k-block, the 128 x 128 tile ran at 0.74 and the wide one at 0.83; runs of 16 k-blocks each
+// drained once, 0.90; the loop-carried run_overlapped, 0.94; fast accumulation (no
+// promotion), 0.96.
 #include <type_traits>
 
 #include "warpspec/gemm/block_scale.cuh"
