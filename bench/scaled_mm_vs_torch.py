@@ -43,6 +43,9 @@ def main():
     p.add_argument("--b-format", choices=["e4m3", "e5m2"], default="e4m3",
                    help="B's FP8 format (A is e4m3): e5m2 times the mixed-format kernels")
     p.add_argument("--epilogue", action="store_true", help="bf16 GEMM + bias + GELU(tanh) vs plain, instead")
+    p.add_argument("--a-scales", choices=["row-major", "m-major"], default="row-major",
+                   help="block scaling: A's (M, ceil(K/128)) scales row-major (contiguous) or M-major "
+                        "(stride (1, M), DeepGEMM's layout)")
     p.add_argument("--tile-n", type=int, default=0,
                    help="warpspec's tile width (0: its choice; 256: the wide FP8 tile, bf16 out)")
     p.add_argument("--warmup-s", type=float, default=1.0)
@@ -52,8 +55,10 @@ def main():
     args = p.parse_args()
     if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
         sys.exit("scaled_mm_vs_torch: needs a Hopper GPU (compute capability 9.0)")
-    what = "bf16 gemm+bias+gelu_tanh vs plain bf16 gemm" if args.epilogue else \
-        f"e4m3 x {args.b_format} -> bf16, {args.scaling}-wise scales{', fast accumulation' if args.fast_accum else ''}"
+    what = "bf16 gemm+bias+gelu_tanh vs plain bf16 gemm" if args.epilogue else (
+        f"e4m3 x {args.b_format} -> bf16, {args.scaling}-wise scales"
+        f"{' (A ' + args.a_scales + ')' if args.scaling == 'block' else ''}"
+        f"{', fast accumulation' if args.fast_accum else ''}")
     if args.tile_n:
         warpspec.ops._BENCH_TILE_N = args.tile_n  # not API: the tile of every warpspec call below
         what += f", warpspec tile_n={args.tile_n}"
@@ -77,6 +82,8 @@ def main():
                 shape_a = {"row": (m, 1), "block": (m, kb)}.get(args.scaling)
                 shape_b = {"row": (1, n), "block": (kb, nb)}.get(args.scaling)
                 sa = torch.rand(*shape_a, device="cuda") + 0.5 if shape_a else torch.tensor(0.7, device="cuda")
+                if args.scaling == "block" and args.a_scales == "m-major":
+                    sa = sa.t().contiguous().t()
                 sb = torch.rand(*shape_b, device="cuda") + 0.5 if shape_b else torch.tensor(1.3, device="cuda")
                 sets.append((a.to(torch.float8_e4m3fn), w.to(b_dtype).t(), sa, sb,
                              torch.tensor(0.7, device="cuda"), torch.tensor(1.3, device="cuda")))
