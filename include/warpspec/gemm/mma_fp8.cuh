@@ -108,37 +108,24 @@ struct MmaFp8Promote {
     hopper::wgmma_commit_group();
   }
 
-  // The k-block's factors for the thread's two rows (half 0: row r, half 1: r + 8), read
-  // from the scales' ring, whose slot is then released: the ring goes through its k-blocks
-  // in order, as the promotions do. UnitScale: 1 and 1, nothing read.
+  // acc += frag x the k-block's factors, once frag's group is retired (the caller's
+  // wait_group). The scales' ring goes through its k-blocks in order, as the promotions do.
   template <class Scale>
-  __device__ __forceinline__ static void factors(const Scale& scale, float (&f)[2]) {
+  __device__ __forceinline__ static void promote(float (&acc)[kAcc], float (&frag)[kPartAcc], const Scale& scale) {
     scale.begin_kblock();
-    f[0] = scale.factor(0, 0);
-    f[1] = scale.factor(0, 1);
-    scale.end_kblock();
-  }
-
-  // acc += frag x f, once frag's group is retired (the caller's wait_group).
-  __device__ __forceinline__ static void apply(float (&acc)[kAcc], float (&frag)[kPartAcc], const float (&f)[2]) {
     hopper::wgmma_fence_operands(frag);
     // Registers 4j, 4j + 1 are row r, 4j + 2, 4j + 3 row r + 8 (m64 layout).
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
+      const float f = scale.factor(0, half);  // 1 unless block-scaled
 #pragma unroll
       for (int i = 2 * half; i < kPartAcc; i += 4) {
-        acc[i] = fmaf(frag[i], f[half], acc[i]);
-        acc[i + 1] = fmaf(frag[i + 1], f[half], acc[i + 1]);
+        acc[i] = fmaf(frag[i], f, acc[i]);
+        acc[i + 1] = fmaf(frag[i + 1], f, acc[i + 1]);
       }
     }
     hopper::wgmma_fence_operands(frag);
-  }
-
-  template <class Scale>
-  __device__ __forceinline__ static void promote(float (&acc)[kAcc], float (&frag)[kPartAcc], const Scale& scale) {
-    float f[2];
-    factors(scale, f);
-    apply(acc, frag, f);
+    scale.end_kblock();
   }
 
   // Promotion every k-block without draining the tensor pipe (one-part tiles, every scaling
@@ -153,19 +140,15 @@ struct MmaFp8Promote {
   // Mixed formats too: the loop is four k-block bodies, not the runs' 21.
   //
   // step: the next k-block (stage st) into `next`; then the one before it, in `done`,
-  // promoted once retired, and its stage (prev) released. done's factors are read (and
-  // their slot released) while next's wgmmas run, not after the wait: the scale ring's
-  // wait, two ld.shared and the release leave the path between the wait and the FMAs.
+  // promoted once retired, and its stage (prev) released.
   template <class Scale>
   __device__ __forceinline__ static void step(Pipe& pipe, State& st, State& prev, const Storage& s, int wg,
                                               bool releaser, const typename Loads::Cast& cast, const Scale& scale,
                                               float (&acc)[kAcc], float (&next)[kPartAcc], float (&done)[kPartAcc]) {
     pipe.consumer_wait(st);
     issue_kblock(next, s, st, wg);
-    float f[2];
-    factors(scale, f);
     hopper::wgmma_wait_group<1>();
-    apply(acc, done, f);
+    promote(acc, done, scale);
     if (releaser) cast.release(pipe, prev);
     prev = st;
     st.advance();
