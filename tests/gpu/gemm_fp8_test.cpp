@@ -56,7 +56,7 @@ std::string name(const Case& c) {
   std::snprintf(buf, sizeof buf, "%ldx%ldx%ld_%s_%s_s%d_b%d%s_a%d%s%s%s", long(c.m), long(c.n), long(c.k),
                 warpspec::dtype_name(c.in), warpspec::dtype_name(c.out), int(c.scaling), int(c.bias),
                 c.bias != Bias::kNone ? warpspec::dtype_name(c.bias_dtype) : "", int(c.act), c.fast_accum ? "_fast" : "",
-                c.d_col_major ? "_dcol" : "", c.tile_n == 256 ? "_t256" : "");
+                c.d_col_major ? "_dcol" : "", c.tile_n == 256 ? "_t256" : c.tile_n == 128 ? "_t128" : "");
   std::string s = buf;
   if (c.decomposition == warpspec::GemmDecomposition::kDataParallel) s += "_dp";
   if (c.decomposition == warpspec::GemmDecomposition::kSplitK) s += "_splitk" + std::to_string(c.splits);
@@ -309,22 +309,23 @@ std::vector<Case> fp8_cases() {
       cases.push_back({w.m, w.n, w.k, in, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
                        GemmActivation::kNone, false, false, 0, w.d, w.splits, true});
   }
-  // Data-parallel with two or more tiles a CTA (16 x 17 = 272 tiles of 128 x 128 on 132
-  // SMs): the loop carried across tiles (gemm/mma_fp8_carried.cuh), whose next tile's
-  // first k-block runs under the last one's epilogue. An odd k-block count (drained at
-  // each tile) and even ones (carried; the last k-block partial), M off the tile grid, every
-  // scaling, fp32 out with a bias, mixed formats; appended, so the indices above stay.
-  struct Carried {
+  // Data-parallel on the 128 x 128 tile with two or more tiles a CTA (16 x 17 = 272 tiles
+  // on 132 SMs): the consumer's loop from one tile into the next. Odd and even k-block
+  // counts (the last one partial), M off the tile grid, every scaling, fp32 out with a
+  // bias, mixed formats. Appended, so the indices above stay.
+  struct ManyTiles {
     int64_t m, k;
     DType out;
     Scaling sc;
     bool b_other;
   };
-  for (Carried c : {Carried{2048, 520, DType::kBF16, Scaling::kRow, false}, Carried{2048, 500, DType::kFP32, Scaling::kTensor, false},
-                    Carried{2050, 512, DType::kBF16, Scaling::kBlock, false}, Carried{2048, 1000, DType::kBF16, Scaling::kNone, false},
-                    Carried{2048, 256, DType::kBF16, Scaling::kRow, true}})
+  for (ManyTiles c : {ManyTiles{2048, 384, DType::kBF16, Scaling::kRow, false},
+                      ManyTiles{2048, 250, DType::kFP32, Scaling::kTensor, false},
+                      ManyTiles{2050, 256, DType::kBF16, Scaling::kBlock, false},
+                      ManyTiles{2048, 512, DType::kBF16, Scaling::kNone, false},
+                      ManyTiles{2048, 256, DType::kBF16, Scaling::kRow, true}})
     cases.push_back({c.m, 2100, c.k, DType::kE4M3, c.out, c.sc, c.sc == Scaling::kBlock ? Bias::kNone : Bias::kColumn,
-                     DType::kFP32, GemmActivation::kNone, false, false, 0, GemmDecomposition::kDataParallel, 0,
+                     DType::kFP32, GemmActivation::kNone, false, false, 128, GemmDecomposition::kDataParallel, 0,
                      c.b_other});
   return cases;
 }
