@@ -310,7 +310,7 @@ std::vector<Case> fp8_cases() {
                        GemmActivation::kNone, false, false, 0, w.d, w.splits, true});
   }
   // Data-parallel on the 128 x 128 tile with two or more tiles a CTA (16 x 17 = 272 tiles
-  // on 132 SMs): the consumer's loop from one tile into the next. Odd and even k-block
+  // on 132 SMs; a CTA stores two or three tiles): the consumer's loop from one tile into the next. Odd and even k-block
   // counts (the last one partial), M off the tile grid, every scaling, fp32 out with a
   // bias, mixed formats. Appended, so the indices above stay.
   struct ManyTiles {
@@ -327,6 +327,12 @@ std::vector<Case> fp8_cases() {
     cases.push_back({c.m, 2100, c.k, DType::kE4M3, c.out, c.sc, c.sc == Scaling::kBlock ? Bias::kNone : Bias::kColumn,
                      DType::kFP32, GemmActivation::kNone, false, false, 128, GemmDecomposition::kDataParallel, 0,
                      c.b_other});
+  // The same on the 128 x 256 tile (16 x 17 = 272 tiles): before these, no case ran it
+  // with more than one tile a CTA (the walk above is 72 wide tiles).
+  for (Scaling sc : {Scaling::kRow, Scaling::kBlock})
+    cases.push_back({2048, 4300, sc == Scaling::kRow ? 384 : 256, DType::kE4M3, DType::kBF16, sc,
+                     sc == Scaling::kBlock ? Bias::kNone : Bias::kColumn, DType::kFP32, GemmActivation::kNone, false,
+                     false, 256, GemmDecomposition::kDataParallel, 0});
   return cases;
 }
 

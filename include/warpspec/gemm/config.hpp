@@ -123,10 +123,10 @@ inline constexpr TileConfig kFusedTileConfig = kTileConfigs[0];
 //   kFp8TileConfig (the default): 128 x 128, acc 64 + two 64-register temporary
 //     fragments that take turns so promotion does not drain the tensor pipe at each
 //     k-block; a stage is the same 32 KB as the 16-bit 128 x 128 tile's, so the depth and
-//     epilogue buffers are too. The faster of the two past K = 4096 and with block scales
-//     (bench/NOTES.md v39).
+//     epilogue buffers are too. The faster of the two past K = 1024 and with block scales
+//     (bench/NOTES.md v39-v40).
 //   kFp8WideTileConfig (D bf16 only; tensor- or row-wise with promotion where its tiles
-//     fill a wave and K <= 4096, or by tile_n = 256): 128 x 256 as two 128-wide wgmma
+//     fill a wave and K <= 1024, or by tile_n = 256): 128 x 256 as two 128-wide wgmma
 //     parts sharing one tmp (acc 128 + tmp 64), which leaves no room for a second: it
 //     drains at each part's promotion. Per k-block it reads A once for 2x the MMAs of the
 //     narrow tile. 4 stages of 48 KB + 2 epilogue buffers = 224 KB.
