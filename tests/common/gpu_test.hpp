@@ -5,9 +5,11 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/seed.hpp"
@@ -28,6 +30,21 @@
   } while (0)
 
 namespace warpspec::test {
+
+// body(i) for every i in [0, n), on every core in contiguous chunks: for host reference
+// loops (a float64 GEMM of a few thousand rows takes seconds on one core). body may write
+// only what row i owns.
+template <class F>
+void parallel_rows(int64_t n, const F& body) {
+  const int64_t workers = std::clamp<int64_t>(std::thread::hardware_concurrency(), 1, 64);
+  const int64_t chunk = (n + workers - 1) / workers;
+  std::vector<std::thread> pool;
+  for (int64_t begin = 0; begin < n; begin += chunk)
+    pool.emplace_back([&body, begin, end = std::min(n, begin + chunk)] {
+      for (int64_t i = begin; i < end; ++i) body(i);
+    });
+  for (std::thread& t : pool) t.join();
+}
 
 // Device buffer that frees itself. Bytes only; typed access goes through copies.
 class DeviceBuffer {

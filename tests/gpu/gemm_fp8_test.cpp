@@ -191,8 +191,15 @@ void run_case(const Case& c) {
 
   const bool fp8 = ein == 1;
   const double acc_rel = !fp8 ? std::ldexp(1.0, -16) : testbed::fp8_accumulation_eps(c.fast_accum);
-  int64_t bad = 0;
-  for (int64_t i = 0; i < M; ++i) {
+  // Row by row on every core; each row keeps its count and its first misses, reported in
+  // row order below.
+  struct Miss {
+    int64_t i, j;
+    double got, expect, tol;
+  };
+  std::vector<int64_t> bad_in_row(static_cast<size_t>(M), 0);
+  std::vector<std::vector<Miss>> misses(static_cast<size_t>(M));
+  test::parallel_rows(M, [&](int64_t i) {
     for (int64_t j = 0; j < N; ++j) {
       double dot = 0, mag = 0;  // scaled: Σ s·a·b and Σ |s·a·b|
       for (int64_t k = 0; k < K; ++k) {
@@ -207,10 +214,17 @@ void run_case(const Case& c) {
       const double tol = 2 * testbed::gemm_output_eps(c.out) * std::fabs(expect) + 1.2 * acc_rel * mag +
                          1e-6 * (std::fabs(pre) + 1) + 1e-30;
       if (!(std::fabs(got - expect) <= tol)) {
-        if (++bad <= 5)
-          ADD_FAILURE() << "D(" << i << ", " << j << ") = " << got << ", expected " << expect << " (tolerance " << tol << ")";
+        if (++bad_in_row[size_t(i)] <= 5) misses[size_t(i)].push_back({i, j, got, expect, tol});
       }
     }
+  });
+  int64_t bad = 0, shown = 0;
+  for (int64_t i = 0; i < M; ++i) {
+    bad += bad_in_row[size_t(i)];
+    for (const Miss& m : misses[size_t(i)])
+      if (shown++ < 5)
+        ADD_FAILURE() << "D(" << m.i << ", " << m.j << ") = " << m.got << ", expected " << m.expect << " (tolerance "
+                      << m.tol << ")";
   }
   EXPECT_EQ(bad, 0) << "of " << M * N << " elements";
 }
