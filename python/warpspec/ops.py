@@ -512,7 +512,8 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
     raise ValueError with the rule). scale_a, scale_b: float32, one element each
     (tensor-wise), (M, 1) and (1, N) (row-wise), or (M, ceil(K/128)) and (ceil(K/128),
     ceil(N/128)) (block-wise, DeepSeek-V3's 1 x 128 blocks of a and 128 x 128 blocks of b;
-    any strides; no fast accumulation), read on the GPU (CUDA-graph safe).
+    any strides, scale_a fastest M-major, stride (1, M) as DeepGEMM keeps it: ~3.5% over a
+    contiguous one on the H200; no fast accumulation), read on the GPU (CUDA-graph safe).
     bias: (N,) of out_dtype or float32. out_dtype: bfloat16, float16 or float32 (FP8
     output is not built yet; torch's default, a's dtype, is refused). use_fast_accum:
     skip the promotion of the FP8 accumulator every 128 K. Forward only.
