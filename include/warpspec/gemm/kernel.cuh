@@ -28,6 +28,7 @@
 #include "warpspec/gemm/fixup.cuh"
 #include "warpspec/gemm/mainloop.cuh"
 #include "warpspec/gemm/mma_fp8.cuh"
+#include "warpspec/gemm/mma_fp8_carried.cuh"
 #include "warpspec/gemm/mma_k_interleaved.cuh"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/mbarrier.cuh"
@@ -53,6 +54,9 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
   using EpilogueT = std::conditional_t<kCfg.tile.epi_stages == 0, DirectEpilogue<kCfg>, Epilogue<kCfg>>;
   using FixupT = KSplitFixup<kCfg>;
   using Cast = ClusterCast<kCfg>;       // the cluster's share of loads, releases and tiles
+  // FP8 one-part tiles: the loop carried across tiles (mma_fp8_carried.cuh); 16-bit: none.
+  using CarriedT = std::conditional_t<dtype_size(kCfg.in) == 1, Fp8Carried<kCfg>, NoCarriedLoop>;
+  static constexpr bool kCarried = CarriedT::kBuilt;
   static constexpr int kStages = kCfg.tile.stages;
   static constexpr int kEpiStages = kCfg.tile.epi_stages > 0 ? kCfg.tile.epi_stages : 1;  // a ring of 1, unused, when 0
 
@@ -131,8 +135,16 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     PipelineState<kStages> st;
     PipelineState<kEpiStages> epi_st;
     typename MmaT::SideState side_st;
-    float acc[kCfg.tile.block_n / 2];
     const auto& units = Cast::units(p.sched);
+    if constexpr (kCarried) {
+      if (CarriedT::eligible(p)) {  // FP8, data-parallel: the tensor pipe kept fed across tiles
+        CarriedT::template run<EpilogueT>(p, units, consumer, c.mainloop, st, c.s.mainloop, c.epilogue, epi_st,
+                                          c.s.epilogue, c.s.consumer, side_st);
+        EpilogueT::store_tail();
+        return;
+      }
+    }
+    float acc[kCfg.tile.block_n / 2];
     for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
       MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t, acc, c.s.consumer, side_st);
       if (!MmaT::combine(consumer, acc, c.s.consumer)) continue;  // the other warpgroup finishes this unit

@@ -68,6 +68,9 @@ struct MmaFp8Promote {
     Scales::load(p, s, st, t);
   }
   __device__ __forceinline__ static bool combine(int, float (&)[kAcc], ConsumerStorage&) { return true; }
+  // The loop carried across tiles (gemm/mma_fp8_carried.cuh) runs this consumer's k-block steps.
+  template <GemmConfig>
+  friend struct Fp8Carried;
 
   // Consumer warpgroup `wg`: acc = A[rows 64wg..] · B over unit t's k-iterations
   // (block-scaled: each k-block's product times its scales, block_scale.cuh).
