@@ -10,6 +10,8 @@ faster).
 
   WARPSPEC_LIBRARY=build/libwarpspec.so PYTHONPATH=python python3 bench/gemm_vs_torch.py
   ... --dtype fp16 --layout nt --shapes 4096x4096x4096,8192x8192x8192 --out-dtype fp32
+  ... --decompositions dp,streamk   (ours once per K decomposition, every one interleaved
+                                     with torch and with each other in one timing)
 """
 
 import argparse
@@ -66,7 +68,11 @@ def main():
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--iters", type=int, default=20, help="timed calls per op per round")
     p.add_argument("--l2-bytes", type=float, default=120e6, help="operand bytes to rotate through (>= 2x L2)")
+    p.add_argument("--decompositions", type=lambda t: t.split(","), default=None,
+                   help="comma-separated of auto, dp, splitk, streamk: ours once per decomposition, in one timing")
     args = p.parse_args()
+    if args.decompositions is not None:
+        return compare_decompositions(args)
 
     if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
         sys.exit("gemm_vs_torch: needs a Hopper GPU (compute capability 9.0)")
@@ -114,6 +120,46 @@ def main():
     if ratios:
         geo = statistics.geometric_mean(ratios)
         print(f"# geometric mean ratio (torch time / warpspec time): {geo:.3f} over {len(ratios)} shapes")
+
+
+DECOMPOSITIONS = {"auto": 0, "dp": 1, "splitk": 2, "streamk": 3}  # GemmDecomposition's values
+
+
+def compare_decompositions(args):
+    """torch, then ours under each decomposition asked for, interleaved in one timing (so
+    no candidate's ratio depends on which other one it was timed beside)."""
+    dtype = DTYPES[args.dtype]
+    names = args.decompositions
+    for d in names:
+        if d not in DECOMPOSITIONS:
+            sys.exit(f"gemm_vs_torch: --decompositions: {d!r} is not one of {', '.join(DECOMPOSITIONS)}")
+
+    def ours(d):
+        def call(a, b):
+            warpspec.ops._BENCH_DECOMPOSITION = DECOMPOSITIONS[d]  # not API: the decomposition of this call
+            try:
+                return warpspec.gemm(a, b)
+            finally:
+                warpspec.ops._BENCH_DECOMPOSITION = 0
+        return call
+
+    fns = [torch.matmul] + [ours(d) for d in names]
+    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, warpspec {warpspec.library_version()}; "
+          f"{args.dtype}, layout {args.layout}; TFLOP/s median (least-largest) of {args.rounds} rounds, "
+          f"ratio = torch time / ours")
+    print(f"{'M':>6} {'N':>6} {'K':>6} | {'torch':<20} | " + " | ".join(f"{d:<28}" for d in names))
+    for m, n, k in args.shapes:
+        bytes_per_set = (m * k + k * n) * torch.tensor([], dtype=dtype).element_size()
+        copies = max(2, min(64, int(args.l2_bytes // max(bytes_per_set, 1)) + 1))
+        sets = make_inputs(m, n, k, dtype, args.layout, copies)
+        res = time_interleaved([lambda i, f=f: f(*sets[i % len(sets)]) for f in fns], args.warmup_s, args.rounds,
+                               args.iters)
+        flops = 2.0 * m * n * k
+        # res.ratio[c] is candidate c's time over torch's: torch / ours is its inverse.
+        cells = [f"{tflops(res.ms[c], flops).fmt(1):<20} {1.0 / res.ratio[c].median:>7.3f}" for c in range(1, len(fns))]
+        print(f"{m:>6} {n:>6} {k:>6} | {tflops(res.ms[0], flops).fmt(1):<20} | " + " | ".join(cells), flush=True)
+        del sets
+        torch.cuda.empty_cache()
 
 
 if __name__ == "__main__":

@@ -286,6 +286,9 @@ def _activation_code(activation) -> int:
 # The GEMM tile width to ask for (GemmArgs::tile_n; 0: the library picks). Not API: for
 # bench/scaled_mm_vs_torch.py --tile-n, which compares tiles in one process.
 _BENCH_TILE_N = 0
+# The K decomposition to ask for (GemmArgs::decomposition; 0: the library picks). Not API:
+# for bench/gemm_vs_torch.py --decompositions, which compares them in one process.
+_BENCH_DECOMPOSITION = 0
 
 
 def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE, fields=None):
@@ -296,7 +299,7 @@ def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE, fields
     opt = [_fields(t, n) if t is not None else _lib.NULL_TENSOR
            for t, n in ((scale_a, "scale_a"), (scale_b, "scale_b"), (bias, "bias"))]
     packed = _GEMM_PACK(_GEMM_SIZE, *fa, *fb, *fc, *_fields(d, "d"), alpha, beta, 0, 0,
-                        _BENCH_TILE_N, 0, 0, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast),
+                        _BENCH_TILE_N, 0, _BENCH_DECOMPOSITION, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast),
                         _lib.SCALING_BLOCK if block else _lib.SCALING_TENSOR_OR_ROW)
     return _call(lib._gemm_packed, packed, index)
 

@@ -53,8 +53,27 @@ inline int best_splits(int64_t tiles, int64_t k, int sms) {
   return best;
 }
 
+// A long run of whole waves with a ragged last one: stream the tail (the partial wave and
+// one whole wave before it) and keep the rest data-parallel. The cost model above calls the
+// gain ~1-3% there, inside kMargin, and it is what the H200 gives where there are 12 waves
+// or more and 32 k-iterations a tile or more (bench/NOTES.md v44, bf16, stream-K against
+// data-parallel, each against cuBLAS in one process: 8192^3 (15.5 waves) +2.5%, 16384^3
+// (62.1) +2.2%, 4096x28672x8192 (27.2) +2.5%, 4096x14336x4096 (13.6) +1.1%); with fewer
+// waves the streamed share is larger and it loses (4096^3, 3.9 waves: -2.2%;
+// 4096x8192x28672, 7.8 waves: -4.3%), as it does over a short K (8192x8192x1024, 16
+// k-iterations: +0.4%, within noise). Not for FP8: its data-parallel loop runs across tiles
+// (gemm/mma_fp8_carried.cuh), which stream-K leaves, and it lost 1-3% there (v42).
+inline constexpr int64_t kStreamTailWaves = 12;
+inline constexpr int64_t kStreamTailMinK = 32;
+
+inline bool stream_the_tail(int64_t tiles, int64_t k, int sms) {
+  return tiles % sms != 0 && tiles / sms >= kStreamTailWaves && k >= kStreamTailMinK;
+}
+
 // `request` and `splits` as GemmArgs has them (already validated); k = k-iterations per tile.
-inline KChoice choose_decomposition(GemmDecomposition request, int splits, int64_t tiles, int64_t k, int sms) {
+// `stream_tail`: stream_the_tail may pick stream-K (16-bit launches).
+inline KChoice choose_decomposition(GemmDecomposition request, int splits, int64_t tiles, int64_t k, int sms,
+                                    bool stream_tail = false) {
   using schedule::KDecomposition;
   KChoice c;
   if (k == 0 || request == GemmDecomposition::kDataParallel) return c;
@@ -74,7 +93,7 @@ inline KChoice choose_decomposition(GemmDecomposition request, int splits, int64
   if (split < kMargin * dp && split <= stream) {
     c.decomposition = KDecomposition::kSplitK;
     c.splits = s;
-  } else if (stream < kMargin * dp) {
+  } else if (stream < kMargin * dp || (stream_tail && stream_the_tail(tiles, k, sms))) {
     c.decomposition = KDecomposition::kStreamK;
   }
   return c;

@@ -497,9 +497,11 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const int64_t tiles = tiles_m * tiles_n * plan->l;
   // A requested cluster runs data-parallel (split-K and stream-K were refused with it).
   const bool cluster_requested = plan->cluster_request.size() > 1;
+  // A ragged last wave is streamed on 16-bit launches only (decomposition.hpp).
+  const bool stream_tail = dtype_size(plan->config.in) == 2;
   const gemm_impl::KChoice kc = gemm_impl::choose_decomposition(
       cluster_requested ? GemmDecomposition::kDataParallel : args.decomposition, args.splits, tiles, k_iters,
-      device.sm_count);
+      device.sm_count, stream_tail);
   // The library's choice is 1 x 1: 2 x 1 with B multicast measured level with it on the
   // H200 (8192^3, 4096^3, 4096 x 14336 x 4096, 8192 x 8192 x 1024: -0.3% to +0.9%,
   // bench/NOTES.md v13), so clusters run only when the caller asks for them.

@@ -59,6 +59,23 @@ TEST(GemmDecomposition, HeuristicStreamsARaggedLastWave) {
   EXPECT_EQ(c.decomposition, KDecomposition::kStreamK);
 }
 
+TEST(GemmDecomposition, HeuristicStreamsTheTailOfManyWaves) {
+  const auto pick = [](int64_t tiles, int64_t k, bool stream_tail) {
+    return choose_decomposition(GemmDecomposition::kHeuristic, 0, tiles, k, kSms, stream_tail).decomposition;
+  };
+  // 16-bit launches on the 128 x 256 tile, the shapes measured (bench/NOTES.md v44).
+  EXPECT_EQ(pick(2048, 128, true), KDecomposition::kStreamK);  // 8192^3: 15.5 waves
+  EXPECT_EQ(pick(1792, 64, true), KDecomposition::kStreamK);   // 4096 x 14336 x 4096: 13.6
+  EXPECT_EQ(pick(8192, 256, true), KDecomposition::kStreamK);  // 16384^3: 62.1
+  EXPECT_EQ(pick(512, 64, true), KDecomposition::kDataParallel);    // 4096^3: 3.9 waves
+  EXPECT_EQ(pick(1024, 448, true), KDecomposition::kDataParallel);  // 4096 x 8192 x 28672: 7.8
+  EXPECT_EQ(pick(2048, 16, true), KDecomposition::kDataParallel);   // 8192 x 8192 x 1024: short K
+  EXPECT_EQ(pick(20 * kSms, 128, true), KDecomposition::kDataParallel);  // whole waves
+  // Launches that keep data-parallel (FP8's loop across tiles): the tail stays.
+  EXPECT_EQ(pick(2048, 128, false), KDecomposition::kDataParallel);
+  EXPECT_EQ(pick(4096, 64, false), KDecomposition::kDataParallel);  // 8192^3 on FP8's 128 x 128
+}
+
 TEST(GemmDecomposition, ExplicitRequestsAreHonoured) {
   auto c = choose_decomposition(GemmDecomposition::kSplitK, 5, 2 * kSms, 64, kSms);
   EXPECT_EQ(c.decomposition, KDecomposition::kSplitK);
