@@ -161,6 +161,7 @@ struct BenchGemmOptions {
   std::vector<std::string> clusters;  // --cluster, repeated: each shape once per cluster; empty: auto
   std::vector<int> tile_ns;           // --tile-n, repeated: each shape once per width; empty: auto
   std::string layout = "tn";
+  bool control = false;  // --control: the peer against itself in the same interleaving
 };
 
 int run_bench_gemm(const BenchGemmOptions& o) {
@@ -217,8 +218,8 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     std::printf("# ours and %s interleaved call by call (ABBA) after %.1f s of load; median of %d rounds of %d "
                 "calls each, (least-largest round); ratio = ours / %s speed, per round\n",
                 peer, timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2), peer);
-    std::printf("%-*s %9s %-22s %-22s %-22s\n", width, "problem", "ours ms", "ours TFLOP/s",
-                (std::string(peer) + " TFLOP/s").c_str(), "ratio");
+    std::printf("%-*s %9s %-22s %-22s %-22s%s\n", width, "problem", "ours ms", "ours TFLOP/s",
+                (std::string(peer) + " TFLOP/s").c_str(), "ratio", o.control ? " control" : "");
   }
   // Each shape once per --cluster value, on the same buffers, each run timed against
   // the peer interleaved with it (so every row's ratio has its own clock conditions).
@@ -250,7 +251,7 @@ int run_bench_gemm(const BenchGemmOptions& o) {
       r.set_cluster(cm, cn);
       r.set_tile_n(tile_n);
       TimingResult t;
-      if (int rc = report(r.time(timing, true, &t))) return rc;
+      if (int rc = report(r.time(timing, true, &t, o.control))) return rc;
       // ratio[1]: the peer's time / ours, per round, which is ours' speed / the peer's.
       const Spread speed = timed_peer ? t.ratio[1] : Spread{};
       if (timed_peer) log_sum += std::log(speed.median), ++count;
@@ -261,10 +262,12 @@ int run_bench_gemm(const BenchGemmOptions& o) {
                                         config, "", r.peer_unavailable())
                                 .c_str());
       } else {
-        std::printf("%-*s %9.4f %-22s %-22s %-22s\n", width, p.describe().c_str(), t.ms[0].median,
+        char control[32] = "";
+        if (t.ms.size() > 2) std::snprintf(control, sizeof control, " %.3f", t.ms[1].median / t.ms[2].median);
+        std::printf("%-*s %9.4f %-22s %-22s %-22s%s\n", width, p.describe().c_str(), t.ms[0].median,
                     format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str(),
                     timed_peer ? format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str() : "n/a",
-                    timed_peer ? format_spread(speed, 3).c_str() : "n/a");
+                    timed_peer ? format_spread(speed, 3).c_str() : "n/a", control);
       }
       std::fflush(stdout);
     }
@@ -333,6 +336,9 @@ void register_bench(CLI::App& app, int& exit_code) {
                 "CTA tile width (64, 128, 256, or narrow 16, 32; 0 = automatic); repeat to run each shape once per "
                 "width, each against the peer")
       ->check(CLI::IsMember({0, 16, 32, 64, 128, 256}));
+  g->add_flag("--control", o->control,
+              "time the peer twice, both interleaved with ours, and print the first's speed over the second's "
+              "(a control: how far the peer's figure moves from its position alone; JSON: \"control\")");
   add_timing_options(g, o->timing);
   add_common_options(g);
   g->callback([o, &exit_code] { exit_code = run_bench_gemm(*o); });

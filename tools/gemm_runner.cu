@@ -222,7 +222,7 @@ Status GemmRunner::run_peer(int set, cudaStream_t stream) {
   return cublas_gemm(static_cast<cublasHandle_t>(cublas_), p_, a_[set], b_[set], d_, p_.out, p_.alpha, p_.beta, stream);
 }
 
-Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* out) {
+Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control) {
   WARPSPEC_RETURN_IF_ERROR(status_);
   TimingStream stream;
   WARPSPEC_RETURN_IF_ERROR(stream.status());
@@ -234,6 +234,7 @@ Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* 
     cands.emplace_back();
     cands[1].run = [this](int i, cudaStream_t s) { return run_peer(i, s); };
     if (beta) cands[1].prepare = [this](int i, cudaStream_t s) { return copy_c(i, d_, s); };
+    if (control) cands.push_back(cands[1]);
   }
   return time_interleaved(cands, opt, stream.get(), out);
 }

@@ -95,7 +95,9 @@ class GemmRunner {
   // events, C is copied into the buffer the call reads: the peer's D, and for ours a C
   // scratch buffer. Both then read a C that was just written, and neither call's time
   // includes a copy.
-  Status time(const TimingOptions& opt, bool with_peer, TimingResult* out);
+  // `control`: the peer a second time (candidate 2), in the same interleaving: how far the
+  // peer's figure moves from its position alone, read beside the ratio.
+  Status time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control = false);
   // Ours against cuBLAS in fp32 (for FP8, of the dequantised inputs, testing/dequant.cuh),
   // alpha and beta*C applied on the host in double; D poisoned with NaN before our launch.
   // With `peer` (and the peer available), the peer's D too, against the same reference and

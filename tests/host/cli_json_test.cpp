@@ -353,10 +353,29 @@ TEST(CliJson, PlotWritesAPng) {
 
 // --json and --device parse on every command: with every GPU hidden, each exits 3 (no
 // GPU) with one line on stderr and nothing on stdout, never 2 (usage).
+// bench gemm --control: a third candidate, the peer again; the record gives the peer's
+// speed over its second run's, and only when there is a second run.
+TEST(CliJson, ControlIsThePeersSpeedOverItsSecondRun) {
+  json::Object args;
+  args.num("m", 64).num("n", 64).num("k", 64);
+  tools::TimingResult t = fake_timing(0.25, 0.30);
+  EXPECT_EQ(tools::make_record(fake_context("bench gemm"), "gemm", args, t, 1e9, 1e6, "cuBLAS", "gemm m=64")
+                .find("\"control\""),
+            std::string::npos);
+  t.ms.push_back(tools::Spread{0.33, 0.32, 0.35});
+  t.ratio.push_back(tools::Spread{0.33 / 0.25, 0.3, 1.5});
+  t.calls.push_back(t.calls[1]);
+  const std::string r = tools::make_record(fake_context("bench gemm"), "gemm", args, t, 1e9, 1e6, "cuBLAS", "gemm m=64");
+  const size_t at = r.find("\"control\":");
+  ASSERT_NE(at, std::string::npos) << r;
+  EXPECT_NEAR(std::stod(r.substr(at + 10)), 0.30 / 0.33, 1e-6) << r;
+}
+
 TEST(CliJson, JsonAndDeviceAreAcceptedOnEveryCommand) {
   for (const char* args : {"info --json", "info --json --device 0", "demo --json", "demo --device 1",
                            "gemm --json --device 0 --peer --m 256", "attention --json --device 0 --head-dim 96",
                            "bench gemm --json --shape 64x64x64 --shape 128x256x512 --dtype fp16",
+                           "bench gemm --control --shape 64x64x64",
                            "gemm --json --dtype e4m3 --scaling block --check --peer",
                            "bench gemm --json --dtype e4m3 --scaling row --fast-accum --out-dtype fp16",
                            "bench attention --json --seqlen 512 1024 --head-dim 64 --head-dim 128 --tokens 4096",
@@ -419,6 +438,14 @@ TEST(CliJson, RecordsFromARealRunOnHopper) {
   for (const char* part : {R"("peer":{"name":"cuBLAS")", R"("check":{)", R"("passed":true)", R"("m":1000)"})
     EXPECT_NE(out.find(part), std::string::npos) << part << "\n" << out;
   const fs::path file = fs::temp_directory_path() / ("warpspec-real-" + std::to_string(getpid()) + ".jsonl");
+  // --control: the peer's second run in the same interleaving, its ratio in each record.
+  auto [rc4, out4] = sh(cli() + " bench gemm --json --control --shape 512x512x256" + fast);
+  ASSERT_EQ(rc4, 0) << out4;
+  const size_t ctl = out4.find("\"control\":");
+  ASSERT_NE(ctl, std::string::npos) << out4;
+  const double control = std::stod(out4.substr(ctl + 10));
+  EXPECT_GT(control, 0.5) << out4;  // the same call twice: about 1, never a factor of 2 apart
+  EXPECT_LT(control, 2.0) << out4;
   auto [rc2, out2] = sh(cli() + " bench gemm --json --shape 256x256x128 --shape 512x128x64" + fast + " > " +
                         file.string() + " && " + cli() + " bench attention --json --seqlen 256 --head-dim 64 --tokens 512" +
                         fast + " >> " + file.string());
