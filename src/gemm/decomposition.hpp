@@ -57,12 +57,12 @@ inline int best_splits(int64_t tiles, int64_t k, int sms) {
 // one whole wave before it) and keep the rest data-parallel. The cost model above calls the
 // gain ~1-3% there, inside kMargin, and it is what the H200 gives where there are 12 waves
 // or more and 32 k-iterations a tile or more (bench/NOTES.md v44, bf16, stream-K against
-// data-parallel, each against cuBLAS in one process: 8192^3 (15.5 waves) +2.5%, 16384^3
-// (62.1) +2.2%, 4096x28672x8192 (27.2) +2.5%, 4096x14336x4096 (13.6) +1.1%); with fewer
-// waves the streamed share is larger and it loses (4096^3, 3.9 waves: -2.2%;
-// 4096x8192x28672, 7.8 waves: -4.3%), as it does over a short K (8192x8192x1024, 16
-// k-iterations: +0.4%, within noise). Not for FP8: its data-parallel loop runs across tiles
-// (gemm/mma_fp8_carried.cuh), which stream-K leaves, and it lost 1-3% there (v42).
+// data-parallel head to head in one timing: 8192^3 (15.5 waves) +1.5%, 16384^3 (62.1)
+// +0.4%, 4096x14336x4096 (13.6) +0.8%, 4096x28672x8192 (27.2) +3.2%); with fewer waves the
+// streamed share is larger and it loses (4096^3, 3.9 waves: -2.5%; 4096x8192x28672, 7.8
+// waves: -5.6%), and over a short K it is level (8192x8192x1024, 16 k-iterations: +0.3%).
+// Not for FP8: its data-parallel loop runs across tiles (gemm/mma_fp8_carried.cuh), which
+// stream-K leaves, and it lost 1-3% there (v42).
 inline constexpr int64_t kStreamTailWaves = 12;
 inline constexpr int64_t kStreamTailMinK = 32;
 
