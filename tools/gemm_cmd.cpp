@@ -263,7 +263,7 @@ int run_bench_gemm(const BenchGemmOptions& o) {
                                 .c_str());
       } else {
         char control[32] = "";
-        if (t.ms.size() > 2) std::snprintf(control, sizeof control, " %.3f", t.ms[1].median / t.ms[2].median);
+        if (t.control() > 0) std::snprintf(control, sizeof control, " %.3f", t.control());
         std::printf("%-*s %9.4f %-22s %-22s %-22s%s\n", width, p.describe().c_str(), t.ms[0].median,
                     format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str(),
                     timed_peer ? format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str() : "n/a",

@@ -107,7 +107,7 @@ inline std::string make_record(const RecordContext& ctx, std::string_view family
     // ratio[1] is the peer's time / ours per round: ours' speed relative to the peer's.
     r.obj("ratio", json::Object().num("median", t.ratio[1].median).num("min", t.ratio[1].lo).num("max", t.ratio[1].hi));
     // bench gemm --control: the peer again, candidate 2; its speed over the first one's.
-    if (t.ms.size() > 2) r.num("control", t.ms[1].median / t.ms[2].median);
+    if (t.control() > 0) r.num("control", t.control());
   } else {
     r.null("peer").null("ratio");
     if (!peer_unavailable.empty()) r.str("peer_unavailable", peer_unavailable);

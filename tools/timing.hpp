@@ -72,6 +72,10 @@ struct TimingResult {
   // (ratio[0] is 1). With ours first, ratio[1] is ours' speed relative to the peer.
   std::vector<Spread> ratio;
   std::vector<CallStats> calls;  // per candidate, over all timed calls
+
+  // bench gemm --control: with the peer timed twice (candidates 1 and 2), the first run's
+  // speed over the second's (medians); 0 when there is no second run.
+  double control() const { return ms.size() > 2 && ms[2].median > 0 ? ms[1].median / ms[2].median : 0.0; }
 };
 
 inline Spread spread_of(std::vector<double> v) {
