@@ -87,8 +87,9 @@ struct Fp8Carried {
       }
       const auto next = units.next(t);
       // Each way out of a tile ends in `continue` with k-block 0 of the next tile in f0, or
-      // in return: no two paths join with different wgmma groups in flight (where they do,
-      // ptxas serializes every wgmma of the kernel, C7514).
+      // in return; the two drained ways share one epilogue (no wgmma group in flight on
+      // either). Where two paths join with different groups in flight, ptxas serializes
+      // every wgmma of the kernel (C7514).
       if (kt < k_count) {  // K even: the last k-block into f1
         Mma::step(pipe, st, prev, s, wg, releaser, cast, scale, acc, f1, f0);
         if (next.valid) {  // the next tile's k-block 0 into f0, under the promotion and the epilogue
@@ -103,16 +104,13 @@ struct Fp8Carried {
           t = next;
           continue;
         }
-        hopper::wgmma_wait_group<0>();
+        hopper::wgmma_wait_group<0>();  // the last tile: drained
         Mma::promote(acc, f1, scale);
-        if (releaser) cast.release(pipe, prev);
-        if (t.in_bounds) Epi::store(p, epi, epi_st, es, wg, t, acc);
-        return;
+      } else {  // K odd: the last k-block is in f0, drained; the next tile's first is issued
+                // after the epilogue (no overlap)
+        hopper::wgmma_wait_group<0>();
+        Mma::promote(acc, f0, scale);
       }
-      // K odd: the last k-block is in f0, drained; the next tile's first is issued after
-      // the epilogue (no overlap).
-      hopper::wgmma_wait_group<0>();
-      Mma::promote(acc, f0, scale);
       if (releaser) cast.release(pipe, prev);
       if (t.in_bounds) Epi::store(p, epi, epi_st, es, wg, t, acc);
       if (!next.valid) return;
