@@ -5,12 +5,24 @@
 //   data-parallel  waves * K, waves = ceil(T / SMs): a ragged last wave costs a full one.
 //   split-K (S)    ceil(T*S / SMs) * ceil(K / S) + the fixup: each finaliser reads S-1
 //                  partial tiles, each contributor writes one.
-//   stream-K       whole data-parallel waves + the streamed share ceil(sk_tiles*K / SMs),
-//                  + the fixup of about SMs / sk_tiles contributors per streamed tile.
+//   stream-K       every tile streamed (T < 2 SMs: the partial wave and the one before it
+//                  are all there is): T*K / SMs at kStreamKEfficiency of data-parallel's
+//                  speed, + the fixup of about SMs / T contributors per tile.
 // A partial tile is 128 KB of fp32 at the widest tile, written or read through L2 by a CTA
-// in roughly the time of kFixupCost k-iterations (an estimate, not a measurement yet;
-// bench/NOTES.md will carry the measured figure). Anything but data-parallel must beat it
-// by kMargin, since it also costs a workspace and launches more CTAs.
+// in roughly the time of kFixupCost k-iterations. Split-K must beat data-parallel by
+// kMargin, since it also costs a workspace and launches more CTAs; stream-K's efficiency
+// already carries what it costs over data-parallel (measured, below).
+//
+// Stream-K's efficiency, measured on the H200 (bench/NOTES.md v47, bf16, each launch's
+// stream-K against its data-parallel form on the same tile): the streamed work ran at 0.77-0.83
+// of data-parallel's speed per k-iteration where every tile was streamed (384x8192x8192 on
+// 96 and 192 tiles: stream-K +13% and +14%; 512x14336x4096 and 256x14336x4096 on 224 tiles:
+// -8% and -10%), and at ~0.6 where data-parallel waves ran before a streamed tail of two and
+// a half waves or fewer (256x28672x8192, 448 tiles, 3.4 waves: -6%), whose ragged last wave
+// costs data-parallel less than a whole one: the model streams such launches only through
+// the long-run rule (stream_the_tail). Split-K's splits ran at 0.82-0.86 of data-parallel's
+// speed per k-iteration (384x8192x8192 on 192 tiles in two splits: +11% over data-parallel
+// where the model without it said +29%; 256x28672x8192 on 448 tiles: -7%).
 #include <cstdint>
 
 #include "warpspec/gemm_api.hpp"
@@ -25,21 +37,23 @@ struct KChoice {
 
 inline constexpr double kFixupCost = 3.0;
 inline constexpr double kMargin = 0.9;
+inline constexpr double kStreamKEfficiency = 0.8;
+inline constexpr double kSplitKEfficiency = 0.85;
 inline constexpr int kMaxHeuristicSplits = 16;
 
 inline double cost_data_parallel(int64_t tiles, int64_t k, int sms) { return double((tiles + sms - 1) / sms * k); }
 
 inline double cost_split_k(int64_t tiles, int64_t k, int sms, int splits) {
   const int64_t waves = (tiles * splits + sms - 1) / sms;
-  return double(waves * ((k + splits - 1) / splits)) + kFixupCost * splits;
+  return double(waves * ((k + splits - 1) / splits)) / kSplitKEfficiency + kFixupCost * splits;
 }
 
+// Stream-K where every tile is streamed (fewer than two waves, not whole); else
+// data-parallel's cost (the model does not stream part of a launch).
 inline double cost_stream_k(int64_t tiles, int64_t k, int sms) {
-  const int64_t sk = schedule::KSplitScheduler::stream_k_tiles(tiles, sms);
-  if (sk == 0) return cost_data_parallel(tiles, k, sms);
-  const int64_t dp_waves = (tiles - sk) / sms;
-  const int64_t peers = (sms + sk - 1) / sk;
-  return double(dp_waves * k + (sk * k + sms - 1) / sms) + kFixupCost * double(peers + 1);
+  if (tiles >= 2 * int64_t(sms) || tiles % sms == 0) return cost_data_parallel(tiles, k, sms);
+  const int64_t peers = (sms + tiles - 1) / tiles;
+  return double(tiles * k) / double(sms) / kStreamKEfficiency + kFixupCost * double(peers);
 }
 
 // The heuristic's split count for split-K: the cheapest S in 2..min(16, K), or 1.
@@ -54,8 +68,9 @@ inline int best_splits(int64_t tiles, int64_t k, int sms) {
 }
 
 // A long run of whole waves with a ragged last one: stream the tail (the partial wave and
-// one whole wave before it) and keep the rest data-parallel. The cost model above calls the
-// gain ~1-3% there, inside kMargin, and it is what the H200 gives where there are 12 waves
+// one whole wave before it) and keep the rest data-parallel. The cost model above leaves
+// such launches alone (a gain of 1-3% is inside what it can tell), and it is what the H200
+// gives where there are 12 waves
 // or more and 32 k-iterations a tile or more (bench/NOTES.md v44, bf16, stream-K against
 // data-parallel head to head in one timing: 8192^3 (15.5 waves) +1.5%, 16384^3 (62.1)
 // +0.4%, 4096x14336x4096 (13.6) +0.8%, 4096x28672x8192 (27.2) +3.2%); with fewer waves the
@@ -93,10 +108,20 @@ inline KChoice choose_decomposition(GemmDecomposition request, int splits, int64
   if (split < kMargin * dp && split <= stream) {
     c.decomposition = KDecomposition::kSplitK;
     c.splits = s;
-  } else if (stream < kMargin * dp || (stream_tail && stream_the_tail(tiles, k, sms))) {
+  } else if (stream < dp || (stream_tail && stream_the_tail(tiles, k, sms))) {
     c.decomposition = KDecomposition::kStreamK;
   }
   return c;
+}
+
+// The model's cost of the heuristic's choice for `tiles` tiles of `k` k-iterations (what
+// the tile heuristic compares across tile widths; the long-run rule aside, which moves a
+// launch by 1-3%).
+inline double heuristic_cost(int64_t tiles, int64_t k, int sms) {
+  const KChoice c = choose_decomposition(GemmDecomposition::kHeuristic, 0, tiles, k, sms);
+  if (c.decomposition == schedule::KDecomposition::kSplitK) return cost_split_k(tiles, k, sms, c.splits);
+  if (c.decomposition == schedule::KDecomposition::kStreamK) return cost_stream_k(tiles, k, sms);
+  return cost_data_parallel(tiles, k, sms);
 }
 
 }  // namespace warpspec::gemm_impl

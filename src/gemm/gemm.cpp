@@ -391,9 +391,14 @@ int pick_swizzle(int requested, int minor_tiles) {
 
 }  // namespace
 
-// The widest tile that keeps the SMs busy. Cost model: the work is done in waves of
-// `sms` tiles and a wave's time grows with the tile width, narrower tiles paying a
-// little for less operand reuse (measured: 128x256 is the fastest per FLOP).
+// The widest tile that keeps the SMs busy. Cost model: a tile's k-iterations as the K
+// decomposition the heuristic would pick for it counts them (choose_decomposition: waves of
+// `sms` tiles, or every tile streamed, or split), times the tile's width over its speed per
+// FLOP (measured: 128x256 is the fastest per FLOP). The 64-wide tile re-reads A four
+// times as often as the 256-wide one: 0.8 of its speed with one row tile (M <= 128: the
+// problem streams B, measured v19), 0.6 with more (384x8192x8192: 365 TFLOP/s on 64-wide
+// tiles, 536 on 256-wide ones streamed; 256x28672x8192: 420 against 545 on 128-wide,
+// bench/NOTES.md v47).
 // M <= 32 (what the narrow tiles do not take: other layouts, fp32 out): the kernel loads
 // 64 rows of A, the problem is bound by streaming B, and a narrow tile spends as much of
 // each stage on A as on B. There the widest tile that still gives a tile to at least a
@@ -404,14 +409,16 @@ int pick_swizzle(int requested, int minor_tiles) {
 // cuBLAS with 256 wide and 4 splits, 0.986 with 64 wide, bench/NOTES.md v19).
 // One or two row tiles (M <= 256): the problem streams B past few rows of A, and the
 // 128-wide tile's six stages beat the 256-wide tile's three (256x28672x8192: 0.924
-// against 0.853 of cuBLAS, v19), so the wave model chooses among the narrower two.
-int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
+// against 0.853 of cuBLAS, v19), so the model chooses among the narrower two.
+// `k_iters`: k-iterations of a tile (K / 64, rounded up: every 16-bit tile's block_k).
+int pick_tile(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms) {
   if (m <= 32) {
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t) {  // the table is widest first
       const auto& c = gemm_impl::kTileConfigs[t];
       if ((n + c.block_n - 1) / c.block_n * l >= sms / 5 || t == gemm_impl::kNumTileConfigs - 1) return t;
     }
   }
+  const int64_t k = k_iters > 0 ? k_iters : 1;  // K = 0: the epilogue alone, in waves
   int best = -1;
   double best_cost = 0;
   for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t) {
@@ -419,9 +426,8 @@ int pick_tile(int64_t m, int64_t n, int64_t l, int sms) {
     const int64_t tiles_m = (m + c.block_m - 1) / c.block_m;
     if (c.block_n >= 256 && tiles_m <= 2) continue;
     const int64_t tiles = tiles_m * ((n + c.block_n - 1) / c.block_n) * l;
-    const int64_t waves = (tiles + sms - 1) / sms;
-    const double efficiency = c.block_n >= 256 ? 1.0 : c.block_n >= 128 ? 0.92 : 0.8;
-    const double cost = double(waves) * c.block_n / efficiency;
+    const double efficiency = c.block_n >= 256 ? 1.0 : c.block_n >= 128 ? 0.92 : tiles_m == 1 ? 0.8 : 0.6;
+    const double cost = gemm_impl::heuristic_cost(tiles, k, sms) * c.block_n / efficiency;
     if (best < 0 || cost < best_cost) best = t, best_cost = cost;
   }
   return best;
@@ -482,7 +488,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   } else if (plan->config.epilogue == gemm_impl::EpilogueKind::kFused) {
     plan->config.tile = gemm_impl::kFusedTileConfig;  // the one fused 16-bit tile (tile_n was checked)
   } else {
-    int tile = pick_tile(plan->m, plan->n, plan->l, device.sm_count);
+    int tile = pick_tile(plan->m, plan->n, (plan->k + 63) / 64, plan->l, device.sm_count);
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
       if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) tile = t;
     plan->config.tile = gemm_impl::kTileConfigs[tile];

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "host/test_memory.hpp"
+#include "src/gemm/decomposition.hpp"
 #include "testing/views.hpp"
 #include "src/attention/describe.hpp"
 #include "src/common/config_log.hpp"
@@ -25,7 +26,7 @@
 #include "warpspec/warpspec.hpp"
 
 namespace warpspec {
-int pick_tile(int64_t m, int64_t n, int64_t l, int sms);  // src/gemm/gemm.cpp: the tile heuristic
+int pick_tile(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms);  // src/gemm/gemm.cpp: the tile heuristic
 bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms);  // src/gemm/gemm.cpp
 }
 
@@ -134,7 +135,9 @@ TEST(Describe, Fp8PicksTheWideTileForShortKWhenItFillsAWave) {
 // without the 256-wide tile for one or two row tiles (v19).
 TEST(Describe, SmallMPicksTheWidestTileThatStillSpreads) {
   namespace gi = warpspec::gemm_impl;
-  const auto width = [](int64_t m, int64_t n, int64_t l) { return gi::kTileConfigs[warpspec::pick_tile(m, n, l, 132)].block_n; };
+  const auto width = [](int64_t m, int64_t n, int64_t l, int64_t k = 8192) {
+    return gi::kTileConfigs[warpspec::pick_tile(m, n, (k + 63) / 64, l, 132)].block_n;
+  };
   EXPECT_EQ(width(1, 8192, 1), 256);    // 32 tiles
   EXPECT_EQ(width(16, 8192, 1), 256);
   EXPECT_EQ(width(16, 4096, 1), 128);   // 256 wide would leave 16 tiles
@@ -148,6 +151,34 @@ TEST(Describe, SmallMPicksTheWidestTileThatStillSpreads) {
   EXPECT_EQ(width(1024, 8192, 1), 256); // eight row tiles: the whole table
 }
 
+// The tile and the K decomposition chosen together (bench/NOTES.md v47, the H200): where
+// the wide tile's ragged waves are streamed, it beats the 64-wide tile's whole waves, which
+// re-read A four times as often.
+TEST(Describe, TileCostCountsTheDecompositionItWouldRun) {
+  namespace gi = warpspec::gemm_impl;
+  const auto width = [](int64_t m, int64_t n, int64_t k) {
+    return gi::kTileConfigs[warpspec::pick_tile(m, n, (k + 63) / 64, 1, 132)].block_n;
+  };
+  EXPECT_EQ(width(384, 8192, 8192), 256);    // 96 tiles, streamed (was 64 wide: 365 -> 536 TFLOP/s)
+  EXPECT_EQ(width(640, 8192, 8192), 256);    // 160 tiles, streamed
+  EXPECT_EQ(width(512, 14336, 4096), 256);   // 224 tiles, data-parallel (streaming them lost 8%)
+  EXPECT_EQ(width(256, 28672, 8192), 128);   // two row tiles: 448 tiles, data-parallel
+  EXPECT_EQ(width(256, 14336, 4096), 128);
+  EXPECT_EQ(width(768, 8192, 8192), 128);    // 384 tiles in 2.9 waves
+  EXPECT_EQ(width(128, 8192, 8192), 64);     // one row tile: the 64-wide tile's whole wave
+  EXPECT_EQ(width(64, 2048, 4096), 64);
+  // K = 0 (beta * C alone): waves of tiles, as without the decomposition.
+  EXPECT_EQ(width(4096, 4096, 0), 256);
+  // What each runs, as the host plans it.
+  const auto choice = [](int64_t tiles, int64_t k) {
+    return gi::choose_decomposition(warpspec::GemmDecomposition::kHeuristic, 0, tiles, (k + 63) / 64, 132, true);
+  };
+  EXPECT_EQ(choice(96, 8192).decomposition, warpspec::schedule::KDecomposition::kStreamK);
+  EXPECT_EQ(choice(160, 8192).decomposition, warpspec::schedule::KDecomposition::kStreamK);
+  EXPECT_EQ(choice(224, 4096).decomposition, warpspec::schedule::KDecomposition::kDataParallel);
+  EXPECT_EQ(choice(448, 8192).decomposition, warpspec::schedule::KDecomposition::kDataParallel);
+}
+
 // The wording of a GEMM choice as gemm.cpp builds it for 4096 x 4096 x 4096 on 132 SMs:
 // the tile is the heuristic's, the tile count and the schedule follow from it.
 TEST(Describe, GemmLineReportsTheHeuristicsChoice) {
@@ -155,7 +186,7 @@ TEST(Describe, GemmLineReportsTheHeuristicsChoice) {
   namespace sch = warpspec::schedule;
   const int64_t m = 4096, n = 4096, k = 4096;
   const int sms = 132;
-  const gi::TileConfig tile = gi::kTileConfigs[warpspec::pick_tile(m, n, 1, sms)];
+  const gi::TileConfig tile = gi::kTileConfigs[warpspec::pick_tile(m, n, k / 64, 1, sms)];
   gi::GemmChoice c;
   c.config.tile = tile;
   c.m = m, c.n = n, c.k = k;
@@ -277,7 +308,7 @@ TEST(Describe, PublicDescribeMatchesTheHeuristicOnHopper) {
       EXPECT_EQ(w["m"], std::to_string(n)) << line;
       continue;
     }
-    const auto& tile = warpspec::gemm_impl::kTileConfigs[warpspec::pick_tile(m, n, 1, sms)];
+    const auto& tile = warpspec::gemm_impl::kTileConfigs[warpspec::pick_tile(m, n, (k + 63) / 64, 1, sms)];
     EXPECT_EQ(w["tile"], std::to_string(tile.block_m) + "x" + std::to_string(tile.block_n) + "x64") << line;
     EXPECT_EQ(w["m"], std::to_string(m)) << line;
     EXPECT_EQ(w["swapped"], "0") << line;
