@@ -506,6 +506,16 @@ TEST(CliJson, RecordsFromARealRunOnHopper) {
   const double control = std::stod(out4.substr(ctl + 10));
   EXPECT_GT(control, 0.5) << out4;  // the same call twice: about 1, never a factor of 2 apart
   EXPECT_LT(control, 2.0) << out4;
+  // --plain: ours without the epilogue beside the fused call; its cost in the record.
+  auto [rc5, out5] = sh(cli() + " bench gemm --json --bias --activation gelu_tanh --plain --shape 512x512x256" + fast);
+  ASSERT_EQ(rc5, 0) << out5;
+  const size_t cost_at = out5.find("\"epilogue_cost\":");
+  ASSERT_NE(cost_at, std::string::npos) << out5;
+  const double cost = std::stod(out5.substr(cost_at + 16));
+  EXPECT_GT(cost, 0.5) << out5;  // the epilogue's extra work: more time, never half or thrice
+  EXPECT_LT(cost, 3.0) << out5;
+  for (const char* part : {R"("bias":true)", R"("activation":"gelu_tanh")", R"("plain":{)"})
+    EXPECT_NE(out5.find(part), std::string::npos) << part << "\n" << out5;
   auto [rc2, out2] = sh(cli() + " bench gemm --json --shape 256x256x128 --shape 512x128x64" + fast + " > " +
                         file.string() + " && " + cli() + " bench attention --json --seqlen 256 --head-dim 64 --tokens 512" +
                         fast + " >> " + file.string());
