@@ -44,6 +44,9 @@ struct DtypeOptions {
   std::string dtype = "bf16", out_dtype, scaling = "tensor";
   bool fast_accum = false;
   CLI::Option* scaling_option = nullptr;  // count() > 0: --scaling was given
+  // The fused epilogue (ours; the peer runs the plain GEMM).
+  bool bias = false;
+  std::string activation = "none";
 };
 
 void add_dtype_options(CLI::App* cmd, DtypeOptions& o) {
@@ -59,6 +62,13 @@ void add_dtype_options(CLI::App* cmd, DtypeOptions& o) {
   cmd->add_flag("--fast-accum", o.fast_accum,
                 "e4m3 only: accumulate in the tensor core over all of K, not promoted to fp32 every 128 (faster, "
                 "less accurate)");
+  cmd->add_flag("--bias", o.bias,
+                "fused epilogue: add a random bias per column of D (D's dtype); ours only, the peer runs the plain "
+                "GEMM");
+  cmd->add_option("--activation", o.activation,
+                  "fused epilogue: none, relu, gelu (erf), gelu_tanh or silu, applied last; ours only, the peer runs "
+                  "the plain GEMM")
+      ->check(CLI::IsMember({"none", "relu", "gelu", "gelu_tanh", "silu"}));
 }
 
 // The dtype options into the problem: 0, or kExitUsage after one line saying what is wrong
@@ -76,6 +86,8 @@ int apply_dtype_options(const DtypeOptions& o, GemmProblem* p) {
   p->scale = ScaleMode::kNone;
   if (fp8) parse_scale_mode(o.scaling, &p->scale);
   p->fast_accum = o.fast_accum;
+  p->bias = o.bias;
+  parse_activation(o.activation, &p->activation);  // validated when the command line was parsed
   return 0;
 }
 
@@ -138,9 +150,9 @@ int run_gemm(GemmOptions o) {
                 format_spread(t.ms[0], 4).c_str(), format_spread(tflops_of(t.ms[0], o.p.flops()), 1).c_str(),
                 o.timing.rounds);
     if (timed_peer)
-      std::printf("%s: %s TFLOP/s, ratio (ours / %s speed) %s\n", r.peer_name(),
-                  format_spread(tflops_of(t.ms[1], o.p.flops()), 1).c_str(), r.peer_name(),
-                  format_spread(t.ratio[1], 3).c_str());
+      std::printf("%s%s: %s TFLOP/s, ratio (ours / %s speed) %s\n", r.peer_name(),
+                  o.p.fused() ? " (plain GEMM, no epilogue)" : "", format_spread(tflops_of(t.ms[1], o.p.flops()), 1).c_str(),
+                  r.peer_name(), format_spread(t.ratio[1], 3).c_str());
     else if (o.peer)
       std::printf("%s: n/a (%s)\n", r.peer_name(), r.peer_unavailable().c_str());
     std::printf("config: %s\n", config.c_str());
@@ -162,11 +174,16 @@ struct BenchGemmOptions {
   std::vector<int> tile_ns;           // --tile-n, repeated: each shape once per width; empty: auto
   std::string layout = "tn";
   bool control = false;  // --control: the peer against itself in the same interleaving
+  bool plain = false;    // --plain: ours without the fused epilogue in the same interleaving
 };
 
 int run_bench_gemm(const BenchGemmOptions& o) {
   GemmProblem base;
   if (int rc = apply_dtype_options(o.types, &base)) return rc;
+  if (o.plain && !base.fused()) {
+    std::fprintf(stderr, "warpspec: --plain times ours without the fused epilogue: give --bias or --activation too\n");
+    return kExitUsage;
+  }
   base.layout = o.layout;
   if (int rc = require_hopper()) return rc;
   std::vector<GemmProblem> sweep;
@@ -218,8 +235,14 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     std::printf("# ours and %s interleaved call by call (ABBA) after %.1f s of load; median of %d rounds of %d "
                 "calls each, (least-largest round); ratio = ours / %s speed, per round\n",
                 peer, timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2), peer);
-    std::printf("%-*s %9s %-22s %-22s %-22s%s\n", width, "problem", "ours ms", "ours TFLOP/s",
-                (std::string(peer) + " TFLOP/s").c_str(), "ratio", o.control ? " control" : "");
+    if (base.fused())
+      std::printf("# ours with the fused epilogue (%s%s%s), %s without it%s\n", base.bias ? "bias" : "",
+                  base.bias && base.activation != GemmActivation::kNone ? " + " : "",
+                  base.activation != GemmActivation::kNone ? activation_name(base.activation) : "", peer,
+                  o.plain ? "; plain: ours without it in the same interleaving, cost = fused time / plain time" : "");
+    std::printf("%-*s %9s %-22s %-22s %-22s%s%s\n", width, "problem", "ours ms", "ours TFLOP/s",
+                (std::string(peer) + " TFLOP/s").c_str(), "ratio", o.control ? " control" : "",
+                o.plain ? " plain TFLOP/s          cost" : "");
   }
   // Each shape once per --cluster value, on the same buffers, each run timed against
   // the peer interleaved with it (so every row's ratio has its own clock conditions).
@@ -251,7 +274,7 @@ int run_bench_gemm(const BenchGemmOptions& o) {
       r.set_cluster(cm, cn);
       r.set_tile_n(tile_n);
       TimingResult t;
-      if (int rc = report(r.time(timing, true, &t, o.control))) return rc;
+      if (int rc = report(r.time(timing, true, &t, o.control, o.plain))) return rc;
       // ratio[1]: the peer's time / ours, per round, which is ours' speed / the peer's.
       const Spread speed = timed_peer ? t.ratio[1] : Spread{};
       if (timed_peer) log_sum += std::log(speed.median), ++count;
@@ -262,12 +285,15 @@ int run_bench_gemm(const BenchGemmOptions& o) {
                                         config, "", r.peer_unavailable())
                                 .c_str());
       } else {
-        char control[32] = "";
+        char control[32] = "", plain[64] = "";
         if (t.control() > 0) std::snprintf(control, sizeof control, " %.3f", t.control());
-        std::printf("%-*s %9.4f %-22s %-22s %-22s%s\n", width, p.describe().c_str(), t.ms[0].median,
+        if (t.plain_cost() > 0)
+          std::snprintf(plain, sizeof plain, " %-22s %.3f", format_spread(tflops_of(t.ms.back(), p.flops()), 1).c_str(),
+                        t.plain_cost());
+        std::printf("%-*s %9.4f %-22s %-22s %-22s%s%s\n", width, p.describe().c_str(), t.ms[0].median,
                     format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str(),
                     timed_peer ? format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str() : "n/a",
-                    timed_peer ? format_spread(speed, 3).c_str() : "n/a", control);
+                    timed_peer ? format_spread(speed, 3).c_str() : "n/a", control, plain);
       }
       std::fflush(stdout);
     }
@@ -336,6 +362,9 @@ void register_bench(CLI::App& app, int& exit_code) {
                 "CTA tile width (64, 128, 256, or narrow 16, 32; 0 = automatic); repeat to run each shape once per "
                 "width, each against the peer")
       ->check(CLI::IsMember({0, 16, 32, 64, 128, 256}));
+  g->add_flag("--plain", o->plain,
+              "with --bias or --activation: time ours without the fused epilogue too, in the same interleaving, and "
+              "print the epilogue's cost (fused time / plain time; JSON: \"plain\", \"epilogue_cost\")");
   g->add_flag("--control", o->control,
               "time the peer twice, both interleaved with ours, and print the first's speed over the second's "
               "(a control: how far the peer's figure moves from its position alone; JSON: \"control\")");

@@ -73,6 +73,8 @@ std::string GemmProblem::describe() const {
   if (decomposition == GemmDecomposition::kSplitK) s += splits != 0 ? " splitk" + std::to_string(splits) : " splitk";
   if (cluster_m != 0 || cluster_n != 0) s += " c" + std::to_string(cluster_m) + "x" + std::to_string(cluster_n);
   if (tile_n != 0) s += " n" + std::to_string(tile_n);
+  if (bias) s += " +bias";
+  if (activation != GemmActivation::kNone) s += std::string(" ") + activation_name(activation);
   return s;
 }
 
@@ -109,6 +111,7 @@ GemmRunner::GemmRunner(const GemmProblem& p, bool rotate) : p_(p) {
   }
   alloc(c_bytes, &d_);
   if (p.beta != 0.0f) alloc(c_bytes, &c_scratch_);
+  if (p.bias) alloc(size_t(p.n) * e_out, &bias_);
   alloc(size_t(p.batch * p.m * p.n) * 4, &ref_);
   if (!status_.ok()) return;
   for (int s = 0; s < sets_ && status_.ok(); ++s) {
@@ -116,6 +119,7 @@ GemmRunner::GemmRunner(const GemmProblem& p, bool rotate) : p_(p) {
     if (status_.ok()) status_ = fill(b_[s], p.in, b_bytes / e_in, 1001 + 3 * s);
     if (status_.ok() && c_[s]) status_ = fill(c_[s], p.out, c_bytes / e_out, 1002 + 3 * s);
   }
+  if (status_.ok() && bias_) status_ = fill(bias_, p.out, size_t(p.n), 999);
   cublasHandle_t h = nullptr;
   if (status_.ok() && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) status_ = internal_error("cublasCreate failed");
   cublas_ = h;
@@ -134,6 +138,7 @@ GemmRunner::~GemmRunner() {
   for (void* x : c_) cudaFree(x);
   cudaFree(c_scratch_);
   cudaFree(d_);
+  cudaFree(bias_);
   cudaFree(ref_);
   cudaFree(scale_a_);
   if (peer_scale_b_ != scale_b_) cudaFree(peer_scale_b_);
@@ -173,7 +178,7 @@ void GemmRunner::init_fp8() {
 
 const std::string& GemmRunner::peer_unavailable() const { return peer_unavailable_; }
 
-GemmArgs GemmRunner::args_for(int set, const void* c) const {
+GemmArgs GemmRunner::args_for(int set, const void* c, bool fused) const {
   const GemmProblem& p = p_;
   GemmArgs g;
   g.a = TensorView::batched_matrix(a_[set], p.in, p.batch, p.m, p.k, lda(p), p.m * p.k, a_row_major(p));
@@ -195,11 +200,19 @@ GemmArgs GemmRunner::args_for(int set, const void* c) const {
     g.scaling = p.scale == ScaleMode::kBlock ? GemmScaling::kBlock : GemmScaling::kTensorOrRow;
     g.use_fast_accum = p.fast_accum;
   }
+  if (fused && bias_) {
+    g.bias.data = bias_;
+    g.bias.dtype = p.out;
+    g.bias.rank = 1;
+    g.bias.shape[0] = p.n;
+    g.bias.stride[0] = 1;
+  }
+  if (fused) g.activation = p.activation;
   return g;
 }
 
-Status GemmRunner::run_ours_reading(int set, const void* c, cudaStream_t stream) {
-  return gemm(args_for(set % sets_, c), stream);
+Status GemmRunner::run_ours_reading(int set, const void* c, cudaStream_t stream, bool fused) {
+  return gemm(args_for(set % sets_, c, fused), stream);
 }
 
 Status GemmRunner::describe_config(std::string* line) const {
@@ -222,8 +235,9 @@ Status GemmRunner::run_peer(int set, cudaStream_t stream) {
   return cublas_gemm(static_cast<cublasHandle_t>(cublas_), p_, a_[set], b_[set], d_, p_.out, p_.alpha, p_.beta, stream);
 }
 
-Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control) {
+Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control, bool plain) {
   WARPSPEC_RETURN_IF_ERROR(status_);
+  if (plain && !p_.fused()) return invalid_argument("plain: ours without the epilogue needs a bias or an activation");
   TimingStream stream;
   WARPSPEC_RETURN_IF_ERROR(stream.status());
   const bool beta = p_.beta != 0.0f;
@@ -236,7 +250,17 @@ Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* 
     if (beta) cands[1].prepare = [this](int i, cudaStream_t s) { return copy_c(i, d_, s); };
     if (control) cands.push_back(cands[1]);
   }
-  return time_interleaved(cands, opt, stream.get(), out);
+  if (plain) {
+    Candidate c = cands[0];
+    c.run = [this, beta](int i, cudaStream_t s) {
+      return run_ours_reading(i, beta ? c_scratch_ : c_[i % sets_], s, /*fused=*/false);
+    };
+    cands.push_back(c);
+  }
+  WARPSPEC_RETURN_IF_ERROR(time_interleaved(cands, opt, stream.get(), out));
+  out->has_plain = plain;
+  out->has_control = control && with_peer && peer_unavailable_.empty();
+  return Status::Ok();
 }
 
 bool GemmCheck::passes() const { return bad == 0 && rel_error <= rel_error_limit; }
@@ -287,7 +311,7 @@ Status GemmRunner::reference(std::vector<float>* abs_sum) {
 }
 
 GemmCheck GemmRunner::compare(const std::vector<float>& ref, const std::vector<float>& abs_sum,
-                              const std::vector<uint8_t>& cbytes) const {
+                              const std::vector<uint8_t>& cbytes, bool fused) const {
   const size_t n = ref.size();
   std::vector<uint8_t> got(n * dtype_size(p_.out));
   cudaMemcpy(got.data(), d_, got.size(), cudaMemcpyDeviceToHost);
@@ -295,17 +319,27 @@ GemmCheck GemmRunner::compare(const std::vector<float>& ref, const std::vector<f
   const bool fp8 = !abs_sum.empty();
   GemmCheck r;
   r.elements = int64_t(n);
+  std::vector<uint8_t> bias;  // the fused epilogue's bias (D's dtype), one per column
+  const bool act = fused && p_.activation != GemmActivation::kNone;
+  if (fused && bias_) {
+    bias.resize(size_t(p_.n) * dtype_size(p_.out));
+    cudaMemcpy(bias.data(), bias_, bias.size(), cudaMemcpyDeviceToHost);
+  }
   double num = 0, den = 0, acc = 0;  // acc: Σ of FP8's accumulation bound squared
   for (size_t i = 0; i < n; ++i) {
     const double beta_c = p_.beta != 0.0f ? double(p_.beta) * value(cbytes, i) : 0.0;
-    const double expect = double(p_.alpha) * ref[i] + beta_c;
+    const double linear = double(p_.alpha) * ref[i] + (bias.empty() ? 0.0 : value(bias, i % size_t(p_.n))) + beta_c;
+    const double expect = act ? activate(p_.activation, linear) : linear;
     const double v = value(got, i), diff = v - expect;
     num += diff * diff;
     den += expect * expect;
     r.max_abs_error = std::isnan(diff) ? INFINITY : std::max(r.max_abs_error, std::fabs(diff));
-    const double tol =
+    // An activation's slope is at most ~1.13 (GELU), and its formula in the kernel is an
+    // approximation good to ~1e-6 of its argument: the tolerance at its output, widened so.
+    double tol =
         fp8 ? testbed::gemm_fp8_element_tolerance(p_.out, p_.fast_accum, p_.alpha, beta_c, expect, abs_sum[i])
             : testbed::gemm_element_tolerance(p_.out, p_.k, p_.alpha, p_.beta, expect);
+    if (act) tol = 1.2 * tol + 1e-6 * (1.0 + std::fabs(linear));
     if (fp8) acc += std::pow(testbed::fp8_accumulation_eps(p_.fast_accum) * p_.alpha * abs_sum[i], 2);
     if (!(std::fabs(diff) <= tol)) {
       if (r.bad++ == 0) r.first_bad = int64_t(i), r.first_bad_value = v, r.first_bad_expected = expect;
@@ -339,7 +373,7 @@ Status GemmRunner::check(GemmCheck* out, GemmCheck* peer) {
     WARPSPEC_RETURN_IF_ERROR(ours ? run_ours(0, nullptr) : run_peer(0, nullptr));
     e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return cuda_error(ours ? "running the GEMM" : "running the peer", e);
-    *(ours ? out : peer) = compare(ref, abs_sum, cbytes);
+    *(ours ? out : peer) = compare(ref, abs_sum, cbytes, /*fused=*/ours);
   }
   return Status::Ok();
 }

@@ -5,6 +5,7 @@
 // against an fp32 cuBLAS reference. Shared by `warpspec gemm`, `bench gemm` and `demo`.
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ struct GemmProblem {
   GemmDecomposition decomposition = GemmDecomposition::kHeuristic;
   int splits = 0;  // split-K only; 0 = automatic
   int cluster_m = 0, cluster_n = 0;  // GemmArgs::cluster_m/n; 0 x 0 = the library's choice
+  // The fused epilogue (ours only: the peer runs the plain GEMM): a random per-column bias
+  // of D's dtype, and an activation applied last.
+  bool bias = false;
+  GemmActivation activation = GemmActivation::kNone;
+  bool fused() const { return bias || activation != GemmActivation::kNone; }
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
   // The fewest bytes a call moves: A and B read once, C read (beta != 0), D written (FP8
@@ -48,6 +54,38 @@ inline constexpr const char* kLayoutHelp =
 
 // Parses "bf16"/"fp16"/"fp32"/"e4m3"; false if unknown.
 bool parse_dtype(const std::string& s, DType* out);
+
+// Activation names as warpspec.gemm's Python argument spells them: none, relu, gelu (erf),
+// gelu_tanh, silu.
+inline constexpr const char* kActivationNames[] = {"none", "relu", "gelu_tanh", "gelu", "silu"};
+inline const char* activation_name(GemmActivation a) {
+  switch (a) {
+    case GemmActivation::kReLU: return "relu";
+    case GemmActivation::kGeluTanh: return "gelu_tanh";
+    case GemmActivation::kGeluErf: return "gelu";
+    case GemmActivation::kSiLU: return "silu";
+    default: return "none";
+  }
+}
+inline bool parse_activation(const std::string& s, GemmActivation* out) {
+  for (GemmActivation a : {GemmActivation::kNone, GemmActivation::kReLU, GemmActivation::kGeluTanh,
+                           GemmActivation::kGeluErf, GemmActivation::kSiLU})
+    if (s == activation_name(a)) {
+      *out = a;
+      return true;
+    }
+  return false;
+}
+// act(x) in double, as the API defines each activation (the check's reference).
+inline double activate(GemmActivation a, double x) {
+  switch (a) {
+    case GemmActivation::kReLU: return x < 0 ? 0.0 : x;
+    case GemmActivation::kGeluTanh: return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+    case GemmActivation::kGeluErf: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+    case GemmActivation::kSiLU: return x / (1 + std::exp(-x));
+    default: return x;
+  }
+}
 
 // The peer a GEMM of these inputs is timed against: cuBLAS, or cuBLASLt's FP8 matmul.
 inline const char* gemm_peer_name(DType in) { return in == DType::kE4M3 ? "cuBLASLt" : "cuBLAS"; }
@@ -97,17 +135,20 @@ class GemmRunner {
   // includes a copy.
   // `control`: the peer a second time (candidate 2), in the same interleaving: how far the
   // peer's figure moves from its position alone, read beside the ratio.
-  Status time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control = false);
+  // `plain`: ours without the fused epilogue too (the last candidate), in the same
+  // interleaving: what the epilogue costs (TimingResult::plain_cost).
+  Status time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control = false, bool plain = false);
   // Ours against cuBLAS in fp32 (for FP8, of the dequantised inputs, testing/dequant.cuh),
-  // alpha and beta*C applied on the host in double; D poisoned with NaN before our launch.
+  // alpha, beta*C, the bias and the activation applied on the host in double; D poisoned
+  // with NaN before our launch. The peer's D (plain) is checked without the epilogue.
   // With `peer` (and the peer available), the peer's D too, against the same reference and
   // tolerance: a ratio then compares two right answers (and a scale layout the peer reads
   // otherwise than we meant shows here, not as a plausible time).
   Status check(GemmCheck* out, GemmCheck* peer = nullptr);
 
  private:
-  GemmArgs args_for(int set, const void* c) const;
-  Status run_ours_reading(int set, const void* c, cudaStream_t stream);
+  GemmArgs args_for(int set, const void* c, bool fused = true) const;
+  Status run_ours_reading(int set, const void* c, cudaStream_t stream, bool fused = true);
   Status run_peer(int set, cudaStream_t stream);
   Status copy_c(int set, void* to, cudaStream_t stream);
   // The fp32 reference A·B into ref_ (and, for FP8, Σ|s·a·b| per element into *abs_sum).
@@ -115,7 +156,7 @@ class GemmRunner {
   // D (on the device) against the reference: alpha·ref + beta·C per element (cbytes: C's
   // host image, read when beta != 0).
   GemmCheck compare(const std::vector<float>& ref, const std::vector<float>& abs_sum,
-                    const std::vector<uint8_t>& cbytes) const;
+                    const std::vector<uint8_t>& cbytes, bool fused) const;
   // FP8: the scales (filled) and cuBLASLt's matmul on them.
   void init_fp8();
   GemmProblem p_;
@@ -124,6 +165,7 @@ class GemmRunner {
   std::vector<void*> a_, b_, c_;
   void* c_scratch_ = nullptr;  // beta != 0: the C our timed calls read
   void* d_ = nullptr;
+  void* bias_ = nullptr;  // --bias: N elements of D's dtype
   void* ref_ = nullptr;  // fp32 reference
   void* cublas_ = nullptr;
   float* scale_a_ = nullptr;        // FP8: scale_a_layout

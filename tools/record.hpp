@@ -112,6 +112,11 @@ inline std::string make_record(const RecordContext& ctx, std::string_view family
     r.null("peer").null("ratio");
     if (!peer_unavailable.empty()) r.str("peer_unavailable", peer_unavailable);
   }
+  // bench gemm --plain: ours without the fused epilogue, last; the fused call's time over it.
+  if (t.has_plain && t.calls.size() > 1) {
+    r.obj("plain", figures_json("", t.calls.back(), t.ms.back(), flops, bytes));
+    r.num("epilogue_cost", t.plain_cost());
+  }
   r.obj("config", config_json(config_line));
   if (!check.empty()) r.raw("check", check);
   return r.text();

@@ -75,7 +75,12 @@ struct TimingResult {
 
   // bench gemm --control: with the peer timed twice (candidates 1 and 2), the first run's
   // speed over the second's (medians); 0 when there is no second run.
-  double control() const { return ms.size() > 2 && ms[2].median > 0 ? ms[1].median / ms[2].median : 0.0; }
+  bool has_control = false;
+  double control() const { return has_control && ms.size() > 2 && ms[2].median > 0 ? ms[1].median / ms[2].median : 0.0; }
+  // bench gemm --plain: ours without the fused epilogue as the last candidate; the fused
+  // call's time over the plain one's (1.07: the epilogue costs 7%); 0 when not timed.
+  bool has_plain = false;
+  double plain_cost() const { return has_plain && ms.back().median > 0 ? ms[0].median / ms.back().median : 0.0; }
 };
 
 inline Spread spread_of(std::vector<double> v) {

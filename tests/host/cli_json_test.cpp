@@ -365,10 +365,67 @@ TEST(CliJson, ControlIsThePeersSpeedOverItsSecondRun) {
   t.ms.push_back(tools::Spread{0.33, 0.32, 0.35});
   t.ratio.push_back(tools::Spread{0.33 / 0.25, 0.3, 1.5});
   t.calls.push_back(t.calls[1]);
+  // A third candidate that is not the peer's second run (bench gemm --plain's) is no control.
+  EXPECT_EQ(tools::make_record(fake_context("bench gemm"), "gemm", args, t, 1e9, 1e6, "cuBLAS", "gemm m=64")
+                .find("\"control\""),
+            std::string::npos);
+  t.has_control = true;
   const std::string r = tools::make_record(fake_context("bench gemm"), "gemm", args, t, 1e9, 1e6, "cuBLAS", "gemm m=64");
   const size_t at = r.find("\"control\":");
   ASSERT_NE(at, std::string::npos) << r;
   EXPECT_NEAR(std::stod(r.substr(at + 10)), 0.30 / 0.33, 1e-6) << r;
+}
+
+// bench gemm --plain: ours without the fused epilogue, the last candidate; the record gives
+// its figures and the fused call's time over it, beside the peer and a control.
+TEST(CliJson, PlainIsOursWithoutTheEpilogueLast) {
+  json::Object args;
+  args.num("m", 64).num("n", 64).num("k", 64);
+  tools::TimingResult t = fake_timing(0.25, 0.30);
+  t.ms.push_back(tools::Spread{0.31, 0.30, 0.32});  // the control (the peer again)
+  t.ratio.push_back(tools::Spread{0.31 / 0.25, 1.2, 1.3});
+  t.calls.push_back(t.calls[1]);
+  t.has_control = true;
+  t.ms.push_back(tools::Spread{0.20, 0.19, 0.21});  // ours plain
+  t.ratio.push_back(tools::Spread{0.8, 0.78, 0.82});
+  t.calls.push_back(tools::call_stats_of({0.19, 0.20, 0.22}));
+  EXPECT_EQ(tools::make_record(fake_context("bench gemm"), "gemm", args, t, 1e9, 1e6, "cuBLAS", "gemm m=64")
+                .find("\"plain\""),
+            std::string::npos);  // not without has_plain
+  t.has_plain = true;
+  EXPECT_NEAR(t.plain_cost(), 0.25 / 0.20, 1e-12);
+  EXPECT_NEAR(t.control(), 0.30 / 0.31, 1e-12);
+  const std::string r = tools::make_record(fake_context("bench gemm"), "gemm", args, t, 1e9, 1e6, "cuBLAS", "gemm m=64");
+  const size_t at = r.find("\"epilogue_cost\":");
+  ASSERT_NE(at, std::string::npos) << r;
+  EXPECT_NEAR(std::stod(r.substr(at + 16)), 0.25 / 0.20, 1e-6) << r;
+  EXPECT_NE(r.find("\"plain\":{"), std::string::npos) << r;
+  EXPECT_NE(r.find("\"control\":"), std::string::npos) << r;
+}
+
+// --bias and --activation: the problem's name and its record's args say them.
+TEST(CliJson, EpilogueOptionsNameTheProblem) {
+  tools::GemmProblem p;
+  EXPECT_FALSE(p.fused());
+  p.bias = true;
+  p.activation = warpspec::GemmActivation::kGeluTanh;
+  EXPECT_TRUE(p.fused());
+  const std::string a = tools::gemm_args_json(p).text();
+  EXPECT_NE(a.find("\"bias\":true"), std::string::npos) << a;
+  EXPECT_NE(a.find("\"activation\":\"gelu_tanh\""), std::string::npos) << a;
+  for (const char* name : tools::kActivationNames) {
+    warpspec::GemmActivation act = warpspec::GemmActivation::kReLU;
+    ASSERT_TRUE(tools::parse_activation(name, &act)) << name;
+    EXPECT_STREQ(tools::activation_name(act), name);
+  }
+  warpspec::GemmActivation act = warpspec::GemmActivation::kReLU;
+  EXPECT_FALSE(tools::parse_activation("gelu-tanh", &act));
+  EXPECT_EQ(act, warpspec::GemmActivation::kReLU);
+  // The reference's activations at a few points (torch's definitions).
+  EXPECT_DOUBLE_EQ(tools::activate(warpspec::GemmActivation::kReLU, -2.0), 0.0);
+  EXPECT_NEAR(tools::activate(warpspec::GemmActivation::kGeluErf, 1.0), 0.8413447460685429, 1e-12);
+  EXPECT_NEAR(tools::activate(warpspec::GemmActivation::kGeluTanh, 1.0), 0.8411919906082768, 1e-12);
+  EXPECT_NEAR(tools::activate(warpspec::GemmActivation::kSiLU, 1.0), 0.7310585786300049, 1e-12);
 }
 
 TEST(CliJson, JsonAndDeviceAreAcceptedOnEveryCommand) {
@@ -376,6 +433,8 @@ TEST(CliJson, JsonAndDeviceAreAcceptedOnEveryCommand) {
                            "gemm --json --device 0 --peer --m 256", "attention --json --device 0 --head-dim 96",
                            "bench gemm --json --shape 64x64x64 --shape 128x256x512 --dtype fp16",
                            "bench gemm --control --shape 64x64x64",
+                           "bench gemm --bias --activation gelu_tanh --plain --shape 64x64x64",
+                           "gemm --json --bias --activation silu --check --peer",
                            "gemm --json --dtype e4m3 --scaling block --check --peer",
                            "bench gemm --json --dtype e4m3 --scaling row --fast-accum --out-dtype fp16",
                            "bench attention --json --seqlen 512 1024 --head-dim 64 --head-dim 128 --tokens 4096",
@@ -397,7 +456,8 @@ TEST(CliJson, BadShapesDevicesAndListsAreUsageErrors) {
                            "bench attention --causal-only --full-only", "gemm --dtype fp32", "attention --dtype e5m2",
                            "bench gemm --dtype fp32", "gemm --out-dtype fp8", "bench decode --num-splits 200",
                            "bench decode --page-sizes -16", "bench decode --page-sizes x", "bench decode --head-dim 300",
-                           "bench decode --head-dim 0"}) {
+                           "bench decode --head-dim 0", "gemm --activation gelu-tanh", "bench gemm --activation tanh",
+                           "bench gemm --plain --shape 64x64x64"}) {
     auto [rc, out] = sh(cli() + " " + args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
@@ -446,6 +506,16 @@ TEST(CliJson, RecordsFromARealRunOnHopper) {
   const double control = std::stod(out4.substr(ctl + 10));
   EXPECT_GT(control, 0.5) << out4;  // the same call twice: about 1, never a factor of 2 apart
   EXPECT_LT(control, 2.0) << out4;
+  // --plain: ours without the epilogue beside the fused call; its cost in the record.
+  auto [rc5, out5] = sh(cli() + " bench gemm --json --bias --activation gelu_tanh --plain --shape 512x512x256" + fast);
+  ASSERT_EQ(rc5, 0) << out5;
+  const size_t cost_at = out5.find("\"epilogue_cost\":");
+  ASSERT_NE(cost_at, std::string::npos) << out5;
+  const double cost = std::stod(out5.substr(cost_at + 16));
+  EXPECT_GT(cost, 0.5) << out5;  // the epilogue's extra work: more time, never half or thrice
+  EXPECT_LT(cost, 3.0) << out5;
+  for (const char* part : {R"("bias":true)", R"("activation":"gelu_tanh")", R"("plain":{)"})
+    EXPECT_NE(out5.find(part), std::string::npos) << part << "\n" << out5;
   auto [rc2, out2] = sh(cli() + " bench gemm --json --shape 256x256x128 --shape 512x128x64" + fast + " > " +
                         file.string() + " && " + cli() + " bench attention --json --seqlen 256 --head-dim 64 --tokens 512" +
                         fast + " >> " + file.string());

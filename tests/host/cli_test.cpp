@@ -77,6 +77,14 @@ TEST(Cli, CheckPathsPassOnHopper) {
       "--warmup-s 0.1 --rounds 1 --iters 2",
       "gemm --m 64 --n 512 --k 4000 --decomposition splitk --splits 5 --beta 0.5 --check --warmup-s 0.1 --rounds 1 "
       "--iters 2",
+      // The fused epilogue (bias, activation) against the reference with it applied; the
+      // peer's plain D against the plain reference.
+      "gemm --m 1000 --n 1032 --k 520 --bias --activation gelu_tanh --alpha 0.5 --check --peer --warmup-s 0.1 "
+      "--rounds 1 --iters 2",
+      "gemm --dtype e4m3 --m 1000 --n 520 --k 1040 --scaling row --bias --activation silu --check --peer "
+      "--warmup-s 0.1 --rounds 1 --iters 2",
+      "gemm --dtype e4m3 --m 1000 --n 520 --k 1040 --out-dtype fp32 --activation gelu --check --warmup-s 0.1 "
+      "--rounds 1 --iters 2",
       "gemm --m 1000 --n 1300 --k 3000 --decomposition streamk --out-dtype fp32 --check --warmup-s 0.1 --rounds 1 "
       "--iters 2",
       "attention --batch 2 --seqlen-q 700 --seqlen-k 300 --heads 8 --heads-kv 2 --head-dim 64 --causal --check "
