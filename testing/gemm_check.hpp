@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "warpspec/gemm_api.hpp"
 #include "warpspec/tensor.hpp"
 
 namespace warpspec::testbed {
@@ -38,6 +39,18 @@ inline double gemm_fp8_element_tolerance(DType out, bool fast_accum, double alph
                                          double abs_sum) {
   const double accumulation = 1.2 * fp8_accumulation_eps(fast_accum) * std::fabs(alpha) * abs_sum;
   return 2 * gemm_output_eps(out) * std::fabs(expect) + accumulation + std::ldexp(std::fabs(beta_c), -22) + 1e-6;
+}
+
+// The fused epilogue's activation in double, as the API defines each (torch's formulas):
+// the references of the FP8 tests and of `warpspec gemm --check`.
+inline double activate(GemmActivation act, double x) {
+  switch (act) {
+    case GemmActivation::kReLU: return x < 0 ? 0.0 : x;
+    case GemmActivation::kGeluTanh: return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+    case GemmActivation::kGeluErf: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+    case GemmActivation::kSiLU: return x / (1 + std::exp(-x));
+    default: return x;
+  }
 }
 
 // The relative Frobenius error, a summary printed next to the per-element count (alone

@@ -329,7 +329,7 @@ GemmCheck GemmRunner::compare(const std::vector<float>& ref, const std::vector<f
   for (size_t i = 0; i < n; ++i) {
     const double beta_c = p_.beta != 0.0f ? double(p_.beta) * value(cbytes, i) : 0.0;
     const double linear = double(p_.alpha) * ref[i] + (bias.empty() ? 0.0 : value(bias, i % size_t(p_.n))) + beta_c;
-    const double expect = act ? activate(p_.activation, linear) : linear;
+    const double expect = act ? testbed::activate(p_.activation, linear) : linear;
     const double v = value(got, i), diff = v - expect;
     num += diff * diff;
     den += expect * expect;

@@ -5,7 +5,6 @@
 // against an fp32 cuBLAS reference. Shared by `warpspec gemm`, `bench gemm` and `demo`.
 #include <cuda_runtime.h>
 
-#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,16 +74,6 @@ inline bool parse_activation(const std::string& s, GemmActivation* out) {
       return true;
     }
   return false;
-}
-// act(x) in double, as the API defines each activation (the check's reference).
-inline double activate(GemmActivation a, double x) {
-  switch (a) {
-    case GemmActivation::kReLU: return x < 0 ? 0.0 : x;
-    case GemmActivation::kGeluTanh: return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
-    case GemmActivation::kGeluErf: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
-    case GemmActivation::kSiLU: return x / (1 + std::exp(-x));
-    default: return x;
-  }
 }
 
 // The peer a GEMM of these inputs is timed against: cuBLAS, or cuBLASLt's FP8 matmul.

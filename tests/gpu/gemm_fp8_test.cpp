@@ -84,16 +84,6 @@ float quantise(DType t, float x, uint8_t* bytes, size_t i) {
   return testbed::load_float(t, bytes, i);
 }
 
-double activate(GemmActivation act, double x) {
-  switch (act) {
-    case GemmActivation::kReLU: return x < 0 ? 0.0 : x;
-    case GemmActivation::kGeluTanh: return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
-    case GemmActivation::kGeluErf: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
-    case GemmActivation::kSiLU: return x / (1 + std::exp(-x));
-    default: return x;
-  }
-}
-
 // A host vector of n values in [lo, hi), from the seed's stream.
 std::vector<float> uniform(uint64_t seed, size_t n, float lo, float hi) {
   std::vector<float> v(n);
@@ -208,7 +198,7 @@ void run_case(const Case& c) {
         mag += std::fabs(p);
       }
       const double pre = dot + (c.bias == Bias::kRow ? fbias[i] : c.bias == Bias::kColumn ? fbias[j] : 0.0);
-      const double expect = activate(c.act, pre);
+      const double expect = testbed::activate(c.act, pre);
       const size_t at = c.d_col_major ? size_t(j * ld + i) : size_t(i * ld + j);
       const double got = testbed::load_float(c.out, hd.data(), at);
       const double tol = 2 * testbed::gemm_output_eps(c.out) * std::fabs(expect) + 1.2 * acc_rel * mag +

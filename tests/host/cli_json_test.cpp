@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "testing/gemm_check.hpp"
 #include "tools/gemm_record.hpp"
 #include "tools/json.hpp"
 #include "tools/record.hpp"
@@ -422,10 +423,10 @@ TEST(CliJson, EpilogueOptionsNameTheProblem) {
   EXPECT_FALSE(tools::parse_activation("gelu-tanh", &act));
   EXPECT_EQ(act, warpspec::GemmActivation::kReLU);
   // The reference's activations at a few points (torch's definitions).
-  EXPECT_DOUBLE_EQ(tools::activate(warpspec::GemmActivation::kReLU, -2.0), 0.0);
-  EXPECT_NEAR(tools::activate(warpspec::GemmActivation::kGeluErf, 1.0), 0.8413447460685429, 1e-12);
-  EXPECT_NEAR(tools::activate(warpspec::GemmActivation::kGeluTanh, 1.0), 0.8411919906082768, 1e-12);
-  EXPECT_NEAR(tools::activate(warpspec::GemmActivation::kSiLU, 1.0), 0.7310585786300049, 1e-12);
+  EXPECT_DOUBLE_EQ(warpspec::testbed::activate(warpspec::GemmActivation::kReLU, -2.0), 0.0);
+  EXPECT_NEAR(warpspec::testbed::activate(warpspec::GemmActivation::kGeluErf, 1.0), 0.8413447460685429, 1e-12);
+  EXPECT_NEAR(warpspec::testbed::activate(warpspec::GemmActivation::kGeluTanh, 1.0), 0.8411919906082768, 1e-12);
+  EXPECT_NEAR(warpspec::testbed::activate(warpspec::GemmActivation::kSiLU, 1.0), 0.7310585786300049, 1e-12);
 }
 
 TEST(CliJson, JsonAndDeviceAreAcceptedOnEveryCommand) {
