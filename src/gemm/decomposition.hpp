@@ -23,6 +23,7 @@
 // the long-run rule (stream_the_tail). Split-K's splits ran at 0.82-0.86 of data-parallel's
 // speed per k-iteration (384x8192x8192 on 192 tiles in two splits: +11% over data-parallel
 // where the model without it said +29%; 256x28672x8192 on 448 tiles: -7%).
+#include <algorithm>
 #include <cstdint>
 
 #include "warpspec/gemm_api.hpp"
@@ -33,6 +34,7 @@ namespace warpspec::gemm_impl {
 struct KChoice {
   schedule::KDecomposition decomposition = schedule::KDecomposition::kDataParallel;
   int splits = 1;
+  double cost = 0;  // the heuristic's: the model's cost of its choice, in k-iterations (else 0)
 };
 
 inline constexpr double kFixupCost = 3.0;
@@ -70,8 +72,7 @@ inline int best_splits(int64_t tiles, int64_t k, int sms) {
 // A long run of whole waves with a ragged last one: stream the tail (the partial wave and
 // one whole wave before it) and keep the rest data-parallel. The cost model above leaves
 // such launches alone (a gain of 1-3% is inside what it can tell), and it is what the H200
-// gives where there are 12 waves
-// or more and 32 k-iterations a tile or more (bench/NOTES.md v44, bf16, stream-K against
+// gives where there are 12 waves or more and 32 k-iterations a tile or more (bench/NOTES.md v44, bf16, stream-K against
 // data-parallel head to head in one timing: 8192^3 (15.5 waves) +1.5%, 16384^3 (62.1)
 // +0.4%, 4096x14336x4096 (13.6) +0.8%, 4096x28672x8192 (27.2) +3.2%); with fewer waves the
 // streamed share is larger and it loses (4096^3, 3.9 waves: -2.5%; 4096x8192x28672, 7.8
@@ -105,23 +106,22 @@ inline KChoice choose_decomposition(GemmDecomposition request, int splits, int64
   const int s = best_splits(tiles, k, sms);
   const double split = s > 1 ? cost_split_k(tiles, k, sms, s) : dp;
   const double stream = cost_stream_k(tiles, k, sms);
+  c.cost = dp;
   if (split < kMargin * dp && split <= stream) {
     c.decomposition = KDecomposition::kSplitK;
     c.splits = s;
+    c.cost = split;
   } else if (stream < dp || (stream_tail && stream_the_tail(tiles, k, sms))) {
     c.decomposition = KDecomposition::kStreamK;
+    c.cost = std::min(stream, dp);  // the long-run rule: within 1-3% of data-parallel
   }
   return c;
 }
 
-// The model's cost of the heuristic's choice for `tiles` tiles of `k` k-iterations (what
-// the tile heuristic compares across tile widths; the long-run rule aside, which moves a
-// launch by 1-3%).
+// The model's cost of the heuristic's choice for `tiles` tiles of `k` k-iterations: what
+// the tile heuristic compares across tile widths.
 inline double heuristic_cost(int64_t tiles, int64_t k, int sms) {
-  const KChoice c = choose_decomposition(GemmDecomposition::kHeuristic, 0, tiles, k, sms);
-  if (c.decomposition == schedule::KDecomposition::kSplitK) return cost_split_k(tiles, k, sms, c.splits);
-  if (c.decomposition == schedule::KDecomposition::kStreamK) return cost_stream_k(tiles, k, sms);
-  return cost_data_parallel(tiles, k, sms);
+  return choose_decomposition(GemmDecomposition::kHeuristic, 0, tiles, k, sms).cost;
 }
 
 }  // namespace warpspec::gemm_impl
