@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,7 +69,7 @@ void add_dtype_options(CLI::App* cmd, DtypeOptions& o) {
   cmd->add_option("--activation", o.activation,
                   "fused epilogue: none, relu, gelu (erf), gelu_tanh or silu, applied last; ours only, the peer runs "
                   "the plain GEMM")
-      ->check(CLI::IsMember({"none", "relu", "gelu", "gelu_tanh", "silu"}));
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kActivationNames), std::end(kActivationNames))));
 }
 
 // The dtype options into the problem: 0, or kExitUsage after one line saying what is wrong
