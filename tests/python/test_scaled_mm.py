@@ -239,6 +239,23 @@ def test_gemm_bias_activation(activation, dtype, seed):
 
 
 @needs_hopper
+@pytest.mark.parametrize("activation", ["gelu_tanh", "relu"])
+def test_gemm_bias_activation_many_tiles_with_c(activation, seed):
+    # More 128 x 256 tiles than SMs (17 x 11 = 187), so CTAs run several tiles and their
+    # epilogues in turn, with beta·C read through the epilogue's C loads and K off the
+    # 64-column k-block (136).
+    dtype = torch.bfloat16
+    a, b = torch.randn(2100, 136, device="cuda", dtype=dtype), torch.randn(2600, 136, device="cuda", dtype=dtype).t()
+    c = torch.randn(2100, 2600, device="cuda", dtype=dtype)
+    bias = torch.randn(2600, device="cuda", dtype=dtype)
+    got = warpspec.gemm(a, b, c, alpha=0.75, beta=0.5, bias=bias, activation=activation)
+    want = ACTIVATIONS[activation](0.75 * (a.double() @ b.double()) + bias.double() + 0.5 * c.double())
+    eps = 2 ** -8
+    tol = 2 * eps * want.abs() + 136 ** 0.5 / 4096 + 1e-6
+    assert ((got.double() - want).abs() <= tol).all()
+
+
+@needs_hopper
 def test_gemm_activation_refusals():
     a, b = torch.randn(64, 64, device="cuda").bfloat16(), torch.randn(64, 64, device="cuda").bfloat16()
     with pytest.raises(ValueError, match="activation"):

@@ -132,19 +132,18 @@ struct ActGeluErf {
 // element: the thread's two rows share them. Absent vectors read as 1 and 0; indices are
 // clamped into the vector (columns past N are computed but never stored).
 //
-// NOTES (cost; a prediction until the H200 measures it). The first version of this op
-// cost 18% over the plain GEMM for bias + GELU(tanh) at 4096x14336x4096: per element it
-// re-read the bias from global memory (two 16-bit loads, three conversions and selects,
-// 64-bit clamped indices: ~20 instructions plus load latency after every chunk barrier)
-// and ran one activation formula for all four activations (~22 instructions, erf's
-// polynomial included). Now, per element of a 128 x 256 tile: 3 FP32 instructions
-// before the activation, GELU(tanh) 6 FP32 + 2 MUFU (ex2, rcp). Per SM and tile that is
-// 32768 x 2 / 16 = 4096 MUFU cycles (the FP32 work, ~2300 cycles, overlaps it) against
-// ~90000 cycles of mainloop at K = 4096, and the cooperative schedule does not overlap
-// the epilogue with the next tile's MMAs: expect bias + GELU(tanh) at 4-6% over plain
-// (bias alone under 1%). Under 3% needs the epilogue hidden behind MMAs (a ping-pong
-// schedule) or one MUFU per element (tanh.approx: 2^-11 relative error, too coarse for
-// an fp32 output and for the tests' tolerance near GELU's small negative values).
+// NOTES (cost). The first version of this op cost 18% over the plain GEMM for bias +
+// GELU(tanh) at 4096x14336x4096: per element it re-read the bias from global memory and
+// ran one activation formula for all four activations. Now, per element of a 128 x 256
+// tile: 3 FP32 instructions before the activation, GELU(tanh) 6 FP32 + 2 MUFU (ex2, rcp):
+// per SM and tile 32768 x 2 / 16 = 4096 MUFU cycles, with the tensor pipe idle (the
+// cooperative schedule does not overlap the epilogue with the next tile's MMAs). Measured
+// on the H200 (bench/NOTES.md, v50; same tile and decomposition both ways): ReLU alone
+// 1.03 (8192³) / 1.06 (4096x14336x4096), bias 1.04 / 1.08, bias + GELU(tanh) 1.08 / 1.14:
+// more than the arithmetic predicts (ReLU adds ~1 instruction an element), and neither a
+// rolled chunk loop (instruction-fetch stalls 0.22 -> 0.07 per issue, no faster) nor one
+// FFMA for the linear part moved it. Under 3% needs the epilogue beside the MMAs (a
+// ping-pong schedule: one warpgroup's epilogue under the other's mainloop).
 template <class Io>
 struct FusedOp {
   static constexpr int kColPairs = Io::kColPairs;
