@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The device call for v51-tail-rows.patch (+ v51b-tail-rows8.patch on top) (bench/NOTES.md
-# v51): correctness of every GEMM path the patches touch on ./build (the candidate), then
-# the tail rows against the other libraries in one call.
+# The device call for v51-tail-rows.patch (+ v51b-tail-rows8.patch, v51c-tail-rows8-fp8.patch
+# on top, in that order) (bench/NOTES.md v51): correctness of every GEMM path the patches
+# touch on ./build (the candidate), then the tail rows against the other libraries in one call.
 #   LIBS="main=<main's build dir> [v51=<v51-only build dir>]" bench/probes/v51-run.sh
 set -u
 cd "$(dirname "$0")/../.."
@@ -27,6 +27,12 @@ for r in 1 2; do
   for pair in $libs; do
     LD_LIBRARY_PATH=${pair#*=} timeout 60 "$W" bench gemm $S --rounds 3 2>&1 | grep ' tn ' | sed "s/^/${pair%%=*} /"
   done
+done
+echo "== FP8 (v51c): the candidate against each library"
+F8="--dtype e4m3 --shape 129x8192x8192 --shape 160x8192x8192 --shape 4100x4096x4096 --shape 8192x8192x8192"
+timeout 60 "$W" bench gemm $F8 --rounds 3 2>&1 | grep ' tn ' | sed 's/^/cand /'
+for pair in $libs; do
+  LD_LIBRARY_PATH=${pair#*=} timeout 60 "$W" bench gemm $F8 --rounds 3 2>&1 | grep ' tn ' | sed "s/^/${pair%%=*} /"
 done
 echo "== the same grid, 128 wide data-parallel (v51's table)"
 timeout 60 "$W" bench gemm --shape 256x8192x8192 --shape 160x8192x8192 --shape 129x8192x8192 --tile-n 128 \
