@@ -100,7 +100,7 @@ struct Epilogue {
     const uint32_t base_addr = hopper::smem_u32(base);
     hopper::for_each_accum_pair_sw128<int(sizeof(T)), kHeadDim>(0, kBlockM * 128, [&](int i, uint32_t off) {
       const float s = inv[(i >> 1) & 1];
-      hopper::st_shared_b32(base_addr + off, hopper::pack2<T>(o[i] * s, o[i + 1] * s));
+      hopper::st_shared_pair<T>(base_addr + off, o[i] * s, o[i + 1] * s);
     });
     if (!sq.template tile_spills<kBlockM, kPack>(p, m0)) {
       hopper::fence_proxy_async_smem();

@@ -53,17 +53,12 @@ struct EpilogueChunkIo {
   }
   // beta·C added to the pair at `addr` (C was TMA-loaded there).
   WARPSPEC_DEVICE static void add_c(uint32_t addr, float beta, float& v0, float& v1) {
-    float2 c;
-    if constexpr (sizeof(TOut) == 4) c = hopper::ld_shared_v2_f32(addr);
-    else c = hopper::unpack2<TOut>(hopper::ld_shared_b32(addr));
+    const float2 c = hopper::ld_shared_pair<TOut>(addr);
     v0 = fmaf(beta, c.x, v0);
     v1 = fmaf(beta, c.y, v1);
   }
   // The pair, rounded to the output type, at `addr`.
-  WARPSPEC_DEVICE static void put(uint32_t addr, float v0, float v1) {
-    if constexpr (sizeof(TOut) == 4) hopper::st_shared_v2_f32(addr, v0, v1);
-    else hopper::st_shared_b32(addr, hopper::pack2<TOut>(v0, v1));
-  }
+  WARPSPEC_DEVICE static void put(uint32_t addr, float v0, float v1) { hopper::st_shared_pair<TOut>(addr, v0, v1); }
 };
 
 // ---------------------------------------------------------------------------------------
@@ -179,26 +174,17 @@ struct FusedOp {
   }
 
   template <class T>
-  WARPSPEC_DEVICE static float bias_as_float(const void* b, int64_t i) {
-    if constexpr (sizeof(T) == 4) {
-      return __ldg(static_cast<const float*>(b) + i);
-    } else {
-      const unsigned short u = __ldg(static_cast<const unsigned short*>(b) + i);
-      if constexpr (std::is_same_v<T, __nv_bfloat16>) return __uint_as_float(uint32_t(u) << 16);
-      else return __half2float(__ushort_as_half(u));
-    }
-  }
-  template <class T>
   WARPSPEC_DEVICE void load_col_bias(ChunkValues& cv, int j) const {
 #pragma unroll
     for (int c = 0; c < kColPairs; ++c)
-      cv.bias[c] = make_float2(bias_as_float<T>(col_bias, col_index(j, c, 0)), bias_as_float<T>(col_bias, col_index(j, c, 1)));
+      cv.bias[c] = make_float2(hopper::ldg_as_float<T>(col_bias, col_index(j, c, 0)),
+                               hopper::ldg_as_float<T>(col_bias, col_index(j, c, 1)));
   }
 
   WARPSPEC_DEVICE float bias_at(const void* b, int64_t i) const {
     if (bias_dtype == DType::kFP32) return __ldg(static_cast<const float*>(b) + i);
     const unsigned short u = __ldg(static_cast<const unsigned short*>(b) + i);
-    return bias_dtype == DType::kBF16 ? __uint_as_float(uint32_t(u) << 16) : __half2float(__ushort_as_half(u));
+    return bias_dtype == DType::kBF16 ? hopper::bits_to_float<__nv_bfloat16>(u) : hopper::bits_to_float<__half>(u);
   }
 
   // The clamped vector index of the thread's column 2·x (+1) of chunk j's pair c.

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "warpspec/hopper/arch.cuh"
+#include "warpspec/hopper/smem.cuh"
 #include "warpspec/tensor.hpp"
 
 namespace warpspec::hopper {
@@ -88,6 +89,34 @@ WARPSPEC_DEVICE float2 unpack2(uint32_t v) {
   } else {
     return __half22float2(*reinterpret_cast<const __half2*>(&v));
   }
+}
+
+// One 16-bit value's bits as fp32 (exact).
+template <class T>
+WARPSPEC_DEVICE float bits_to_float(unsigned short u) {
+  static_assert(kIs16Bit<T>, "bits_to_float: bf16 or fp16");
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) return __uint_as_float(uint32_t(u) << 16);
+  else return __half2float(__ushort_as_half(u));
+}
+
+// Element i of a read-only global vector of T (fp32, bf16 or fp16) as fp32.
+template <class T>
+WARPSPEC_DEVICE float ldg_as_float(const void* v, int64_t i) {
+  if constexpr (std::is_same_v<T, float>) return __ldg(static_cast<const float*>(v) + i);
+  else return bits_to_float<T>(__ldg(static_cast<const unsigned short*>(v) + i));
+}
+
+// Two fp32 values at shared address `addr` as a pair of T: fp32 (8 bytes) or bf16/fp16
+// (one 32-bit word, `lo` first), rounded to nearest; and the pair read back as fp32.
+template <class T>
+WARPSPEC_DEVICE void st_shared_pair(uint32_t addr, float lo, float hi) {
+  if constexpr (std::is_same_v<T, float>) st_shared_v2_f32(addr, lo, hi);
+  else st_shared_b32(addr, pack2<T>(lo, hi));
+}
+template <class T>
+WARPSPEC_DEVICE float2 ld_shared_pair(uint32_t addr) {
+  if constexpr (std::is_same_v<T, float>) return ld_shared_v2_f32(addr);
+  else return unpack2<T>(ld_shared_b32(addr));
 }
 
 }  // namespace warpspec::hopper
