@@ -523,14 +523,18 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   if (direct && !p.d.row_major) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.n, p.m, 64, "d"));
   else WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_d, p.d, p.m, p.n, 64, "d"));
   if (p.k > 0) {
-    // A K-major operand that a cluster shares is loaded in one box per sharing CTA
-    // (gemm/mainloop.cuh); MN-major boxes are 64 wide either way.
-    const uint32_t box_a = p.config.a_k_major ? uint32_t(q.a_rows / gemm_impl::shared_by_a(cluster)) : 64;
+    // A's boxes are 64 rows (a warpgroup's; the kernel leaves boxes past M unloaded,
+    // gemm/mainloop.cuh tile_rows_a), K- or M-major. A K-major B that a cluster shares is
+    // loaded in one box per sharing CTA; MN-major boxes are 64 wide either way.
+    const uint32_t box_a = 64;
     const uint32_t box_b = p.config.b_k_major ? uint32_t(bn / gemm_impl::shared_by_b(cluster)) : 64;
     WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a, p.a, p.config.a_k_major, p.m, p.k, box_a, uint32_t(bk), "a"));
+    // K-major A's 8-row boxes: the rows of a tile's last box up to M.
+    if (p.config.a_k_major) WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_a8, p.a, true, p.m, p.k, 8, uint32_t(bk), "a"));
+    else q.map_a8 = q.map_a;
     WARPSPEC_RETURN_IF_ERROR(operand_map(&q.map_b, p.b, p.config.b_k_major, p.n, p.k, box_b, uint32_t(bk), "b"));
   } else {  // K = 0: D = beta·C; A and B are never loaded (no k-iterations)
-    q.map_a = q.map_b = q.map_d;
+    q.map_a = q.map_a8 = q.map_b = q.map_d;
   }
   if (p.beta != 0.0f && !direct) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));
   else q.map_c = q.map_d;  // never read

@@ -345,6 +345,17 @@ std::vector<Case> fp8_cases() {
     cases.push_back({c.m, 2100, c.k, DType::kE4M3, c.out, c.sc, c.sc == Scaling::kBlock ? Bias::kNone : Bias::kColumn,
                      DType::kFP32, GemmActivation::kNone, false, false, 128, GemmDecomposition::kDataParallel, 0,
                      c.b_other});
+  // M ending inside a tile (gemm/mainloop.cuh tile_loaded_rows_a): A's last box as 8-row
+  // boxes or as one whole box moved back over the box before it (FP8 multiplies both
+  // warpgroups' rows; rows past M hold older stages' bytes and are never stored): 56, 40
+  // and 8 rows of the last box on both tiles, and 52 rows in the loop carried across
+  // tiles (2100 rows, 17 row tiles, several tiles a CTA).
+  for (int64_t m : {120, 104, 200})
+    for (int tile_n : {128, 256})
+      cases.push_back({m, 520, 400, DType::kE4M3, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
+                       GemmActivation::kNone, false, false, tile_n});
+  cases.push_back({2100, 2100, 512, DType::kE4M3, DType::kBF16, Scaling::kTensor, Bias::kNone, DType::kFP32,
+                   GemmActivation::kNone, false, false, 128, GemmDecomposition::kDataParallel, 0});
   return cases;
 }
 

@@ -348,6 +348,33 @@ std::vector<Case> many_tiles_cases() {
 }
 INSTANTIATE_TEST_SUITE_P(ManyTiles, GemmSweep, ::testing::ValuesIn(many_tiles_cases()), case_name);
 
+// A tile that M ends inside (gemm/mainloop.cuh tile_loaded_rows_a): K-major A's last box
+// comes as 8-row boxes (up to block_n / 32 of them), or as one whole box moved back over
+// the box before it, or whole and zero-filled when it is the tile's first; a box wholly
+// past M is not loaded. M's last box holds 8 (one 8-row box), 16, 32, 48, 56 and 63 rows,
+// in the first row tile and in the second, on each tile width; stale rows of older
+// stages reach only rows past M (the poison check: nothing past D written). With beta
+// (C read for the tile's rows) and split-K (each unit loads the same rows).
+std::vector<Case> tail_rows_cases() {
+  std::vector<Case> v;
+  int i = 0;
+  for (int64_t m : {40, 72, 80, 96, 112, 127, 200, 232, 312})
+    for (int tile_n : {64, 128, 256}) {
+      Case c{m, 520, 200};
+      c.tile_n = tile_n;
+      c.b_row = i % 2 == 0;
+      if (i % 4 == 1) c.beta = 0.5f;
+      if (i % 5 == 2) c.decomposition = warpspec::GemmDecomposition::kSplitK, c.splits = 2;
+      ++i;
+      v.push_back(c);
+    }
+  Case f{100, 1000, 600};  // fp16 in, fp32 out, 64 rows of the last box and a moved one
+  f.in = DType::kFP16, f.out = DType::kFP32, f.tile_n = 128;
+  v.push_back(f);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(TailRows, GemmSweep, ::testing::ValuesIn(tail_rows_cases()), case_name);
+
 // Every kernel the library builds: input dtype x output dtype (the input's or fp32) x
 // A K- or M-major x B K- or N-major x tile width = 48 (src/gemm/gemm.cpp: with a
 // row-major D, A row-major is K-major A, B column-major is K-major B), each with and

@@ -4,7 +4,7 @@
 //
 // Shared-memory tiles are SW128, one 128-byte swizzle row per TMA box row (block_k is
 // 64 16-bit or 128 8-bit elements: one row):
-//   A K-major:  one box {BK, 128 M};     A M-major: two boxes {64 M, 64 K}, 8 KB apart.
+//   A K-major:  boxes {BK, 64 M};        A M-major: boxes {64 M, 64 K}, 8 KB apart.
 //   B K-major:  one box {BK, BN N};      B N-major: BN/64 boxes {64 N, 64 K}.
 // In a cluster that shares an operand (gemm/cluster_cast.cuh), its K-major box is cut
 // into one box per sharing CTA ({BK, BN/2 N} for 2x1's B: the host encodes the map so),
@@ -58,17 +58,19 @@ struct Mainloop {
   static constexpr uint32_t kStageTxBytes = kBytesA + kBytesB;
   static constexpr int kKSteps = layout_a().k_steps();
 
-  // The loads of one operand as boxes along M (N): K-major, one box of all rows (one per
-  // sharing CTA when a cluster shares it); MN-major, kBoxMN-wide boxes. A CTA loads the
-  // kPerCta consecutive boxes of its part.
+  // The loads of one operand as boxes along M (N): A in 64-row boxes; B K-major, one box
+  // of all rows (one per sharing CTA when a cluster shares it), MN-major, kBoxMN-wide
+  // boxes. A CTA loads the kPerCta consecutive boxes of its part.
   using Cast = ClusterCast<kCfg>;
   static_assert(cluster_cast_supported<kCfg>(), "clusters are 1x1, 2x1 or 1x2 (gemm/cluster_cast.cuh)");
-  static constexpr int kBoxesA = kAKMajor ? Cast::kPartsA : kBlockM / kBoxMN;
+  // A's boxes are 64 rows either way (a warpgroup's rows), so a tile's rows past M can be
+  // left unloaded a box at a time (tile_rows_a).
+  static constexpr int kBoxesA = kBlockM / 64;
   static constexpr int kBoxesB = kBKMajor ? Cast::kPartsB : kBlockN / kBoxMN;
   static constexpr int kBoxRowsA = kBlockM / kBoxesA, kBoxRowsB = kBlockN / kBoxesB;  // M (N) rows per box
   static constexpr int kPerCtaA = kBoxesA / Cast::kPartsA, kPerCtaB = kBoxesB / Cast::kPartsB;
-  static_assert(kBoxesA % Cast::kPartsA == 0 && kBoxesB % Cast::kPartsB == 0 && (!kAKMajor || kPerCtaA == 1) &&
-                    (!kBKMajor || kPerCtaB == 1),
+  static_assert(kAKMajor || kBoxMN == 64, "MN-major A boxes are 64 rows, as K-major ones");
+  static_assert(kBoxesA % Cast::kPartsA == 0 && kBoxesB % Cast::kPartsB == 0 && (!kBKMajor || kPerCtaB == 1),
                 "a shared operand's boxes must split evenly between the CTAs that share it");
   static_assert(Cast::kCtas == 1 || ((kBoxRowsA * 128) % 1024 == 0 && (kBoxRowsB * 128) % 1024 == 0),
                 "each CTA's part of a shared operand must start on an SW128 repeat (8 rows)");
@@ -89,10 +91,61 @@ struct Mainloop {
   __device__ __forceinline__ static void load_side(const GemmParams&, ConsumerStorage&, SideState&,
                                                    const schedule::KWorkUnit&) {}
 
+  // Rows of A that tile m0's stages hold, a whole number of 64-row boxes (a warpgroup's
+  // rows): p.a_rows (64 where M <= 64, else the tile), and for a 16-bit tile that M ends
+  // inside, only the boxes up to M's last row. Rows past M reach only accumulator rows past
+  // M, which are never stored, so a box wholly past M need not be loaded, nor multiplied
+  // (its warpgroup idles, mma below): TMA's zero fill of out-of-bounds rows ran slower than
+  // loading the same bytes in bounds (bench/NOTES.md v51: 129 rows took 1.4x the time of 256
+  // on the same 128 tiles). A cluster that shares A loads whole tiles (its peer expects
+  // them), and the FP8 consumers (mma_fp8.cuh, its loop across tiles) keep p.a_rows.
+  __device__ __forceinline__ static int tile_rows_a(const GemmParams& p, int m0) {
+    if constexpr (Cast::kPartsA != 1 || kElemBytes != 2 || kBlockM == 64) {
+      return p.a_rows;
+    } else {
+      const int64_t left = p.m - int64_t(m0);
+      return left >= kBlockM ? p.a_rows : min(p.a_rows, int((left + 63) / 64 * 64));
+    }
+  }
+
+  // K-major A of a tile that M ends inside also leaves out the rows past M inside its
+  // last loaded box, to M's last 8-row group (at most 7 rows zero-filled): with up to
+  // kMaxRowGroupsA 8-row boxes (p.map_a8), or else as one 64-row box moved back to end
+  // there, over rows of the box before it (the same bytes, loaded twice; the first box of
+  // a tile cannot move, so it stays whole and zero-filled). An 8-row box costs the TMA
+  // unit much of what a whole one does, so how many pay depends on the MMA time a stage
+  // has to hide them: measured on the H200 (bench/NOTES.md v51b), N = K = 8192, ms:
+  //   64 wide,  96 rows (4 groups): 8-row boxes 0.0587, moved box 0.0527 (v51's zero fill 0.062)
+  //   128 wide, 160 rows (4 groups): 8-row boxes 0.062, moved box 0.068
+  //   128 wide, 176 rows (6 groups): 8-row boxes 0.0658, moved box 0.0618
+  //   128 wide, 129 rows (1 group): 8-row boxes 0.061, a whole tile (256 rows) 0.064
+  // so a tile takes block_n / 32 of them. The rows left unloaded keep a stage's older
+  // rows, which reach only accumulator rows past M (no epilogue reduces across rows). FP8
+  // too: its warpgroups both multiply (tile_rows_a keeps p.a_rows), the rows past M of
+  // the second one's box are older rows, not zeros.
+  static constexpr bool kRowGroupsA = kAKMajor && Cast::kPartsA == 1 && kBlockM == 128;
+  static constexpr int kMaxRowGroupsA = kBlockN / 32;
+
+  // Tile m0's A loads (rows_a = tile_rows_a): boxes whose first row is below `end` are
+  // loaded, `tx_rows` rows of bytes in all. Without a tail, end = tx_rows = rows_a.
+  struct RowsA {
+    int end;
+    int tx_rows;
+  };
+  __device__ __forceinline__ static RowsA tile_loaded_rows_a(const GemmParams& p, int m0, int rows_a) {
+    if constexpr (kRowGroupsA) {
+      const int64_t left = p.m - int64_t(m0);
+      if (left < rows_a) {
+        const int end = int((left + 7) / 8 * 8);
+        const int tail = end % 64;  // rows of the last box in bounds, rounded up to 8 (0: none)
+        return {end, tail == 0 || tail > 8 * kMaxRowGroupsA ? end - tail + 64 * (tail != 0) : end};
+      }
+    }
+    return {rows_a, rows_a};
+  }
+
   // Producer (one thread): fill stages for one unit: its tile's k-iterations
-  // [t.k_begin, t.k_end), the range the consumers multiply.
-  // A K-major A box holds p.a_rows rows (the host's map), so only MN-major boxes are
-  // skipped past a_rows. Clusters always load whole tiles (the host refuses M <= 64).
+  // [t.k_begin, t.k_end), the range the consumers multiply: tile_rows_a rows of A.
   __device__ __forceinline__ static void load(const GemmParams& p, Pipe& pipe, State& st, Storage& s,
                                               const schedule::KWorkUnit& t) {
     const Cast cast;
@@ -100,23 +153,30 @@ struct Mainloop {
     const int n0 = t.n_block * kBlockN;
     const int la = t.l * p.a_l_mul;
     const int lb = t.l * p.b_l_mul;
+    const RowsA rows_a = tile_loaded_rows_a(p, m0, tile_rows_a(p, m0));
 #pragma unroll 1
     for (int kt = t.k_begin; kt < t.k_end; ++kt) {
       const int k0 = kt * kBlockK;
       cast.acquire(pipe, st);
       uint64_t* bar = pipe.full_barrier(st);
-      pipe.producer_expect_tx(st, kStageTxBytes - (kBlockM - p.a_rows) * kBlockK * kElemBytes);
+      pipe.producer_expect_tx(st, kStageTxBytes - (kBlockM - rows_a.tx_rows) * kBlockK * kElemBytes);
       TIn* a = s.a[st.index];
       TIn* b = s.b[st.index];
-      // `row`: the box's first row (M or N) in the tile. K-major: one box, this CTA's part.
-      if constexpr (kAKMajor) {
-        const int row = cast.part_a() * kBoxRowsA;
-        cast.load_a(a + row * kBlockK, &p.map_a, bar, k0, m0 + row, la);
-      } else {
+      // `row`: the box's first row (M or N) in the tile; this CTA's part of the boxes.
 #pragma unroll
-        for (int j = 0; j < kPerCtaA; ++j) {
-          const int row = (cast.part_a() * kPerCtaA + j) * kBoxRowsA;
-          if (row < p.a_rows) cast.load_a(a + row * kBlockK, &p.map_a, bar, m0 + row, k0, la);
+      for (int j = 0; j < kPerCtaA; ++j) {
+        const int row = (cast.part_a() * kPerCtaA + j) * kBoxRowsA;
+        if (row + kBoxRowsA <= rows_a.end) {
+          if constexpr (kAKMajor) cast.load_a(a + row * kBlockK, &p.map_a, bar, k0, m0 + row, la);
+          else cast.load_a(a + row * kBlockK, &p.map_a, bar, m0 + row, k0, la);
+        } else if (kRowGroupsA && row < rows_a.end) {  // the tail box (boxes past it: none)
+          if (rows_a.end - row <= 8 * kMaxRowGroupsA) {
+#pragma unroll 1
+            for (int r = row; r < rows_a.end; r += 8) cast.load_a(a + r * kBlockK, &p.map_a8, bar, k0, m0 + r, la);
+          } else {  // one whole box ending at `end` (moved back when it is not the first)
+            const int r = max(rows_a.end - kBoxRowsA, 0);
+            cast.load_a(a + r * kBlockK, &p.map_a, bar, k0, m0 + r, la);
+          }
         }
       }
       if constexpr (kBKMajor) {
@@ -148,11 +208,11 @@ struct Mainloop {
     constexpr hopper::WgmmaOperandLayout la = layout_a(), lb = layout_b();
     const Cast cast;
     const bool releaser = cast.releaser();  // one arrival per consumer warp and CTA of the cluster
-    // A warpgroup whose rows were not loaded (p.a_rows) keeps the pipeline's pace but
+    // A warpgroup whose rows were not loaded (tile_rows_a) keeps the pipeline's pace but
     // issues no wgmma; its accumulators, never stored (rows >= M), stay defined.
     // An empty range (K = 0, or a split-K unit past the last k-iteration): nothing was
     // loaded and the product is 0 (D = beta·C, or a zero partial).
-    const bool idle = 64 * wg >= p.a_rows;
+    const bool idle = 64 * wg >= tile_rows_a(p, t.m_block * kBlockM);
     if (idle || k_count == 0) {
 #pragma unroll
       for (int i = 0; i < kBlockN / 2; ++i) acc[i] = 0.0f;

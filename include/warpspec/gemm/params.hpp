@@ -36,6 +36,7 @@ struct GemmParams {
   CUtensorMap map_b;  // B tiles: K-major {K, N, L} or N-major {N, K, L}
   CUtensorMap map_c;  // C chunks, {N, M, L}, box {epi cols, block_m}; unused if beta == 0
   CUtensorMap map_d;  // D chunks, {N, M, L}, box {epi cols, 64}: one consumer's rows
+  CUtensorMap map_a8;  // K-major A in 8-row boxes, {K, M, L}: a tile's rows up to M (gemm/mainloop.cuh)
   // Work units: a tile and a range of its k-iterations (ceil(K / block_k) per tile; TMA
   // zero-fills the K tail). Data-parallel, split-K or stream-K, decided on the host.
   schedule::KSplitScheduler sched;
