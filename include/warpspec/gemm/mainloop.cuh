@@ -103,7 +103,8 @@ struct Mainloop {
     if constexpr (Cast::kPartsA != 1 || kElemBytes != 2 || kBlockM == 64) {
       return p.a_rows;
     } else {
-      const int64_t left = p.m - int64_t(m0);
+      // A cluster's tile past M (run for its peer's sake) has none of its rows: left 0.
+      const int64_t left = max(p.m - int64_t(m0), int64_t(0));
       return left >= kBlockM ? p.a_rows : min(p.a_rows, int((left + 63) / 64 * 64));
     }
   }
@@ -134,7 +135,7 @@ struct Mainloop {
   };
   __device__ __forceinline__ static RowsA tile_loaded_rows_a(const GemmParams& p, int m0, int rows_a) {
     if constexpr (kRowGroupsA) {
-      const int64_t left = p.m - int64_t(m0);
+      const int64_t left = max(p.m - int64_t(m0), int64_t(0));  // 0: a cluster's tile past M
       if (left < rows_a) {
         const int end = int((left + 7) / 8 * 8);
         const int tail = end % 64;  // rows of the last box in bounds, rounded up to 8 (0: none)
