@@ -15,6 +15,12 @@ export WARPSPEC_PROBE_PINGPONG=1
 echo "== which kernel runs: one describe line"
 WARPSPEC_LOG_CONFIG=once timeout 30 "$W" gemm --m 1000 --n 1337 --k 4104 --check --warmup-s 0.1 --rounds 1 --iters 1 2>&1 |
   grep -E 'schedule|FAIL|ok' | head -3
+echo "== several tiles a CTA (the turns between the warpgroups; no GPU test case is K-major bf16 with beta 0 there)"
+for shape in "--m 4096 --n 14336 --k 4096 --bias --activation gelu_tanh" "--m 4096 --n 14336 --k 4096" \
+             "--m 2000 --n 8192 --k 1000" "--m 1000 --n 8192 --k 4104 --bias --activation relu" "--m 300 --n 30000 --k 200"; do
+  timeout 30 "$W" gemm $shape --check --warmup-s 0.1 --rounds 1 --iters 2 > "$out/cli.txt" 2>&1
+  echo "-- $shape: rc=$? $(grep -ciE 'mismatch|fail|error' "$out/cli.txt") error lines"
+done
 echo "== GPU tests, the ping-pong kernel where it is built (per-test output to files: a hang names its test)"
 n=0
 for g in 'Shapes/*:TailRows/*:ManyTiles/*:Epilogue/*:BatchAndSchedule/*:Variants/*' \
