@@ -17,6 +17,7 @@
 #include "warpspec/gemm/cluster_cast.cuh"
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/params.hpp"
+#include "warpspec/gemm/tail_rows.hpp"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/tma.cuh"
 #include "warpspec/hopper/wgmma.cuh"
@@ -103,46 +104,29 @@ struct Mainloop {
     if constexpr (Cast::kPartsA != 1 || kElemBytes != 2 || kBlockM == 64) {
       return p.a_rows;
     } else {
-      // A cluster's tile past M (run for its peer's sake) has none of its rows: left 0.
-      const int64_t left = max(p.m - int64_t(m0), int64_t(0));
-      return left >= kBlockM ? p.a_rows : min(p.a_rows, int((left + 63) / 64 * 64));
+      return whole_box_rows_a(p.m - int64_t(m0), p.a_rows, kBlockM);
     }
   }
 
   // K-major A of a tile that M ends inside also leaves out the rows past M inside its
-  // last loaded box, to M's last 8-row group (at most 7 rows zero-filled): with up to
-  // kMaxRowGroupsA 8-row boxes (p.map_a8), or else as one 64-row box moved back to end
-  // there, over rows of the box before it (the same bytes, loaded twice; the first box of
-  // a tile cannot move, so it stays whole and zero-filled). An 8-row box costs the TMA
-  // unit much of what a whole one does, so how many pay depends on the MMA time a stage
-  // has to hide them: measured on the H200 (bench/NOTES.md v51b), N = K = 8192, ms:
-  //   64 wide,  96 rows (4 groups): 8-row boxes 0.0587, moved box 0.0527 (v51's zero fill 0.062)
-  //   128 wide, 160 rows (4 groups): 8-row boxes 0.062, moved box 0.068
-  //   128 wide, 176 rows (6 groups): 8-row boxes 0.0658, moved box 0.0618
+  // last loaded box (gemm/tail_rows.hpp: 8-row boxes, or one whole box moved back over the
+  // box before it). An 8-row box costs the TMA unit much of what a whole one does, so how
+  // many pay depends on the MMA time a stage has to hide them: measured on the H200
+  // (bench/NOTES.md v51b), N = K = 8192, ms:
+  //   64 wide,  96 rows (4 groups, second box): 8-row boxes 0.0587, moved box 0.0527
+  //   128 wide, 160 rows (4 groups, first box of the second row tile): 8-row boxes 0.062,
+  //             the whole box zero-filled 0.068
+  //   128 wide, 176 rows (6 groups, the same): 8-row boxes 0.0658, whole box 0.0618
   //   128 wide, 129 rows (1 group): 8-row boxes 0.061, a whole tile (256 rows) 0.064
-  // so a tile takes block_n / 32 of them. The rows left unloaded keep a stage's older
-  // rows, which reach only accumulator rows past M (no epilogue reduces across rows). FP8
-  // too: its warpgroups both multiply (tile_rows_a keeps p.a_rows), the rows past M of
-  // the second one's box are older rows, not zeros.
+  // so a tile takes block_n / 32 of them. No epilogue reduces across rows, so the stale
+  // rows of a stage reach nothing stored. FP8 too: its warpgroups both multiply
+  // (tile_rows_a keeps p.a_rows), the rows past M of the second one's box are older rows.
   static constexpr bool kRowGroupsA = kAKMajor && Cast::kPartsA == 1 && kBlockM == 128;
-  static constexpr int kMaxRowGroupsA = kBlockN / 32;
+  static constexpr int kMaxRowGroupsA = kRowGroupsA ? kBlockN / 32 : 0;
 
-  // Tile m0's A loads (rows_a = tile_rows_a): boxes whose first row is below `end` are
-  // loaded, `tx_rows` rows of bytes in all. Without a tail, end = tx_rows = rows_a.
-  struct RowsA {
-    int end;
-    int tx_rows;
-  };
+  // Tile m0's A loads (rows_a = tile_rows_a).
   __device__ __forceinline__ static RowsA tile_loaded_rows_a(const GemmParams& p, int m0, int rows_a) {
-    if constexpr (kRowGroupsA) {
-      const int64_t left = max(p.m - int64_t(m0), int64_t(0));  // 0: a cluster's tile past M
-      if (left < rows_a) {
-        const int end = int((left + 7) / 8 * 8);
-        const int tail = end % 64;  // rows of the last box in bounds, rounded up to 8 (0: none)
-        return {end, tail == 0 || tail > 8 * kMaxRowGroupsA ? end - tail + 64 * (tail != 0) : end};
-      }
-    }
-    return {rows_a, rows_a};
+    return plan_rows_a(p.m - int64_t(m0), rows_a, kRowGroupsA, kMaxRowGroupsA);
   }
 
   // Producer (one thread): fill stages for one unit: its tile's k-iterations
@@ -171,11 +155,12 @@ struct Mainloop {
           if constexpr (kAKMajor) cast.load_a(a + row * kBlockK, &p.map_a, bar, k0, m0 + row, la);
           else cast.load_a(a + row * kBlockK, &p.map_a, bar, m0 + row, k0, la);
         } else if (kRowGroupsA && row < rows_a.end) {  // the tail box (boxes past it: none)
-          if (rows_a.end - row <= 8 * kMaxRowGroupsA) {
+          if (rows_a.end - row <= kRowGroup * kMaxRowGroupsA) {  // tail_in_groups (gemm/tail_rows.hpp)
 #pragma unroll 1
-            for (int r = row; r < rows_a.end; r += 8) cast.load_a(a + r * kBlockK, &p.map_a8, bar, k0, m0 + r, la);
+            for (int r = row; r < rows_a.end; r += kRowGroup)
+              cast.load_a(a + r * kBlockK, &p.map_a8, bar, k0, m0 + r, la);
           } else {  // one whole box ending at `end` (moved back when it is not the first)
-            const int r = max(rows_a.end - kBoxRowsA, 0);
+            const int r = moved_box_row(rows_a);
             cast.load_a(a + r * kBlockK, &p.map_a, bar, k0, m0 + r, la);
           }
         }
