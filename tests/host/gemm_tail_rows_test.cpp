@@ -21,6 +21,7 @@ using warpspec::gemm_impl::kRowGroup;
 using warpspec::gemm_impl::moved_box_row;
 using warpspec::gemm_impl::plan_rows_a;
 using warpspec::gemm_impl::RowsA;
+using warpspec::gemm_impl::tail_in_groups;
 using warpspec::gemm_impl::whole_box_rows_a;
 
 struct Box {
@@ -34,7 +35,7 @@ std::vector<Box> replay(const RowsA& r, int block_m, bool row_groups, int max_gr
     if (row + kRowBox <= r.end) {
       boxes.push_back({row, kRowBox});
     } else if (row_groups && row < r.end) {
-      if (r.end - row <= kRowGroup * max_groups) {
+      if (tail_in_groups(r, row, max_groups)) {
         for (int g = row; g < r.end; g += kRowGroup) boxes.push_back({g, kRowGroup});
       } else {
         boxes.push_back({moved_box_row(r), kRowBox});
