@@ -26,6 +26,10 @@ GemmDecomposition parse_decomposition(const std::string& s) {
                           : GemmDecomposition::kHeuristic;
 }
 
+constexpr const char* kScheduleHelp =
+    "the consumer warpgroups' schedule: cooperative (both multiply one tile), pingpong (each its own 128 x 128 tile, "
+    "in turns: one's epilogue beside the other's mainloop; bf16 x @ w.t(), beta 0), or auto (the library's choice)";
+
 constexpr const char* kClusterHelp =
     "thread-block cluster MxN: 1x1 (none), 2x1 (two CTAs along M share B by TMA multicast), 1x2 (share A), or auto "
     "(the library's choice)";
@@ -95,7 +99,7 @@ int apply_dtype_options(const DtypeOptions& o, GemmProblem* p) {
 struct GemmOptions {
   GemmProblem p;
   DtypeOptions types;
-  std::string raster = "auto", decomposition = "auto", cluster = "auto";
+  std::string raster = "auto", decomposition = "auto", cluster = "auto", schedule = "auto";
   bool check = false, peer = false;
   TimingOptions timing;
 };
@@ -125,6 +129,7 @@ int run_gemm(GemmOptions o) {
   o.p.raster = o.raster == "m" ? GemmRaster::kAlongM : o.raster == "n" ? GemmRaster::kAlongN : GemmRaster::kHeuristic;
   o.p.decomposition = parse_decomposition(o.decomposition);
   parse_cluster(o.cluster, &o.p.cluster_m, &o.p.cluster_n);  // validated when the command line was parsed
+  parse_schedule(o.schedule, &o.p.schedule);                  // likewise
   const bool json = common_options().json;
   GemmRunner r(o.p);
   if (int rc = report(r.status())) return rc;
@@ -173,6 +178,8 @@ struct BenchGemmOptions {
   int splits = 0;
   std::vector<std::string> clusters;  // --cluster, repeated: each shape once per cluster; empty: auto
   std::vector<int> tile_ns;           // --tile-n, repeated: each shape once per width; empty: auto
+  std::vector<std::string> schedules;  // --schedule, repeated: each shape once per schedule; empty: auto
+  std::string versus;                  // --versus-schedule: ours with it too, in the same interleaving
   std::string layout = "tn";
   bool control = false;  // --control: the peer against itself in the same interleaving
   bool plain = false;    // --plain: ours without the fused epilogue in the same interleaving
@@ -181,6 +188,8 @@ struct BenchGemmOptions {
 int run_bench_gemm(const BenchGemmOptions& o) {
   GemmProblem base;
   if (int rc = apply_dtype_options(o.types, &base)) return rc;
+  GemmSchedule versus{};
+  const bool has_versus = !o.versus.empty() && parse_schedule(o.versus, &versus);  // validated when parsed
   if (o.plain && !base.fused()) {
     std::fprintf(stderr, "warpspec: --plain times ours without the fused epilogue: give --bias or --activation too\n");
     return kExitUsage;
@@ -241,9 +250,12 @@ int run_bench_gemm(const BenchGemmOptions& o) {
                   base.bias && base.activation != GemmActivation::kNone ? " + " : "",
                   base.activation != GemmActivation::kNone ? activation_name(base.activation) : "", peer,
                   o.plain ? "; plain: ours without it in the same interleaving, cost = fused time / plain time" : "");
-    std::printf("%-*s %9s %-22s %-22s %-22s%s%s\n", width, "problem", "ours ms", "ours TFLOP/s",
+    if (has_versus)
+      std::printf("# versus: ours with schedule %s in the same interleaving, its TFLOP/s and ours' speed over it\n",
+                  schedule_name(versus));
+    std::printf("%-*s %9s %-22s %-22s %-22s%s%s%s\n", width, "problem", "ours ms", "ours TFLOP/s",
                 (std::string(peer) + " TFLOP/s").c_str(), "ratio", o.control ? " control" : "",
-                o.plain ? " plain TFLOP/s          cost" : "");
+                has_versus ? " versus TFLOP/s         ours/versus" : "", o.plain ? " plain TFLOP/s          cost" : "");
   }
   // Each shape once per --cluster value, on the same buffers, each run timed against
   // the peer interleaved with it (so every row's ratio has its own clock conditions).
@@ -256,6 +268,9 @@ int run_bench_gemm(const BenchGemmOptions& o) {
   if (clusters.empty()) clusters.emplace_back(0, 0);
   std::vector<int> tile_ns = o.tile_ns;
   if (tile_ns.empty()) tile_ns.push_back(0);
+  std::vector<GemmSchedule> schedules;
+  for (const std::string& s : o.schedules) parse_schedule(s, &schedules.emplace_back());  // validated when parsed
+  if (schedules.empty()) schedules.push_back(GemmSchedule::kHeuristic);
   const RecordContext ctx = json ? record_context("bench gemm", timing) : RecordContext{};
   double log_sum = 0;
   int count = 0;
@@ -268,14 +283,17 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     const bool timed_peer = r.peer_unavailable().empty();
     if (!timed_peer) unavailable = r.peer_unavailable();
     for (const auto& [cm, cn] : clusters)
-    for (const int tile_n : tile_ns) {
+    for (const int tile_n : tile_ns)
+    for (const GemmSchedule schedule : schedules) {
       GemmProblem p = shape;
       p.cluster_m = cm, p.cluster_n = cn;
       p.tile_n = tile_n;
+      p.schedule = schedule;
       r.set_cluster(cm, cn);
       r.set_tile_n(tile_n);
+      r.set_schedule(schedule);
       TimingResult t;
-      if (int rc = report(r.time(timing, true, &t, o.control, o.plain))) return rc;
+      if (int rc = report(r.time(timing, true, &t, o.control, o.plain, has_versus ? &versus : nullptr))) return rc;
       // ratio[1]: the peer's time / ours, per round, which is ours' speed / the peer's.
       const Spread speed = timed_peer ? t.ratio[1] : Spread{};
       if (timed_peer) log_sum += std::log(speed.median), ++count;
@@ -286,15 +304,18 @@ int run_bench_gemm(const BenchGemmOptions& o) {
                                         config, "", r.peer_unavailable())
                                 .c_str());
       } else {
-        char control[32] = "", plain[64] = "";
+        char control[32] = "", plain[64] = "", vs[64] = "";
         if (t.control() > 0) std::snprintf(control, sizeof control, " %.3f", t.control());
+        if (t.versus_index >= 0)
+          std::snprintf(vs, sizeof vs, " %-22s %s", format_spread(tflops_of(t.ms[t.versus_index], p.flops()), 1).c_str(),
+                        format_spread(t.ratio[t.versus_index], 3).c_str());
         if (t.plain_cost() > 0)
           std::snprintf(plain, sizeof plain, " %-22s %.3f", format_spread(tflops_of(t.ms.back(), p.flops()), 1).c_str(),
                         t.plain_cost());
-        std::printf("%-*s %9.4f %-22s %-22s %-22s%s%s\n", width, p.describe().c_str(), t.ms[0].median,
+        std::printf("%-*s %9.4f %-22s %-22s %-22s%s%s%s\n", width, p.describe().c_str(), t.ms[0].median,
                     format_spread(tflops_of(t.ms[0], p.flops()), 1).c_str(),
                     timed_peer ? format_spread(tflops_of(t.ms[1], p.flops()), 1).c_str() : "n/a",
-                    timed_peer ? format_spread(speed, 3).c_str() : "n/a", control, plain);
+                    timed_peer ? format_spread(speed, 3).c_str() : "n/a", control, vs, plain);
       }
       std::fflush(stdout);
     }
@@ -327,6 +348,7 @@ void register_gemm(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
   cmd->add_option("--splits", o->p.splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
   cmd->add_option("--cluster", o->cluster, kClusterHelp)->check(cluster_validator());
+  cmd->add_option("--schedule", o->schedule, kScheduleHelp)->check(CLI::IsMember({"auto", "cooperative", "pingpong"}));
   cmd->add_flag("--check", o->check, "compare with cuBLAS in fp32 (e4m3: of the inputs dequantised with their scales)");
   cmd->add_flag("--peer", o->peer,
                 "time the peer too (cuBLAS; cuBLASLt's FP8 matmul for e4m3), interleaved with ours, and print the "
@@ -363,6 +385,13 @@ void register_bench(CLI::App& app, int& exit_code) {
                 "CTA tile width (64, 128, 256, or narrow 16, 32; 0 = automatic); repeat to run each shape once per "
                 "width, each against the peer")
       ->check(CLI::IsMember({0, 16, 32, 64, 128, 256}));
+  g->add_option("--schedule", o->schedules,
+                std::string(kScheduleHelp) + "; repeat to run each shape once per schedule, each against the peer")
+      ->check(CLI::IsMember({"auto", "cooperative", "pingpong"}));
+  g->add_option("--versus-schedule", o->versus,
+                "time ours with this schedule too, in the same interleaving, and print ours' speed over it (a "
+                "schedule against another without the peer's clock between them; JSON: \"versus\")")
+      ->check(CLI::IsMember({"auto", "cooperative", "pingpong"}));
   g->add_flag("--plain", o->plain,
               "with --bias or --activation: time ours without the fused epilogue too, in the same interleaving, and "
               "print the epilogue's cost (fused time / plain time; JSON: \"plain\", \"epilogue_cost\")");

@@ -28,6 +28,7 @@ inline json::Object gemm_args_json(const GemmProblem& p) {
   o.num("splits", p.splits);
   o.str("cluster", p.cluster_m == 0 && p.cluster_n == 0 ? "auto"
                                                         : std::to_string(p.cluster_m) + "x" + std::to_string(p.cluster_n));
+  o.str("schedule", schedule_name(p.schedule));
   // The fused epilogue (ours only): a per-column bias of D's dtype, and the activation.
   o.boolean("bias", p.bias).str("activation", activation_name(p.activation));
   return o;

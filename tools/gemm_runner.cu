@@ -73,6 +73,7 @@ std::string GemmProblem::describe() const {
   if (decomposition == GemmDecomposition::kSplitK) s += splits != 0 ? " splitk" + std::to_string(splits) : " splitk";
   if (cluster_m != 0 || cluster_n != 0) s += " c" + std::to_string(cluster_m) + "x" + std::to_string(cluster_n);
   if (tile_n != 0) s += " n" + std::to_string(tile_n);
+  if (schedule != GemmSchedule::kHeuristic) s += std::string(" ") + schedule_name(schedule);
   if (bias) s += " +bias";
   if (activation != GemmActivation::kNone) s += std::string(" ") + activation_name(activation);
   return s;
@@ -194,6 +195,7 @@ GemmArgs GemmRunner::args_for(int set, const void* c, bool fused) const {
   g.splits = p.splits;
   g.cluster_m = p.cluster_m;
   g.cluster_n = p.cluster_n;
+  g.schedule = p.schedule;
   if (p.scale != ScaleMode::kNone) {
     g.scale_a = scale_a_layout(p.scale, p.m, p.k).view(scale_a_);
     g.scale_b = scale_b_layout(p.scale, p.k, p.n).view(scale_b_);
@@ -211,8 +213,11 @@ GemmArgs GemmRunner::args_for(int set, const void* c, bool fused) const {
   return g;
 }
 
-Status GemmRunner::run_ours_reading(int set, const void* c, cudaStream_t stream, bool fused) {
-  return gemm(args_for(set % sets_, c, fused), stream);
+Status GemmRunner::run_ours_reading(int set, const void* c, cudaStream_t stream, bool fused,
+                                    const GemmSchedule* schedule) {
+  GemmArgs g = args_for(set % sets_, c, fused);
+  if (schedule != nullptr) g.schedule = *schedule;
+  return gemm(g, stream);
 }
 
 Status GemmRunner::describe_config(std::string* line) const {
@@ -235,7 +240,8 @@ Status GemmRunner::run_peer(int set, cudaStream_t stream) {
   return cublas_gemm(static_cast<cublasHandle_t>(cublas_), p_, a_[set], b_[set], d_, p_.out, p_.alpha, p_.beta, stream);
 }
 
-Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control, bool plain) {
+Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control, bool plain,
+                        const GemmSchedule* versus) {
   WARPSPEC_RETURN_IF_ERROR(status_);
   if (plain && !p_.fused()) return invalid_argument("plain: ours without the epilogue needs a bias or an activation");
   TimingStream stream;
@@ -250,6 +256,16 @@ Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* 
     if (beta) cands[1].prepare = [this](int i, cudaStream_t s) { return copy_c(i, d_, s); };
     if (control) cands.push_back(cands[1]);
   }
+  int versus_index = -1;
+  if (versus != nullptr) {
+    Candidate c = cands[0];
+    const GemmSchedule other = *versus;
+    c.run = [this, beta, other](int i, cudaStream_t s) {
+      return run_ours_reading(i, beta ? c_scratch_ : c_[i % sets_], s, /*fused=*/true, &other);
+    };
+    versus_index = int(cands.size());
+    cands.push_back(c);
+  }
   if (plain) {
     Candidate c = cands[0];
     c.run = [this, beta](int i, cudaStream_t s) {
@@ -259,6 +275,7 @@ Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* 
   }
   WARPSPEC_RETURN_IF_ERROR(time_interleaved(cands, opt, stream.get(), out));
   out->has_plain = plain;
+  out->versus_index = versus_index;
   out->has_control = control && with_peer && peer_unavailable_.empty();
   return Status::Ok();
 }

@@ -30,6 +30,7 @@ struct GemmProblem {
   GemmDecomposition decomposition = GemmDecomposition::kHeuristic;
   int splits = 0;  // split-K only; 0 = automatic
   int cluster_m = 0, cluster_n = 0;  // GemmArgs::cluster_m/n; 0 x 0 = the library's choice
+  GemmSchedule schedule = GemmSchedule::kHeuristic;  // GemmArgs::schedule
   // The fused epilogue (ours only: the peer runs the plain GEMM): a random per-column bias
   // of D's dtype, and an activation applied last.
   bool bias = false;
@@ -76,6 +77,23 @@ inline bool parse_activation(const std::string& s, GemmActivation* out) {
   return false;
 }
 
+// Schedule names as the CLI spells them (--schedule): auto, cooperative, pingpong.
+inline const char* schedule_name(GemmSchedule s) {
+  switch (s) {
+    case GemmSchedule::kCooperative: return "cooperative";
+    case GemmSchedule::kPingPong: return "pingpong";
+    default: return "auto";
+  }
+}
+inline bool parse_schedule(const std::string& s, GemmSchedule* out) {
+  for (GemmSchedule v : {GemmSchedule::kHeuristic, GemmSchedule::kCooperative, GemmSchedule::kPingPong})
+    if (s == schedule_name(v)) {
+      *out = v;
+      return true;
+    }
+  return false;
+}
+
 // The peer a GEMM of these inputs is timed against: cuBLAS, or cuBLASLt's FP8 matmul.
 inline const char* gemm_peer_name(DType in) { return in == DType::kE4M3 ? "cuBLASLt" : "cuBLAS"; }
 
@@ -109,6 +127,7 @@ class GemmRunner {
   // Run ours with another cluster from now on (the same buffers; `bench gemm --cluster`).
   void set_cluster(int m, int n) { p_.cluster_m = m, p_.cluster_n = n; }
   void set_tile_n(int tile_n) { p_.tile_n = tile_n; }
+  void set_schedule(GemmSchedule s) { p_.schedule = s; }
   Status run_ours(int set, cudaStream_t stream);
   // The configuration our call picks (warpspec::describe: the line WARPSPEC_LOG_CONFIG prints).
   Status describe_config(std::string* line) const;
@@ -126,7 +145,11 @@ class GemmRunner {
   // peer's figure moves from its position alone, read beside the ratio.
   // `plain`: ours without the fused epilogue too (the last candidate), in the same
   // interleaving: what the epilogue costs (TimingResult::plain_cost).
-  Status time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control = false, bool plain = false);
+  // `versus`: ours with that schedule too (before `plain`), in the same interleaving: one
+  // schedule against the other without a partner's clock in between
+  // (TimingResult::versus_index).
+  Status time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control = false, bool plain = false,
+              const GemmSchedule* versus = nullptr);
   // Ours against cuBLAS in fp32 (for FP8, of the dequantised inputs, testing/dequant.cuh),
   // alpha, beta*C, the bias and the activation applied on the host in double; D poisoned
   // with NaN before our launch. The peer's D (plain) is checked without the epilogue.
@@ -137,7 +160,8 @@ class GemmRunner {
 
  private:
   GemmArgs args_for(int set, const void* c, bool fused = true) const;
-  Status run_ours_reading(int set, const void* c, cudaStream_t stream, bool fused = true);
+  Status run_ours_reading(int set, const void* c, cudaStream_t stream, bool fused = true,
+                          const GemmSchedule* schedule = nullptr);
   Status run_peer(int set, cudaStream_t stream);
   Status copy_c(int set, void* to, cudaStream_t stream);
   // The fp32 reference A·B into ref_ (and, for FP8, Σ|s·a·b| per element into *abs_sum).

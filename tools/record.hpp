@@ -117,6 +117,12 @@ inline std::string make_record(const RecordContext& ctx, std::string_view family
     r.obj("plain", figures_json("", t.calls.back(), t.ms.back(), flops, bytes));
     r.num("epilogue_cost", t.plain_cost());
   }
+  // bench gemm --versus-schedule: ours with the other schedule; ours' speed over it per round.
+  if (t.versus_index > 0 && size_t(t.versus_index) < t.calls.size()) {
+    const Spread& v = t.ratio[t.versus_index];
+    r.obj("versus", figures_json("", t.calls[t.versus_index], t.ms[t.versus_index], flops, bytes)
+                        .obj("ratio", json::Object().num("median", v.median).num("min", v.lo).num("max", v.hi)));
+  }
   r.obj("config", config_json(config_line));
   if (!check.empty()) r.raw("check", check);
   return r.text();

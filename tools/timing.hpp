@@ -81,6 +81,10 @@ struct TimingResult {
   // call's time over the plain one's (1.07: the epilogue costs 7%); 0 when not timed.
   bool has_plain = false;
   double plain_cost() const { return has_plain && ms.back().median > 0 ? ms[0].median / ms.back().median : 0.0; }
+  // bench gemm --versus-schedule: ours with the other schedule as candidate versus_index, in
+  // the same interleaving; ratio[versus_index] is ours' speed over it, per round (1.03:
+  // ours 3% faster); -1 when not timed.
+  int versus_index = -1;
 };
 
 inline Spread spread_of(std::vector<double> v) {

@@ -26,6 +26,22 @@ enum class GemmRaster : int { kHeuristic = 0, kAlongM = 1, kAlongN = 2 };
 // differently). K = 0 always runs data-parallel.
 enum class GemmDecomposition : int { kHeuristic = 0, kDataParallel = 1, kSplitK = 2, kStreamK = 3 };
 
+// How a CTA's two consumer warpgroups share its work.
+//   kCooperative: both multiply one tile (128 rows, 64 each), then both write it; the
+//     tensor cores idle during the epilogue.
+//   kPingPong: each multiplies a 128 x 128 tile of its own, the CTA's tiles taken in
+//     turns, so one warpgroup's epilogue (bias, activation, the store) runs while the
+//     other multiplies. Built for bf16 A row-major and B column-major (K contiguous in
+//     both: x @ w.t()), D bf16 either way round, with or without scales, bias and
+//     activation; beta = 0, data-parallel, no cluster, tile_n 0 or 128. Anything else
+//     asked with kPingPong is refused by name.
+//   kHeuristic: ping-pong for a fused epilogue (scales, bias or activation) where it is
+//     built and there are at least two 128 x 128 tiles per SM, cooperative otherwise
+//     (measured on the H200: bias + GELU at 4096 x 14336 x 4096 in 1.045 of the plain
+//     GEMM's time against 1.15, bench/NOTES.md v53).
+// The results are the same bits whatever the schedule (one tile's sums are grouped the same way).
+enum class GemmSchedule : int { kHeuristic = 0, kCooperative = 1, kPingPong = 2 };
+
 // The activation applied last in the epilogue (GemmArgs::activation).
 //   kReLU      max(x, 0) (NaN stays NaN, as torch.relu)
 //   kGeluTanh  0.5·x·(1 + tanh(sqrt(2/pi)·(x + 0.044715·x^3)))  (torch gelu, approximate="tanh")
@@ -128,6 +144,9 @@ struct GemmArgs {
   // measured level with one CTA (bench/NOTES.md v13).
   int cluster_m = 0;
   int cluster_n = 0;
+
+  // ---- the consumer warpgroups' schedule (above) ----
+  GemmSchedule schedule = GemmSchedule::kHeuristic;
 };
 
 // Can this run? Checks every argument and the device without launching anything.

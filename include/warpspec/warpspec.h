@@ -148,6 +148,13 @@ typedef enum warpspec_gemm_decomposition {
   WARPSPEC_GEMM_DECOMPOSITION_STREAM_K = 3
 } warpspec_gemm_decomposition;
 
+/* warpspec::GemmSchedule: how a CTA's two consumer warpgroups share its work. */
+typedef enum warpspec_gemm_schedule {
+  WARPSPEC_GEMM_SCHEDULE_HEURISTIC = 0,
+  WARPSPEC_GEMM_SCHEDULE_COOPERATIVE = 1, /* both multiply one tile */
+  WARPSPEC_GEMM_SCHEDULE_PING_PONG = 2    /* each its own tile, in turns: one's epilogue beside the other's mainloop */
+} warpspec_gemm_schedule;
+
 /* warpspec::GemmActivation: applied last in the epilogue. */
 typedef enum warpspec_gemm_activation {
   WARPSPEC_GEMM_ACTIVATION_NONE = 0,
@@ -176,8 +183,10 @@ typedef enum warpspec_gemm_scaling {
  * D of the input dtype (the fused kernels built). Version 4 (640 bytes) appends the
  * thread-block cluster, cluster_m x cluster_n (warpspec::GemmArgs has the rules): 0 x 0
  * lets the library choose, 1 x 1 is none, 2 x 1 and 1 x 2 are built for bf16 with K
- * contiguous in A and B, D bf16, the 128 x 256 tile, data-parallel. An older caller
- * gets the defaults for the fields it does not know. */
+ * contiguous in A and B, D bf16, the 128 x 256 tile, data-parallel. Version 5 (648
+ * bytes) appends the consumer warpgroups' schedule (warpspec_gemm_schedule; ping-pong is
+ * built for bf16 x @ w.t(), beta 0, data-parallel, no cluster; warpspec::GemmSchedule has
+ * the rules). An older caller gets the defaults for the fields it does not know. */
 typedef struct warpspec_gemm_args {
   uint64_t struct_size; /* sizeof(warpspec_gemm_args) as the caller compiled it */
   warpspec_tensor a, b, c, d;
@@ -203,6 +212,9 @@ typedef struct warpspec_gemm_args {
   /* version 4 */
   int32_t cluster_m;        /* CTAs per cluster along M: 0 (automatic, with cluster_n 0), 1 or 2 */
   int32_t cluster_n;        /* along N: 0, 1 or 2; 2 x 2 is not built */
+  /* version 5 */
+  int32_t schedule;         /* warpspec_gemm_schedule */
+  int32_t reserved5;        /* must be 0 */
 } warpspec_gemm_args;
 
 /* struct_size set, alpha = 1, everything else zero (beta 0, heuristics). */

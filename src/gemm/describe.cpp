@@ -15,6 +15,7 @@ std::string describe(const GemmChoice& c) {
                          g.b_k_major ? "k-major" : "n-major", c.swapped ? 1 : 0);
   if (g.b_other_fp8) line += fmt(" in_b=%s", dtype_name(g.b_dtype()));  // the kernel's B, mixed FP8
   if (g.epilogue == EpilogueKind::kFused) line += " epilogue=fused";
+  if (g.schedule == KernelSchedule::kPingPong) line += " schedule=pingpong";
   if (c.scaling != nullptr) line += fmt(" scaling=%s promote=%s", c.scaling, c.fast_accum ? "per_unit" : "per_k_block");
   if (c.shape.grid == 0) return line + " launch=none (empty output)";
   const int block_k = g.tile.block_k;

@@ -178,6 +178,33 @@ Status check_cluster_request(const GemmArgs& args, const Plan& p, const Mat& a, 
   return Status::Ok();
 }
 
+// GemmSchedule::kPingPong asked for: refused by name unless its kernel is built for the
+// call (src/gemm/instances.hpp) and the call fits the schedule (p: the plan so far, kernel
+// orientation; `a` and `b` the caller's operands, for the message).
+Status check_schedule_request(const GemmArgs& args, const Plan& p, const Mat& a, const Mat& b) {
+  if (args.schedule != GemmSchedule::kPingPong) return Status::Ok();
+  gemm_impl::GemmConfig want = p.config;
+  want.tile = gemm_impl::kPingPongTileConfig;
+  want.schedule = gemm_impl::KernelSchedule::kPingPong;
+  if (!gemm_impl::is_built(want))
+    return unsupported(fmt("schedule: ping-pong is built for bf16 A and B with K contiguous (A row-major, B "
+                           "column-major: x @ w.t()) and D bf16; this call has %s A (%s-major), %s B (%s-major), D %s",
+                           dtype_name(a.dtype), a.row_major ? "row" : "column", dtype_name(b.dtype),
+                           b.row_major ? "row" : "column", dtype_name(p.d.dtype)));
+  if (args.tile_n != 0 && args.tile_n != gemm_impl::kPingPongTileConfig.block_n)
+    return unsupported(fmt("tile_n: the ping-pong schedule is built with tile width %d (or 0), got %d",
+                           gemm_impl::kPingPongTileConfig.block_n, args.tile_n));
+  if (args.beta != 0.0f)
+    return unsupported(fmt("beta: the ping-pong schedule is built for beta = 0 (C is not read), got %g", args.beta));
+  if (args.decomposition == GemmDecomposition::kSplitK || args.decomposition == GemmDecomposition::kStreamK)
+    return unsupported("decomposition: the ping-pong schedule runs data-parallel (each warpgroup a whole tile's K "
+                       "loop); use data-parallel or the heuristic with it");
+  if (p.cluster_request.size() > 1)
+    return unsupported(fmt("cluster_m, cluster_n: the ping-pong schedule runs without clusters (0 x 0 or 1 x 1), got "
+                           "%d x %d", args.cluster_m, args.cluster_n));
+  return Status::Ok();
+}
+
 Status make_plan(const GemmArgs& args, Plan* plan) {
   Mat a, b, c, d;
   WARPSPEC_RETURN_IF_ERROR(read_matrix(args.d, "d", -1, true, &d));
@@ -248,6 +275,9 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
                                 int(args.decomposition)));
   if (args.splits < 0 || args.splits > schedule::kMaxSplits)
     return invalid_argument(fmt("splits: must be 0 (automatic) or 1..%d, got %d", schedule::kMaxSplits, args.splits));
+  if (args.schedule != GemmSchedule::kHeuristic && args.schedule != GemmSchedule::kCooperative &&
+      args.schedule != GemmSchedule::kPingPong)
+    return invalid_argument(fmt("schedule: unknown value %d (heuristic 0, cooperative 1, ping-pong 2)", int(args.schedule)));
   if (args.splits != 0 && args.decomposition != GemmDecomposition::kSplitK)
     return invalid_argument(fmt("splits: %d given, but splits apply only with decomposition kSplitK", args.splits));
   if (args.workspace == nullptr && args.workspace_bytes != 0)
@@ -295,8 +325,9 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
                            "has %s-major A, %s-major B, %s in, %s out%s%s",
                            a.row_major ? "row" : "column", b.row_major ? "row" : "column", dtype_name(a.dtype),
                            dtype_name(d.dtype), fused ? ", a fused epilogue" : "", cluster_given ? ", a cluster" : ""));
+  const bool pingpong_asked = args.schedule == GemmSchedule::kPingPong;
   const int narrow = narrow_asked ? args.tile_n
-                     : args.tile_n == 0 && narrow_fits && M <= 32 && K > 0 ? (M <= 16 ? 16 : 32)
+                     : args.tile_n == 0 && narrow_fits && !pingpong_asked && M <= 32 && K > 0 ? (M <= 16 ? 16 : 32)
                                                                             : 0;
   if (cluster_given) {
     if (args.cluster_m < 1 || args.cluster_m > 2 || args.cluster_n < 1 || args.cluster_n > 2)
@@ -338,8 +369,8 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
       return unsupported(fmt("a.stride: scales, bias and activation on %s GEMMs are built for row-major A (M x K with K contiguous) only", dtype_name(a.dtype)));
     if (!b.empty() && b.row_major)
       return unsupported(fmt("b.stride: scales, bias and activation on %s GEMMs are built for column-major B (K x N with K contiguous, as w.t() of a row-major w) only", dtype_name(a.dtype)));
-    if (args.tile_n != 0 && args.tile_n != gemm_impl::kFusedTileConfig.block_n)
-      return unsupported(fmt("tile_n: scales, bias and activation on 16-bit GEMMs are built with one tile width, %d (or 0), got %d", gemm_impl::kFusedTileConfig.block_n, args.tile_n));
+    if (args.tile_n != 0 && args.tile_n != gemm_impl::kFusedTileConfig.block_n && !pingpong_asked)
+      return unsupported(fmt("tile_n: scales, bias and activation on 16-bit GEMMs are built with one tile width, %d (or 0; %d with schedule kPingPong), got %d", gemm_impl::kFusedTileConfig.block_n, gemm_impl::kPingPongTileConfig.block_n, args.tile_n));
   }
   p.config.in = p.a.dtype;  // the kernel's A: the caller's B when swapped
   p.config.b_other_fp8 = mixed;
@@ -352,6 +383,7 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
                                   : gemm_impl::ClusterShape{args.cluster_m, args.cluster_n};
     WARPSPEC_RETURN_IF_ERROR(check_cluster_request(args, p, a, b));
   }
+  WARPSPEC_RETURN_IF_ERROR(check_schedule_request(args, p, a, b));
   *plan = p;
   return Status::Ok();
 }
@@ -447,6 +479,32 @@ bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
   return k <= 1024 && (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= sms;
 }
 
+// The ping-pong schedule (GemmSchedule) where the heuristic picks it: a fused epilogue,
+// which the cooperative kernel runs with the tensor pipe idle, and at least two 128 x 128
+// tiles per SM, so both warpgroups of a CTA have tiles to take turns with. Measured on the
+// H200, bias + GELU(tanh), ping-pong against the cooperative 128 x 256 tile, TFLOP/s
+// (bench/NOTES.md v53): 4096 x 14336 x 4096 616-622 against 579-580, 8192^3 653-660
+// against 637-639, 4096^3 603-606 against 577-582; plain GEMMs stay cooperative.
+bool pingpong_pays(bool fused, int64_t m, int64_t n, int64_t l, int sms) {
+  const auto& c = gemm_impl::kPingPongTileConfig;
+  return fused && (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= 2 * int64_t(sms);
+}
+
+namespace {
+// The call is one the ping-pong kernel is built for and can run (check_schedule_request
+// names what is not).
+bool pingpong_fits(const GemmArgs& args, const Plan& p) {
+  gemm_impl::GemmConfig want = p.config;
+  want.tile = gemm_impl::kPingPongTileConfig;
+  want.schedule = gemm_impl::KernelSchedule::kPingPong;
+  return p.narrow == 0 && p.beta == 0.0f && p.cluster_request.size() <= 1 &&
+         (args.tile_n == 0 || args.tile_n == gemm_impl::kPingPongTileConfig.block_n) &&
+         (args.decomposition == GemmDecomposition::kHeuristic ||
+          args.decomposition == GemmDecomposition::kDataParallel) &&
+         gemm_impl::is_built(want);
+}
+}  // namespace
+
 using Prepared = PreparedLaunch<Plan, GemmParams>;
 
 // Pointers are device memory of the current device (empty views are never read).
@@ -495,6 +553,17 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     // A cluster the caller asked for runs the one tile built with clusters (tile_n was checked).
     if (plan->cluster_request.size() > 1) plan->config.tile = gemm_impl::kClusterBase.tile;
   }
+  // The ping-pong schedule: asked for (make_plan checked that it is built for the call), or
+  // the heuristic's choice where it pays (pingpong_pays).
+  const bool pingpong =
+      args.schedule == GemmSchedule::kPingPong ||
+      (args.schedule == GemmSchedule::kHeuristic && pingpong_fits(args, *plan) &&
+       pingpong_pays(plan->config.epilogue == gemm_impl::EpilogueKind::kFused, plan->m, plan->n, plan->l,
+                     device.sm_count));
+  if (pingpong) {
+    plan->config.tile = gemm_impl::kPingPongTileConfig;
+    plan->config.schedule = gemm_impl::KernelSchedule::kPingPong;
+  }
   const int bm = plan->config.tile.block_m, bn = plan->config.tile.block_n, bk = plan->config.tile.block_k;
   const int64_t tiles_m = (plan->m + bm - 1) / bm, tiles_n = (plan->n + bn - 1) / bn;
   if (tiles_m * tiles_n * plan->l >= (int64_t(1) << 30))
@@ -506,7 +575,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   // A ragged last wave is streamed on 16-bit launches only (decomposition.hpp).
   const bool stream_tail = dtype_size(plan->config.in) == 2;
   const gemm_impl::KChoice kc = gemm_impl::choose_decomposition(
-      cluster_requested ? GemmDecomposition::kDataParallel : args.decomposition, args.splits, tiles, k_iters,
+      cluster_requested || pingpong ? GemmDecomposition::kDataParallel : args.decomposition, args.splits, tiles, k_iters,
       device.sm_count, stream_tail);
   // The library's choice is 1 x 1: 2 x 1 with B multicast measured level with it on the
   // H200 (8192^3, 4096^3, 4096 x 14336 x 4096, 8192 x 8192 x 1024: -0.3% to +0.9%,

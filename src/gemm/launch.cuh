@@ -6,12 +6,16 @@
 #include "instances.hpp"
 #include "launch.hpp"
 #include "warpspec/gemm/kernel.cuh"
+#include "warpspec/gemm/kernel_pingpong.cuh"
 
 namespace warpspec::gemm_impl {
 
 // The kernel of kGemmInstances[I], named by its index (dispatch.hpp says why).
+template <GemmConfig kCfg>
+using GemmKernelOf =
+    std::conditional_t<kCfg.schedule == KernelSchedule::kPingPong, GemmPingPongKernel<kCfg>, GemmKernel<kCfg>>;
 template <std::size_t I>
-struct GemmInstance : GemmKernel<kGemmInstances[I]> {};
+struct GemmInstance : GemmKernelOf<kGemmInstances[I]> {};
 
 template <DType kIn>
 struct GemmSlice {

@@ -48,6 +48,7 @@ struct Case {
   warpspec::GemmDecomposition decomposition = warpspec::GemmDecomposition::kHeuristic;
   int splits = 0;  // split-K only
   bool b_other = false;  // B in the other 8-bit format than A (mixed e4m3 x e5m2)
+  warpspec::GemmSchedule schedule = warpspec::GemmSchedule::kHeuristic;
   DType b_in() const { return !b_other ? in : in == DType::kE4M3 ? DType::kE5M2 : DType::kE4M3; }
 };
 
@@ -62,6 +63,8 @@ std::string name(const Case& c) {
   if (c.decomposition == warpspec::GemmDecomposition::kSplitK) s += "_splitk" + std::to_string(c.splits);
   if (c.decomposition == warpspec::GemmDecomposition::kStreamK) s += "_streamk";
   if (c.b_other) s += std::string("_b") + warpspec::dtype_name(c.b_in());
+  if (c.schedule == warpspec::GemmSchedule::kPingPong) s += "_pingpong";
+  if (c.schedule == warpspec::GemmSchedule::kCooperative) s += "_coop";
   return s;
 }
 
@@ -168,6 +171,7 @@ void run_case(const Case& c) {
   g.use_fast_accum = c.fast_accum;
   g.tile_n = c.tile_n;
   g.decomposition = c.decomposition;
+  g.schedule = c.schedule;
   g.splits = c.splits;
   const warpspec::Status s = warpspec::gemm(g);
   ASSERT_TRUE(s.ok()) << s.to_string();
@@ -375,6 +379,30 @@ std::vector<Case> epilogue_16bit_cases() {
             cases.push_back({133, n, 96, in, out, Scaling::kNone, bias, bias == Bias::kRow ? DType::kFP32 : out, act});
   cases.push_back({133, 200, 96, DType::kBF16, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
                    GemmActivation::kGeluTanh, false, true});
+  // The ping-pong schedule's fused kernel (bf16), asked for by name: every activation and
+  // bias, one tile and many (2000 x 2600: 16 x 21 tiles, several a CTA, both warpgroups'
+  // epilogues under the other's mainloop), scales, a column-major D, and the heuristic's
+  // own choice where it takes ping-pong (at least two 128 x 128 tiles per SM).
+  int i = 0;
+  for (GemmActivation act : {GemmActivation::kNone, GemmActivation::kReLU, GemmActivation::kGeluTanh,
+                             GemmActivation::kGeluErf, GemmActivation::kSiLU})
+    for (Bias bias : {Bias::kColumn, Bias::kRow}) {
+      Case c{i % 2 ? 2000 : 133, i % 2 ? 2600 : 200, i % 2 || i % 3 ? 96 : 320, DType::kBF16, DType::kBF16, Scaling::kNone,
+             bias, bias == Bias::kRow || i % 4 == 0 ? DType::kFP32 : DType::kBF16, act};
+      c.schedule = warpspec::GemmSchedule::kPingPong;
+      c.tile_n = i % 3 == 2 ? 128 : 0;
+      ++i;
+      cases.push_back(c);
+    }
+  Case s{1000, 1000, 136, DType::kBF16, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
+         GemmActivation::kSiLU, false, true};  // scales, D column-major
+  s.schedule = warpspec::GemmSchedule::kPingPong;
+  cases.push_back(s);
+  Case h{4200, 4200, 136, DType::kBF16, DType::kBF16, Scaling::kTensor, Bias::kColumn, DType::kBF16,
+         GemmActivation::kGeluTanh};  // 33 x 33 tiles: the heuristic's ping-pong
+  cases.push_back(h);
+  h.schedule = warpspec::GemmSchedule::kCooperative;  // and the cooperative kernel by name
+  cases.push_back(h);
   return cases;
 }
 

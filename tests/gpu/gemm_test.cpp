@@ -46,6 +46,7 @@ struct Case {
   int splits = 0;
   bool own_workspace = false;  // pass a caller workspace (zeroed once) instead of the library's
   int cluster_m = 0, cluster_n = 0;  // GemmArgs::cluster_m/n (0 x 0: the library's choice)
+  warpspec::GemmSchedule schedule = warpspec::GemmSchedule::kHeuristic;
 };
 
 const char* decomposition_name(warpspec::GemmDecomposition d) {
@@ -65,7 +66,9 @@ std::string describe(const Case& c) {
                 c.c_is_d ? " C=D" : "", c.a_broadcast ? " bcastA" : "", c.b_broadcast ? " bcastB" : "",
                 int(c.raster), c.swizzle, c.tile_n, decomposition_name(c.decomposition), c.splits,
                 c.own_workspace ? " own-workspace" : "", c.cluster_m, c.cluster_n);
-  return buf;
+  return std::string(buf) + (c.schedule == warpspec::GemmSchedule::kPingPong      ? " pingpong"
+                             : c.schedule == warpspec::GemmSchedule::kCooperative ? " cooperative"
+                                                                                   : "");
 }
 
 // Readable names in gtest and ctest output instead of a byte dump.
@@ -80,6 +83,8 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
                 c.c_is_d ? "_inplace" : "", decomposition_name(c.decomposition), c.splits);
   std::string name = buf;
   if (c.cluster_m != 0 || c.cluster_n != 0) name += "_c" + std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n);
+  if (c.schedule == warpspec::GemmSchedule::kPingPong) name += "_pingpong";
+  if (c.schedule == warpspec::GemmSchedule::kCooperative) name += "_coop";
   return name;
 }
 
@@ -156,6 +161,7 @@ void run_case(const Case& c) {
   args.decomposition = c.decomposition;
   args.splits = c.splits;
   args.cluster_m = c.cluster_m;
+  args.schedule = c.schedule;
   args.cluster_n = c.cluster_n;
   std::unique_ptr<test::DeviceBuffer> workspace;
   if (c.own_workspace) {
@@ -374,6 +380,50 @@ std::vector<Case> tail_rows_cases() {
   return v;
 }
 INSTANTIATE_TEST_SUITE_P(TailRows, GemmSweep, ::testing::ValuesIn(tail_rows_cases()), case_name);
+
+// The ping-pong schedule (gemm/kernel_pingpong.cuh; bf16 x @ w.t(), beta 0), asked for by
+// name: each consumer warpgroup its own 128 x 128 tile, the CTA's tiles in turns. Tiles
+// per CTA from one (warpgroup 1 idle) to several of both parities (the turns between the
+// warpgroups, one's epilogue under the other's mainloop), M ending inside a tile's first
+// and second 64-row block (a warpgroup multiplies one block or two), the narrow rows a
+// skinny call would otherwise run, a column-major D (A and B swapped), batches, rasters.
+std::vector<Case> pingpong_cases() {
+  std::vector<Case> v;
+  const int64_t sizes[][4] = {{1, 1, 1, 1},        {8, 8, 8, 1},         {16, 4096, 1024, 1}, {40, 520, 200, 1},
+                              {100, 1000, 600, 1}, {127, 264, 72, 1},    {136, 264, 72, 1},   {232, 520, 200, 1},
+                              {1000, 1336, 4104, 1}, {2304, 4352, 192, 1}, {2200, 4200, 136, 1}, {1200, 1300, 72, 4}};
+  int i = 0;
+  for (const auto& s : sizes) {
+    Case c{s[0], s[1], s[2], s[3]};
+    c.a_row = true, c.b_row = false;  // K contiguous in both: x @ w.t()
+    c.schedule = warpspec::GemmSchedule::kPingPong;
+    if (i % 3 == 1) c.alpha = -0.5f;
+    if (i % 4 == 2) c.tile_n = 128;
+    if (i % 5 == 3) c.decomposition = warpspec::GemmDecomposition::kDataParallel;
+    ++i;
+    v.push_back(c);
+  }
+  for (GemmRaster r : {GemmRaster::kAlongM, GemmRaster::kAlongN}) {  // 18 x 34 tiles, both orders
+    Case c{2304, 4352, 256};
+    c.a_row = true, c.b_row = false, c.raster = r, c.swizzle = r == GemmRaster::kAlongM ? 2 : 8;
+    c.schedule = warpspec::GemmSchedule::kPingPong;
+    v.push_back(c);
+  }
+  Case d{300, 2600, 192};  // a column-major D: the kernel's A is the caller's B
+  d.a_row = true, d.b_row = false, d.d_row = false;
+  d.schedule = warpspec::GemmSchedule::kPingPong;
+  v.push_back(d);
+  Case b{200, 300, 136, 3};  // B broadcast over the batch
+  b.a_row = true, b.b_row = false, b.b_broadcast = true;
+  b.schedule = warpspec::GemmSchedule::kPingPong;
+  v.push_back(b);
+  Case co{2304, 4352, 192};  // the other schedule asked for by name
+  co.a_row = true, co.b_row = false;
+  co.schedule = warpspec::GemmSchedule::kCooperative;
+  v.push_back(co);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(PingPong, GemmSweep, ::testing::ValuesIn(pingpong_cases()), case_name);
 
 // Every kernel the library builds: input dtype x output dtype (the input's or fp32) x
 // A K- or M-major x B K- or N-major x tile width = 48 (src/gemm/gemm.cpp: with a

@@ -143,7 +143,7 @@ const Refusal kRefusals[] = {
     {"bad tile", [](warpspec_gemm_args& g) { g.tile_n = 96; }, WARPSPEC_INVALID_ARGUMENT, "tile_n"},
     {"unknown flag bits", [](warpspec_gemm_args& g) { g.flags = 2; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x2"},
     {"old struct", [](warpspec_gemm_args& g) { g.struct_size = 64; }, WARPSPEC_INVALID_ARGUMENT, "struct_size: 64 is smaller"},
-    {"size between versions", [](warpspec_gemm_args& g) { g.struct_size = 400; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_gemm_args.struct_size: 400 is not the size of any version (352, 376, 632 or 640 bytes)"},
+    {"size between versions", [](warpspec_gemm_args& g) { g.struct_size = 400; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_gemm_args.struct_size: 400 is not the size of any version (352, 376, 632, 640 or 648 bytes)"},
     {"unknown decomposition", [](warpspec_gemm_args& g) { g.decomposition = 9; }, WARPSPEC_INVALID_ARGUMENT, "decomposition: unknown value 9"},
     {"splits too many", [](warpspec_gemm_args& g) { g.decomposition = WARPSPEC_GEMM_DECOMPOSITION_SPLIT_K; g.splits = 257; }, WARPSPEC_INVALID_ARGUMENT, "splits: must be 0 (automatic) or 1..256"},
     {"splits without split-K", [](warpspec_gemm_args& g) { g.splits = 4; }, WARPSPEC_INVALID_ARGUMENT, "splits: 4 given, but splits apply only with decomposition kSplitK"},
@@ -198,8 +198,8 @@ TEST(CApi, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[1] = 1;
   EXPECT_EQ(warpspec_gemm_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 640"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 648"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 648"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 656"), std::string::npos) << last_error();
 }
 
 TEST(CApi, AVersionOneStructGetsTheDefaultDecomposition) {
@@ -331,7 +331,7 @@ TEST(CApi, HeaderCompilesAsC99AndWorksFromC) {
   EXPECT_EQ(warpspec_test_refusal_from_c(message, sizeof message), WARPSPEC_INVALID_ARGUMENT);
   EXPECT_NE(std::string(message).find("d.data: must not be null"), std::string::npos) << message;
   EXPECT_EQ(warpspec_test_gemm_args_size_from_c(), sizeof(warpspec_gemm_args));
-  EXPECT_EQ(sizeof(warpspec_gemm_args), 640u);
+  EXPECT_EQ(sizeof(warpspec_gemm_args), 648u);
   EXPECT_EQ(sizeof(warpspec_tensor), 80u);
 }
 

@@ -74,6 +74,7 @@ GemmArgs random_call(Gen& g) {
   }
   if (g.coin(0.15)) a.activation = warpspec::GemmActivation(g.pick({0, 1, 2, 3, 4, 11}));
   if (g.coin(0.1)) a.cluster_m = int(g.pick({0, 1, 2, 3})), a.cluster_n = int(g.pick({0, 1, 2}));
+  if (g.coin(0.1)) a.schedule = warpspec::GemmSchedule(g.pick({0, 1, 2, 5}));
   if (g.coin(0.03)) a.d.data = a.a.data;  // D over A
   if (g.coin(0.03)) a.a.data = nullptr;
   return a;

@@ -44,6 +44,12 @@ constexpr int shared_by_b(const ClusterShape& c) { return c.m; }
 // registers and instructions that a plain GEMM must not pay.
 enum class EpilogueKind : uint8_t { kLinear = 0, kFused = 1 };
 
+// How the consumer warpgroups share the work (the kernel type, gemm/launch.cuh):
+//   kCooperative: both multiply one tile, 64 rows each (gemm/kernel.cuh);
+//   kPingPong: each owns its own tile, the CTA's units taken in turns, so one
+//     warpgroup's epilogue runs beside the other's mainloop (gemm/kernel_pingpong.cuh).
+enum class KernelSchedule : uint8_t { kCooperative = 0, kPingPong = 1 };
+
 // Everything that changes registers, shared memory or instructions; nothing else.
 struct GemmConfig {
   TileConfig tile;
@@ -56,6 +62,7 @@ struct GemmConfig {
   // FP8 only: B in the other 8-bit format than A (e4m3 x e5m2 either way round, which
   // wgmma takes as one instruction); false: B's dtype is A's.
   bool b_other_fp8 = false;
+  KernelSchedule schedule = KernelSchedule::kCooperative;
   constexpr bool operator==(const GemmConfig&) const = default;
   constexpr DType b_dtype() const {
     return !b_other_fp8 ? in : in == DType::kE4M3 ? DType::kE5M2 : DType::kE4M3;
@@ -72,7 +79,15 @@ inline constexpr int kConsumerRegs = 232;
 // kEpilogueBarrier0 + w, its split-K / stream-K fixup kFixupBarrier0 + w; the 64-row
 // tiles' hand-over of warpgroup 1's sum to warpgroup 0 (gemm/mma_k_interleaved.cuh)
 // kHandOverFull and kHandOverEmpty.
-enum NamedBarrier : uint32_t { kEpilogueBarrier0 = 1, kFixupBarrier0 = 3, kHandOverFull = 5, kHandOverEmpty = 6 };
+// The ping-pong schedule's turn at the mainloop (gemm/kernel_pingpong.cuh): warpgroup w
+// waits on kMathTurn0 + w for the other to finish its unit's mainloop.
+enum NamedBarrier : uint32_t {
+  kEpilogueBarrier0 = 1,
+  kFixupBarrier0 = 3,
+  kHandOverFull = 5,
+  kHandOverEmpty = 6,
+  kMathTurn0 = 7,
+};
 
 // Epilogue: output goes through shared memory in chunks of 128 bytes per row (64 bf16
 // or 32 fp32 columns) so each chunk is one SW128 TMA box. With `epi_stages` chunk
@@ -117,6 +132,9 @@ inline constexpr int kNumNarrowTileConfigs = int(sizeof(kNarrowTileConfigs) / si
 // one large GEMMs pick), for K-major A and B and D of the input dtype: the layout of a
 // linear layer (torch: x @ w.t()). Other requests are refused by name (src/gemm/gemm.cpp).
 inline constexpr TileConfig kFusedTileConfig = kTileConfigs[0];
+// The ping-pong schedule's tile (gemm/kernel_pingpong.cuh): a warpgroup's own 128 x 128
+// tile, two 64-row wgmma blocks sharing B; six stages.
+inline constexpr TileConfig kPingPongTileConfig = kTileConfigs[1];
 
 // FP8 (e4m3) inputs, always with the fused epilogue (FP8 needs its scales). Two-level
 // accumulation (gemm/mma_fp8.cuh) keeps a temporary fp32 fragment beside the main one.

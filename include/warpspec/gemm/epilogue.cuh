@@ -67,12 +67,21 @@ struct Epilogue {
   // the warpgroup, the same every tile (bulk groups are per thread).
   __device__ __forceinline__ static void store(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                                const schedule::KWorkUnit& t, const float (&acc)[kBlockN / 2]) {
+    store_rows(p, pipe, st, s, wg, 64 * wg, t, acc);
+  }
+
+  // Warpgroup `wg` writes the 64 tile rows from `row0` through its half of the chunk
+  // buffers and its named barrier (a ping-pong warpgroup calls it once per 64 rows of its
+  // own tile; gemm/kernel_pingpong.cuh).
+  __device__ __forceinline__ static void store_rows(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
+                                                    int row0, const schedule::KWorkUnit& t,
+                                                    const float (&acc)[kBlockN / 2]) {
     const int tid = threadIdx.x % 128;
     const bool storer = tid == 0;
     const float beta = p.beta;  // read once (alpha: in the op): the shared stores below clobber memory
     const bool load_c = beta != 0.0f;
     const uint32_t barrier = kEpilogueBarrier0 + wg;
-    const int m0 = t.m_block * kBlockM + 64 * wg;
+    const int m0 = t.m_block * kBlockM + row0;
     const int n0 = t.n_block * kBlockN;
     // The thread's first row: tile row 16·warp + g (hopper/fragment.cuh).
     const Op op(p, int64_t(m0) + 16 * (tid / 32) + (tid % 32) / 4, int64_t(t.n_block) * kBlockN);
@@ -93,7 +102,7 @@ struct Epilogue {
         // The chunk holding the ragged row end: copy the in-bounds part from shared
         // memory with plain stores (a TMA store would spill up to 16 bytes past it).
         hopper::named_barrier_sync(barrier, 128);
-        store_ragged(p, buf, int64_t(t.m_block) * kBlockM + 64 * wg, int64_t(t.n_block) * kBlockN + j * kEpiCols, t.l,
+        store_ragged(p, buf, int64_t(t.m_block) * kBlockM + row0, int64_t(t.n_block) * kBlockN + j * kEpiCols, t.l,
                      tid);
         hopper::named_barrier_sync(barrier, 128);  // all reads of `buf` done before it is reused
         if (storer && load_c) pipe.consumer_release(st);

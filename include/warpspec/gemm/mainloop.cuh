@@ -184,40 +184,69 @@ struct Mainloop {
 
   // Consumer warpgroup `wg` (0 or 1): acc = A[rows 64wg..] · B over unit t's k-iterations
   // (the producer loaded exactly those stages).
-  // One wgmma group stays in flight: after committing stage k, wait until only it is
-  // pending, then release stage k-1 (its reads are done). Releasing earlier would let
-  // TMA overwrite operands under a running wgmma.
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                              const schedule::KWorkUnit& t, float (&acc)[kBlockN / 2],
                                              ConsumerStorage&, SideState&) {
+    mma_rows<1>(p, pipe, st, s, 64 * wg, t, reinterpret_cast<float(&)[1][kBlockN / 2]>(acc));
+  }
+
+  // One warpgroup: acc[b] = A[rows row0 + 64b ..] · B over unit t's k-iterations, for
+  // kBlocks blocks of 64 rows (1: the cooperative schedule's half tile; 2: a ping-pong
+  // warpgroup's whole 128-row tile, gemm/kernel_pingpong.cuh).
+  // One wgmma group stays in flight: after committing stage k, wait until only it is
+  // pending, then release stage k-1 (its reads are done). Releasing earlier would let
+  // TMA overwrite operands under a running wgmma.
+  template <int kBlocks>
+  __device__ __forceinline__ static void mma_rows(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int row0,
+                                                  const schedule::KWorkUnit& t, float (&acc)[kBlocks][kBlockN / 2]) {
     const int k_count = t.k_end - t.k_begin;
+    // Row blocks whose rows were not loaded (tile_rows_a) issue no wgmma; their
+    // accumulators, never stored (rows >= M), stay defined. A warpgroup with none keeps
+    // the pipeline's pace. An empty range (K = 0, or a split-K unit past the last
+    // k-iteration): nothing was loaded and the product is 0 (D = beta·C, or a zero partial).
+    const int rows = tile_rows_a(p, t.m_block * kBlockM);
+    int active = 0;  // leading row blocks with rows loaded
+#pragma unroll
+    for (int b = 0; b < kBlocks; ++b) active += row0 + 64 * b >= rows ? 0 : 1;
+#pragma unroll
+    for (int b = 0; b < kBlocks; ++b)
+      if (b >= active || k_count == 0) {
+#pragma unroll
+        for (int i = 0; i < kBlockN / 2; ++i) acc[b][i] = 0.0f;
+      }
+    if (k_count == 0) return;
+    if (kBlocks == 1 || active < kBlocks) {
+      mma_loop<kBlocks, 1>(pipe, st, s, row0, k_count, active > 0, acc);
+    } else {
+      mma_loop<kBlocks, kBlocks>(pipe, st, s, row0, k_count, true, acc);
+    }
+  }
+
+  // The k loop of mma_rows over its first kActive row blocks (a uniform choice, so no
+  // branch sits between the wgmmas of a group).
+  template <int kBlocks, int kActive>
+  __device__ __forceinline__ static void mma_loop(Pipe& pipe, State& st, Storage& s, int row0, int k_count, bool any,
+                                                  float (&acc)[kBlocks][kBlockN / 2]) {
     constexpr hopper::WgmmaOperandLayout la = layout_a(), lb = layout_b();
     const Cast cast;
     const bool releaser = cast.releaser();  // one arrival per consumer warp and CTA of the cluster
-    // A warpgroup whose rows were not loaded (tile_rows_a) keeps the pipeline's pace but
-    // issues no wgmma; its accumulators, never stored (rows >= M), stay defined.
-    // An empty range (K = 0, or a split-K unit past the last k-iteration): nothing was
-    // loaded and the product is 0 (D = beta·C, or a zero partial).
-    const bool idle = 64 * wg >= tile_rows_a(p, t.m_block * kBlockM);
-    if (idle || k_count == 0) {
-#pragma unroll
-      for (int i = 0; i < kBlockN / 2; ++i) acc[i] = 0.0f;
-    }
-    if (k_count == 0) return;
     State prev = st;
 #pragma unroll 1
     for (int kt = 0; kt < k_count; ++kt) {
       pipe.consumer_wait(st);
       const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
       const uint32_t b_base = hopper::smem_u32(s.b[st.index]);
-      if (!idle) {
+      if (any) {
         hopper::wgmma_fence();
 #pragma unroll
         for (int j = 0; j < kKSteps; ++j) {
-          const uint64_t da = la.desc(a_base, j, 64 * wg);
-          const uint64_t db = lb.desc(b_base, j);
-          hopper::mma_async<kBlockN, TIn, kAKMajor ? hopper::Major::kK : hopper::Major::kMN,
-                           kBKMajor ? hopper::Major::kK : hopper::Major::kMN>(acc, da, db, kt > 0 || j > 0);
+#pragma unroll
+          for (int b = 0; b < kActive; ++b) {
+            const uint64_t da = la.desc(a_base, j, row0 + 64 * b);
+            const uint64_t db = lb.desc(b_base, j);
+            hopper::mma_async<kBlockN, TIn, kAKMajor ? hopper::Major::kK : hopper::Major::kMN,
+                             kBKMajor ? hopper::Major::kK : hopper::Major::kMN>(acc[b], da, db, kt > 0 || j > 0);
+          }
         }
         hopper::wgmma_commit_group();
         hopper::wgmma_wait_group<1>();

@@ -1,0 +1,232 @@
+// The consumer warpgroups' schedule (GemmArgs::schedule): the ping-pong kernels the list
+// builds, the heuristic's rule, what an explicit kPingPong accepts and what it refuses
+// by name (before any launch, nothing written), the C ABI's version 5 field, and on a
+// Hopper machine what describe() reports for each.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "host/test_memory.hpp"
+#include "src/gemm/instances.hpp"
+#include "warpspec/warpspec.h"
+#include "warpspec/warpspec.hpp"
+
+namespace warpspec {
+bool pingpong_pays(bool fused, int64_t m, int64_t n, int64_t l, int sms);  // src/gemm/gemm.cpp
+}
+
+// A named namespace: the host tests build as one unity translation unit.
+namespace gemm_schedule_test {
+
+using warpspec::DType;
+using warpspec::GemmArgs;
+using warpspec::GemmSchedule;
+using warpspec::StatusCode;
+using warpspec::TensorView;
+namespace gi = warpspec::gemm_impl;
+
+void* fake(uintptr_t offset = 0) { return warpspec::test::test_pointer(offset); }
+
+// x @ w.t(): M x K row-major A, K x N column-major B, M x N row-major D, bf16.
+GemmArgs linear(int64_t m = 256, int64_t n = 512, int64_t k = 64) {
+  GemmArgs g;
+  g.a = TensorView::matrix(fake(), DType::kBF16, m, k, k);
+  g.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, k, n, k, /*row_major=*/false);
+  g.d = TensorView::matrix(fake(uintptr_t(32) << 20), DType::kBF16, m, n, n);
+  return g;
+}
+
+GemmArgs pingpong(GemmArgs g) {
+  g.schedule = GemmSchedule::kPingPong;
+  return g;
+}
+
+GemmArgs with_bias(GemmArgs g, int64_t n) {
+  TensorView bias;  // a contiguous fp32 vector of N
+  bias.data = fake(uintptr_t(90) << 20), bias.dtype = DType::kFP32, bias.rank = 1;
+  bias.shape[0] = n, bias.stride[0] = 1;
+  g.bias = bias;
+  g.activation = warpspec::GemmActivation::kGeluTanh;
+  return g;
+}
+
+bool accepted(const warpspec::Status& s) { return s.ok() || s.code() == StatusCode::kNoDevice; }
+
+// Refused by check() with `code`, the message naming `names`; gemm() refuses the same way.
+void expect_refused(const GemmArgs& g, StatusCode code, const std::string& names) {
+  const warpspec::Status s = warpspec::check(g);
+  EXPECT_EQ(s.code(), code) << s.to_string();
+  if (s.ok()) return;  // never run a case the check accepted (the pointers may be fake)
+  EXPECT_NE(s.message().find(names), std::string::npos) << "message should name '" << names << "': " << s.message();
+  const warpspec::Status r = warpspec::gemm(g, nullptr);
+  EXPECT_EQ(r.code(), s.code());
+  EXPECT_EQ(r.message(), s.message());
+}
+
+TEST(GemmSchedule, PingPongKernelsAreBuiltForBf16LinearLayers) {
+  int built = 0;
+  for (const gi::GemmConfig& c : gi::kGemmInstances) {
+    if (c.schedule != gi::KernelSchedule::kPingPong) continue;
+    ++built;
+    EXPECT_EQ(c.tile, gi::kPingPongTileConfig);
+    EXPECT_EQ(c.in, DType::kBF16);
+    EXPECT_EQ(c.out, DType::kBF16);
+    EXPECT_TRUE(c.a_k_major && c.b_k_major);
+    EXPECT_EQ(c.cluster.size(), 1);
+  }
+  EXPECT_EQ(built, 2);  // the linear and the fused epilogue
+  EXPECT_EQ(gi::kPingPongTileConfig.block_m, 128);
+  EXPECT_EQ(gi::kPingPongTileConfig.block_n, 128);
+}
+
+// The heuristic: a fused epilogue with at least two 128 x 128 tiles per SM.
+TEST(GemmSchedule, HeuristicTakesPingPongForFusedEpiloguesWithTilesForBothWarpgroups) {
+  EXPECT_TRUE(warpspec::pingpong_pays(true, 4096, 14336, 1, 132));  // 3584 tiles
+  EXPECT_TRUE(warpspec::pingpong_pays(true, 4096, 4096, 1, 132));   // 1024
+  EXPECT_TRUE(warpspec::pingpong_pays(true, 2048, 2112, 1, 132));   // 16 x 17 = 272 >= 264
+  EXPECT_FALSE(warpspec::pingpong_pays(true, 2048, 2048, 1, 132));  // 256 < 264
+  EXPECT_TRUE(warpspec::pingpong_pays(true, 1024, 1024, 5, 132));   // 320 over the batch
+  EXPECT_FALSE(warpspec::pingpong_pays(true, 128, 8192, 1, 132));   // one row tile: 64
+  EXPECT_FALSE(warpspec::pingpong_pays(false, 8192, 8192, 1, 132)); // plain GEMMs stay cooperative
+}
+
+TEST(GemmSchedule, PingPongAcceptsWhatItIsBuiltFor) {
+  for (const GemmArgs& g : {pingpong(linear()), pingpong(linear(16, 4096, 1024)), pingpong(with_bias(linear(), 512))}) {
+    EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  }
+  GemmArgs g = pingpong(linear());
+  g.tile_n = 128;
+  g.decomposition = warpspec::GemmDecomposition::kDataParallel;
+  g.cluster_m = g.cluster_n = 1;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g = pingpong(with_bias(linear(), 512));
+  g.tile_n = 128;  // the fused 16-bit calls' other width, with ping-pong only
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.schedule = GemmSchedule::kHeuristic;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: scales, bias and activation on 16-bit GEMMs");
+  // A column-major D swaps A and B, which stay K-major.
+  g = pingpong(linear());
+  g.d = TensorView::matrix(fake(uintptr_t(32) << 20), DType::kBF16, 256, 512, 256, /*row_major=*/false);
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  // Cooperative by name: any call.
+  g = linear();
+  g.schedule = GemmSchedule::kCooperative;
+  g.beta = 0.5f, g.c = g.d;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+}
+
+TEST(GemmSchedule, PingPongRefusesWhatItIsNotBuiltForByName) {
+  GemmArgs g = linear();
+  g.schedule = GemmSchedule(7);
+  expect_refused(g, StatusCode::kInvalidArgument, "schedule: unknown value 7");
+  const char* built = "schedule: ping-pong is built for bf16 A and B with K contiguous";
+  g = pingpong(linear());
+  g.a.dtype = g.b.dtype = g.d.dtype = DType::kFP16;
+  expect_refused(g, StatusCode::kUnsupported, built);
+  g = pingpong(linear());
+  g.d.dtype = DType::kFP32;
+  expect_refused(g, StatusCode::kUnsupported, built);
+  g = pingpong(linear());
+  g.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, 64, 512, 512);  // row-major B (N contiguous)
+  expect_refused(g, StatusCode::kUnsupported, "this call has bf16 A (row-major), bf16 B (row-major)");
+  g = pingpong(linear());
+  g.tile_n = 256;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: the ping-pong schedule is built with tile width 128");
+  g.tile_n = 16;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: the ping-pong schedule");
+  g = pingpong(linear());
+  g.beta = 0.5f, g.c = g.d;
+  expect_refused(g, StatusCode::kUnsupported, "beta: the ping-pong schedule is built for beta = 0");
+  g = pingpong(linear());
+  g.decomposition = warpspec::GemmDecomposition::kSplitK;
+  expect_refused(g, StatusCode::kUnsupported, "decomposition: the ping-pong schedule runs data-parallel");
+  g.decomposition = warpspec::GemmDecomposition::kStreamK;
+  expect_refused(g, StatusCode::kUnsupported, "decomposition: the ping-pong schedule runs data-parallel");
+  g = pingpong(linear());
+  g.cluster_m = 2, g.cluster_n = 1;
+  expect_refused(g, StatusCode::kUnsupported, "cluster_m, cluster_n: the ping-pong schedule runs without clusters");
+  // FP8: not built with ping-pong.
+  g = pingpong(linear());
+  g.a.dtype = g.b.dtype = DType::kE4M3;
+  g.scale_a = TensorView::matrix(fake(uintptr_t(80) << 20), DType::kFP32, 1, 1, 1);
+  g.scale_b = TensorView::matrix(fake(uintptr_t(81) << 20), DType::kFP32, 1, 1, 1);
+  expect_refused(g, StatusCode::kUnsupported, built);
+}
+
+TEST(GemmSchedule, CAbiVersionFiveCarriesTheSchedule) {
+  EXPECT_EQ(sizeof(warpspec_gemm_args), 648u);
+  warpspec_gemm_args a = warpspec_gemm_args_default();
+  EXPECT_EQ(a.schedule, WARPSPEC_GEMM_SCHEDULE_HEURISTIC);
+  const GemmArgs cpp = linear();
+  const auto tensor = [](const TensorView& v) {
+    warpspec_tensor t{};
+    t.data = v.data, t.dtype = int32_t(v.dtype), t.rank = v.rank;
+    for (int i = 0; i < v.rank; ++i) t.shape[i] = v.shape[i], t.stride[i] = v.stride[i];
+    return t;
+  };
+  a.a = tensor(cpp.a), a.b = tensor(cpp.b), a.d = tensor(cpp.d);
+  a.beta = 0.5f, a.c = a.d;
+  a.schedule = WARPSPEC_GEMM_SCHEDULE_PING_PONG;
+  EXPECT_EQ(warpspec_gemm_check(&a), WARPSPEC_UNSUPPORTED);
+  EXPECT_NE(std::string(warpspec_last_error()).find("beta: the ping-pong schedule"), std::string::npos)
+      << warpspec_last_error();
+  a.schedule = 9;
+  EXPECT_EQ(warpspec_gemm_check(&a), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(warpspec_last_error()).find("schedule: unknown value 9"), std::string::npos);
+  // A version 4 caller (640 bytes) never set the field: whatever lies there is not read.
+  a.struct_size = 640;
+  const warpspec_status s = warpspec_gemm_check(&a);
+  EXPECT_TRUE(s == WARPSPEC_OK || s == WARPSPEC_NO_DEVICE) << warpspec_last_error();
+  a.struct_size = sizeof(warpspec_gemm_args);
+  a.schedule = WARPSPEC_GEMM_SCHEDULE_COOPERATIVE;
+  a.reserved5 = 1;
+  EXPECT_EQ(warpspec_gemm_check(&a), WARPSPEC_UNSUPPORTED);
+  EXPECT_NE(std::string(warpspec_last_error()).find("reserved5: must be 0"), std::string::npos);
+}
+
+// key=value words of a described line.
+std::map<std::string, std::string> words(const std::string& line) {
+  std::map<std::string, std::string> out;
+  std::istringstream in(line);
+  std::string w;
+  while (in >> w)
+    if (const size_t eq = w.find('='); eq != std::string::npos) out[w.substr(0, eq)] = w.substr(eq + 1);
+  return out;
+}
+
+// On a Hopper machine: describe() reports ping-pong where the heuristic takes it (a fused
+// bf16 linear layer with two tiles per SM or more), data-parallel on 128 x 128 tiles, and
+// where it is asked for; cooperative elsewhere and where asked for.
+TEST(GemmSchedule, DescribeReportsTheScheduleOnHopper) {
+  if (!warpspec::check_device().ok()) GTEST_SKIP() << "needs a Hopper GPU (describe() plans for the device)";
+  std::string line;
+  // 16 x 20 = 320 tiles (>= 2 x 132): ping-pong.
+  ASSERT_TRUE(warpspec::describe(with_bias(linear(2048, 2560, 64), 2560), &line).ok());
+  EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
+  EXPECT_EQ(words(line)["tile"], "128x128x64") << line;
+  EXPECT_EQ(words(line)["decomposition"], "data_parallel") << line;
+  EXPECT_EQ(words(line)["epilogue"], "fused") << line;
+  // 8 x 8 = 64 tiles: cooperative (no schedule word), its fused 128 x 256 tile.
+  ASSERT_TRUE(warpspec::describe(with_bias(linear(1024, 1024, 64), 1024), &line).ok());
+  EXPECT_EQ(words(line).count("schedule"), 0u) << line;
+  EXPECT_EQ(words(line)["tile"], "128x256x64") << line;
+  // A plain GEMM: cooperative; asked for: ping-pong.
+  ASSERT_TRUE(warpspec::describe(linear(2048, 2560, 64), &line).ok());
+  EXPECT_EQ(words(line).count("schedule"), 0u) << line;
+  ASSERT_TRUE(warpspec::describe(pingpong(linear(2048, 2560, 64)), &line).ok());
+  EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
+  // A skinny call asked for ping-pong runs it, not the narrow tiles.
+  ASSERT_TRUE(warpspec::describe(pingpong(linear(16, 2560, 64)), &line).ok());
+  EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
+  EXPECT_EQ(words(line)["swapped"], "0") << line;
+  // The fused call with cooperative by name.
+  GemmArgs g = with_bias(linear(2048, 2560, 64), 2560);
+  g.schedule = GemmSchedule::kCooperative;
+  ASSERT_TRUE(warpspec::describe(g, &line).ok());
+  EXPECT_EQ(words(line).count("schedule"), 0u) << line;
+}
+
+}  // namespace gemm_schedule_test
