@@ -31,14 +31,15 @@ enum class GemmDecomposition : int { kHeuristic = 0, kDataParallel = 1, kSplitK 
 //     tensor cores idle during the epilogue.
 //   kPingPong: each multiplies a 128 x 128 tile of its own, the CTA's tiles taken in
 //     turns, so one warpgroup's epilogue (bias, activation, the store) runs while the
-//     other multiplies. Built for bf16 A row-major and B column-major (K contiguous in
-//     both: x @ w.t()), D bf16 either way round, with or without scales, bias and
-//     activation; beta = 0, data-parallel, no cluster, tile_n 0 or 128. Anything else
-//     asked with kPingPong is refused by name.
-//   kHeuristic: ping-pong for a fused epilogue (scales, bias or activation) where it is
-//     built and there are at least two 128 x 128 tiles per SM, cooperative otherwise
-//     (measured on the H200: bias + GELU at 4096 x 14336 x 4096 in 1.045 of the plain
-//     GEMM's time against 1.15, bench/NOTES.md v53).
+//     other multiplies. Built for bf16 or fp16 A row-major and B column-major (K
+//     contiguous in both: x @ w.t()), D of their dtype either way round, with or without
+//     scales, bias and activation; beta = 0, data-parallel, no cluster, tile_n 0 or 128.
+//     Anything else asked with kPingPong is refused by name.
+//   kHeuristic: ping-pong where it is built for the call (beta = 0, tile_n 0 or 128,
+//     decomposition kHeuristic or kDataParallel, no cluster asked for) and there are at
+//     least two 128 x 128 tiles per SM; cooperative otherwise. Measured on the H200
+//     against the cooperative kernel in one interleaving: bias + GELU(tanh) 4-13% faster,
+//     plain GEMMs -1% (8192^3) to +11% (8192 x 8192 x 1024) (bench/NOTES.md v53).
 // The results are the same bits whatever the schedule (one tile's sums are grouped the same way).
 enum class GemmSchedule : int { kHeuristic = 0, kCooperative = 1, kPingPong = 2 };
 

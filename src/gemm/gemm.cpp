@@ -187,8 +187,9 @@ Status check_schedule_request(const GemmArgs& args, const Plan& p, const Mat& a,
   want.tile = gemm_impl::kPingPongTileConfig;
   want.schedule = gemm_impl::KernelSchedule::kPingPong;
   if (!gemm_impl::is_built(want))
-    return unsupported(fmt("schedule: ping-pong is built for bf16 A and B with K contiguous (A row-major, B "
-                           "column-major: x @ w.t()) and D bf16; this call has %s A (%s-major), %s B (%s-major), D %s",
+    return unsupported(fmt("schedule: ping-pong is built for bf16 or fp16 A and B with K contiguous (A row-major, B "
+                           "column-major: x @ w.t()) and D of their dtype; this call has %s A (%s-major), %s B "
+                           "(%s-major), D %s",
                            dtype_name(a.dtype), a.row_major ? "row" : "column", dtype_name(b.dtype),
                            b.row_major ? "row" : "column", dtype_name(p.d.dtype)));
   if (args.tile_n != 0 && args.tile_n != gemm_impl::kPingPongTileConfig.block_n)
@@ -217,7 +218,8 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   // K-major B (column-major K x N) where both readings are valid, for the fused and FP8
   // kernels and the narrow tiles (tile_n 16 or 32), which are built for it.
   const bool narrow_asked = args.tile_n == 16 || args.tile_n == 32;
-  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && !narrow_asked, &b));
+  const bool pingpong_asked = args.schedule == GemmSchedule::kPingPong;
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && !narrow_asked && !pingpong_asked, &b));
   if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16 && !fp8)
     return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16, e4m3 or e5m2", dtype_name(a.dtype)));
   // FP8: e4m3 x e4m3, or one operand e5m2 and the other e4m3 (wgmma's mixed formats,
@@ -325,7 +327,6 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
                            "has %s-major A, %s-major B, %s in, %s out%s%s",
                            a.row_major ? "row" : "column", b.row_major ? "row" : "column", dtype_name(a.dtype),
                            dtype_name(d.dtype), fused ? ", a fused epilogue" : "", cluster_given ? ", a cluster" : ""));
-  const bool pingpong_asked = args.schedule == GemmSchedule::kPingPong;
   const int narrow = narrow_asked ? args.tile_n
                      : args.tile_n == 0 && narrow_fits && !pingpong_asked && M <= 32 && K > 0 ? (M <= 16 ? 16 : 32)
                                                                             : 0;
@@ -479,15 +480,18 @@ bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
   return k <= 1024 && (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= sms;
 }
 
-// The ping-pong schedule (GemmSchedule) where the heuristic picks it: a fused epilogue,
-// which the cooperative kernel runs with the tensor pipe idle, and at least two 128 x 128
-// tiles per SM, so both warpgroups of a CTA have tiles to take turns with. Measured on the
-// H200, bias + GELU(tanh), ping-pong against the cooperative 128 x 256 tile, TFLOP/s
-// (bench/NOTES.md v53): 4096 x 14336 x 4096 616-622 against 579-580, 8192^3 653-660
-// against 637-639, 4096^3 603-606 against 577-582; plain GEMMs stay cooperative.
-bool pingpong_pays(bool fused, int64_t m, int64_t n, int64_t l, int sms) {
+// The ping-pong schedule (GemmSchedule) where the heuristic picks it: at least two 128 x 128
+// tiles per SM, so both warpgroups of a CTA have tiles to take turns with. Its epilogue
+// runs beside the other warpgroup's mainloop, where the cooperative kernel leaves the
+// tensor pipe idle. Measured on the H200 against the cooperative kernel (the library's
+// tile and decomposition) in one interleaving (bench/NOTES.md v53, `bench gemm
+// --versus-schedule cooperative`), ping-pong's speed over it: bias + GELU(tanh) 8192^3
+// 1.041, 4096 x 14336 x 4096 1.106, 4096^3 1.129, 4096 x 28672 x 8192 1.058; plain 8192^3
+// 0.990 (the cooperative run streams its ragged last wave), 4096^3 1.029, 4096 x 14336 x
+// 4096 1.011, 8192 x 8192 x 1024 1.108, 4096 x 28672 x 8192 1.004, 4096 x 8192 x 28672 1.007.
+bool pingpong_pays(int64_t m, int64_t n, int64_t l, int sms) {
   const auto& c = gemm_impl::kPingPongTileConfig;
-  return fused && (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= 2 * int64_t(sms);
+  return (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= 2 * int64_t(sms);
 }
 
 namespace {
@@ -558,8 +562,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const bool pingpong =
       args.schedule == GemmSchedule::kPingPong ||
       (args.schedule == GemmSchedule::kHeuristic && pingpong_fits(args, *plan) &&
-       pingpong_pays(plan->config.epilogue == gemm_impl::EpilogueKind::kFused, plan->m, plan->n, plan->l,
-                     device.sm_count));
+       pingpong_pays(plan->m, plan->n, plan->l, device.sm_count));
   if (pingpong) {
     plan->config.tile = gemm_impl::kPingPongTileConfig;
     plan->config.schedule = gemm_impl::KernelSchedule::kPingPong;

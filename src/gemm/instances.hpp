@@ -18,9 +18,10 @@
 //   narrow: kNarrowTileConfigs x input (bf16, fp16), D of the input dtype, A and B K-major
 //     (the swapped operands of x @ w.t()), the linear epilogue = 4 kernels: what skinny
 //     problems (M <= 32) run;
-//   ping-pong: kPingPongTileConfig (128 x 128) x bf16 in and out, A and B K-major, the
-//     linear and the fused epilogue = 2 kernels (gemm/kernel_pingpong.cuh): GemmSchedule's
-//     kPingPong, and the heuristic's choice for fused epilogues (gemm.cpp).
+//   ping-pong: kPingPongTileConfig (128 x 128) x input (bf16, fp16), D of the input dtype,
+//     A and B K-major, the linear and the fused epilogue = 4 kernels
+//     (gemm/kernel_pingpong.cuh): GemmSchedule's kPingPong, and the heuristic's choice
+//     where there are two tiles per SM (gemm.cpp pingpong_pays).
 // The host's choices (gemm.cpp) only ever name configurations from this list; tests
 // sweep all of them. Each group is appended after the ones before it, so the older
 // kernels keep their indices (and kernel names: dispatch.hpp names kernels by index).
@@ -36,7 +37,7 @@ inline constexpr ClusterShape kClusterShapes[] = {{2, 1}, {1, 2}};
 inline constexpr int kNumClusterInstances = int(sizeof(kClusterShapes) / sizeof(kClusterShapes[0]));
 inline constexpr int kNumNarrowInstances = kNumNarrowTileConfigs * 2;
 inline constexpr int kNumMixedFp8Instances = 2 * 3;
-inline constexpr int kNumPingPongInstances = 2;
+inline constexpr int kNumPingPongInstances = 2 * 2;
 
 // The one configuration built with clusters, less its cluster shape.
 inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
@@ -66,9 +67,9 @@ constexpr auto make_gemm_instances() {
   for (DType in : {DType::kE4M3, DType::kE5M2})
     for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
       list[i++] = GemmConfig{kFp8TileConfig, in, out, true, true, {}, EpilogueKind::kFused, true};
-  for (EpilogueKind e : {EpilogueKind::kLinear, EpilogueKind::kFused})
-    list[i++] = GemmConfig{kPingPongTileConfig, DType::kBF16, DType::kBF16, true, true, {}, e, false,
-                           KernelSchedule::kPingPong};
+  for (DType in : {DType::kBF16, DType::kFP16})
+    for (EpilogueKind e : {EpilogueKind::kLinear, EpilogueKind::kFused})
+      list[i++] = GemmConfig{kPingPongTileConfig, in, in, true, true, {}, e, false, KernelSchedule::kPingPong};
   return list;
 }
 

@@ -379,7 +379,7 @@ std::vector<Case> epilogue_16bit_cases() {
             cases.push_back({133, n, 96, in, out, Scaling::kNone, bias, bias == Bias::kRow ? DType::kFP32 : out, act});
   cases.push_back({133, 200, 96, DType::kBF16, DType::kBF16, Scaling::kRow, Bias::kColumn, DType::kBF16,
                    GemmActivation::kGeluTanh, false, true});
-  // The ping-pong schedule's fused kernel (bf16), asked for by name: every activation and
+  // The ping-pong schedule's fused kernels (bf16, fp16), asked for by name: every activation and
   // bias, one tile and many (2000 x 2600: 16 x 21 tiles, several a CTA, both warpgroups'
   // epilogues under the other's mainloop), scales, a column-major D, and the heuristic's
   // own choice where it takes ping-pong (at least two 128 x 128 tiles per SM).
@@ -398,6 +398,12 @@ std::vector<Case> epilogue_16bit_cases() {
          GemmActivation::kSiLU, false, true};  // scales, D column-major
   s.schedule = warpspec::GemmSchedule::kPingPong;
   cases.push_back(s);
+  for (GemmActivation act : {GemmActivation::kGeluErf, GemmActivation::kReLU}) {  // fp16's kernel
+    Case f{act == GemmActivation::kReLU ? 133 : 2000, 2600, 96, DType::kFP16, DType::kFP16, Scaling::kNone,
+           act == GemmActivation::kReLU ? Bias::kRow : Bias::kColumn, DType::kFP16, act};
+    f.schedule = warpspec::GemmSchedule::kPingPong;
+    cases.push_back(f);
+  }
   Case h{4200, 4200, 136, DType::kBF16, DType::kBF16, Scaling::kTensor, Bias::kColumn, DType::kBF16,
          GemmActivation::kGeluTanh};  // 33 x 33 tiles: the heuristic's ping-pong
   cases.push_back(h);

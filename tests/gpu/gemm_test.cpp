@@ -381,7 +381,7 @@ std::vector<Case> tail_rows_cases() {
 }
 INSTANTIATE_TEST_SUITE_P(TailRows, GemmSweep, ::testing::ValuesIn(tail_rows_cases()), case_name);
 
-// The ping-pong schedule (gemm/kernel_pingpong.cuh; bf16 x @ w.t(), beta 0), asked for by
+// The ping-pong schedule (gemm/kernel_pingpong.cuh; bf16 / fp16 x @ w.t(), beta 0), asked for by
 // name: each consumer warpgroup its own 128 x 128 tile, the CTA's tiles in turns. Tiles
 // per CTA from one (warpgroup 1 idle) to several of both parities (the turns between the
 // warpgroups, one's epilogue under the other's mainloop), M ending inside a tile's first
@@ -400,6 +400,7 @@ std::vector<Case> pingpong_cases() {
     if (i % 3 == 1) c.alpha = -0.5f;
     if (i % 4 == 2) c.tile_n = 128;
     if (i % 5 == 3) c.decomposition = warpspec::GemmDecomposition::kDataParallel;
+    if (i % 3 == 2) c.in = c.out = DType::kFP16;
     ++i;
     v.push_back(c);
   }

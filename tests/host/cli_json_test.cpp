@@ -517,6 +517,17 @@ TEST(CliJson, RecordsFromARealRunOnHopper) {
   EXPECT_LT(cost, 3.0) << out5;
   for (const char* part : {R"("bias":true)", R"("activation":"gelu_tanh")", R"("plain":{)"})
     EXPECT_NE(out5.find(part), std::string::npos) << part << "\n" << out5;
+  // --versus-schedule: ours with the other schedule in the same interleaving; its speed ratio.
+  auto [rc6, out6] = sh(cli() + " bench gemm --json --schedule pingpong --versus-schedule cooperative --shape 640x512x256" +
+                        fast);
+  ASSERT_EQ(rc6, 0) << out6;
+  for (const char* part : {R"("schedule":"pingpong")", R"("versus":{)", R"(schedule=pingpong)"})
+    EXPECT_NE(out6.find(part), std::string::npos) << part << "\n" << out6;
+  const size_t vs_at = out6.find(R"("ratio":{"median":)", out6.find(R"("versus":{)"));
+  ASSERT_NE(vs_at, std::string::npos) << out6;
+  const double vs = std::stod(out6.substr(vs_at + 19));
+  EXPECT_GT(vs, 0.33) << out6;  // two kernels of one GEMM: within a factor of 3 of each other
+  EXPECT_LT(vs, 3.0) << out6;
   auto [rc2, out2] = sh(cli() + " bench gemm --json --shape 256x256x128 --shape 512x128x64" + fast + " > " +
                         file.string() + " && " + cli() + " bench attention --json --seqlen 256 --head-dim 64 --tokens 512" +
                         fast + " >> " + file.string());

@@ -15,7 +15,7 @@
 #include "warpspec/warpspec.hpp"
 
 namespace warpspec {
-bool pingpong_pays(bool fused, int64_t m, int64_t n, int64_t l, int sms);  // src/gemm/gemm.cpp
+bool pingpong_pays(int64_t m, int64_t n, int64_t l, int sms);  // src/gemm/gemm.cpp
 }
 
 // A named namespace: the host tests build as one unity translation unit.
@@ -66,31 +66,31 @@ void expect_refused(const GemmArgs& g, StatusCode code, const std::string& names
   EXPECT_EQ(r.message(), s.message());
 }
 
-TEST(GemmSchedule, PingPongKernelsAreBuiltForBf16LinearLayers) {
+TEST(GemmSchedule, PingPongKernelsAreBuiltFor16BitLinearLayers) {
   int built = 0;
   for (const gi::GemmConfig& c : gi::kGemmInstances) {
     if (c.schedule != gi::KernelSchedule::kPingPong) continue;
     ++built;
     EXPECT_EQ(c.tile, gi::kPingPongTileConfig);
-    EXPECT_EQ(c.in, DType::kBF16);
-    EXPECT_EQ(c.out, DType::kBF16);
+    EXPECT_TRUE(c.in == DType::kBF16 || c.in == DType::kFP16);
+    EXPECT_EQ(c.out, c.in);
     EXPECT_TRUE(c.a_k_major && c.b_k_major);
     EXPECT_EQ(c.cluster.size(), 1);
   }
-  EXPECT_EQ(built, 2);  // the linear and the fused epilogue
+  EXPECT_EQ(built, 4);  // bf16 and fp16, each with the linear and the fused epilogue
   EXPECT_EQ(gi::kPingPongTileConfig.block_m, 128);
   EXPECT_EQ(gi::kPingPongTileConfig.block_n, 128);
 }
 
-// The heuristic: a fused epilogue with at least two 128 x 128 tiles per SM.
-TEST(GemmSchedule, HeuristicTakesPingPongForFusedEpiloguesWithTilesForBothWarpgroups) {
-  EXPECT_TRUE(warpspec::pingpong_pays(true, 4096, 14336, 1, 132));  // 3584 tiles
-  EXPECT_TRUE(warpspec::pingpong_pays(true, 4096, 4096, 1, 132));   // 1024
-  EXPECT_TRUE(warpspec::pingpong_pays(true, 2048, 2112, 1, 132));   // 16 x 17 = 272 >= 264
-  EXPECT_FALSE(warpspec::pingpong_pays(true, 2048, 2048, 1, 132));  // 256 < 264
-  EXPECT_TRUE(warpspec::pingpong_pays(true, 1024, 1024, 5, 132));   // 320 over the batch
-  EXPECT_FALSE(warpspec::pingpong_pays(true, 128, 8192, 1, 132));   // one row tile: 64
-  EXPECT_FALSE(warpspec::pingpong_pays(false, 8192, 8192, 1, 132)); // plain GEMMs stay cooperative
+// The heuristic: at least two 128 x 128 tiles per SM, so both warpgroups have tiles.
+TEST(GemmSchedule, HeuristicTakesPingPongWithTilesForBothWarpgroups) {
+  EXPECT_TRUE(warpspec::pingpong_pays(4096, 14336, 1, 132));  // 3584 tiles
+  EXPECT_TRUE(warpspec::pingpong_pays(4096, 4096, 1, 132));   // 1024
+  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2112, 1, 132));   // 16 x 17 = 272 >= 264
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1, 132));  // 256 < 264
+  EXPECT_TRUE(warpspec::pingpong_pays(1024, 1024, 5, 132));   // 320 over the batch
+  EXPECT_FALSE(warpspec::pingpong_pays(128, 8192, 1, 132));   // one row tile: 64
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1, 148));  // more SMs, fewer tiles each
 }
 
 TEST(GemmSchedule, PingPongAcceptsWhatItIsBuiltFor) {
@@ -98,6 +98,13 @@ TEST(GemmSchedule, PingPongAcceptsWhatItIsBuiltFor) {
     EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
   }
   GemmArgs g = pingpong(linear());
+  g.a.dtype = g.b.dtype = g.d.dtype = DType::kFP16;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  // 1 x 1 x 1: B reads as either layout; ping-pong takes it K-major, as the fused kernels do.
+  g = pingpong(linear(1, 1, 1));
+  g.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, 1, 1, 8);
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g = pingpong(linear());
   g.tile_n = 128;
   g.decomposition = warpspec::GemmDecomposition::kDataParallel;
   g.cluster_m = g.cluster_n = 1;
@@ -122,10 +129,7 @@ TEST(GemmSchedule, PingPongRefusesWhatItIsNotBuiltForByName) {
   GemmArgs g = linear();
   g.schedule = GemmSchedule(7);
   expect_refused(g, StatusCode::kInvalidArgument, "schedule: unknown value 7");
-  const char* built = "schedule: ping-pong is built for bf16 A and B with K contiguous";
-  g = pingpong(linear());
-  g.a.dtype = g.b.dtype = g.d.dtype = DType::kFP16;
-  expect_refused(g, StatusCode::kUnsupported, built);
+  const char* built = "schedule: ping-pong is built for bf16 or fp16 A and B with K contiguous";
   g = pingpong(linear());
   g.d.dtype = DType::kFP32;
   expect_refused(g, StatusCode::kUnsupported, built);
@@ -213,10 +217,16 @@ TEST(GemmSchedule, DescribeReportsTheScheduleOnHopper) {
   ASSERT_TRUE(warpspec::describe(with_bias(linear(1024, 1024, 64), 1024), &line).ok());
   EXPECT_EQ(words(line).count("schedule"), 0u) << line;
   EXPECT_EQ(words(line)["tile"], "128x256x64") << line;
-  // A plain GEMM: cooperative; asked for: ping-pong.
+  // A plain GEMM: ping-pong too with two tiles per SM; not with beta (C read) or fewer tiles.
   ASSERT_TRUE(warpspec::describe(linear(2048, 2560, 64), &line).ok());
+  EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
+  GemmArgs beta = linear(2048, 2560, 64);
+  beta.beta = 0.5f, beta.c = beta.d;
+  ASSERT_TRUE(warpspec::describe(beta, &line).ok());
   EXPECT_EQ(words(line).count("schedule"), 0u) << line;
-  ASSERT_TRUE(warpspec::describe(pingpong(linear(2048, 2560, 64)), &line).ok());
+  ASSERT_TRUE(warpspec::describe(linear(1024, 1024, 64), &line).ok());
+  EXPECT_EQ(words(line).count("schedule"), 0u) << line;
+  ASSERT_TRUE(warpspec::describe(pingpong(linear(1024, 1024, 64)), &line).ok());
   EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
   // A skinny call asked for ping-pong runs it, not the narrow tiles.
   ASSERT_TRUE(warpspec::describe(pingpong(linear(16, 2560, 64)), &line).ok());
