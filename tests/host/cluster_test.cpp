@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "host/expect_status.hpp"
 #include "host/test_memory.hpp"
 #include "src/gemm/instances.hpp"
 #include "warpspec/schedule/cluster_units.hpp"
@@ -216,17 +217,8 @@ GemmArgs tn_args(int64_t m = 256, int64_t n = 512) {
   return g;
 }
 
-bool accepted(const warpspec::Status& s) { return s.ok() || s.code() == StatusCode::kNoDevice; }
-
-void expect_refused(const GemmArgs& g, StatusCode code, const std::string& names) {
-  const warpspec::Status s = warpspec::check(g);
-  EXPECT_EQ(s.code(), code) << s.to_string();
-  if (s.ok()) return;  // never run a case the check accepted (the pointers may be fake)
-  EXPECT_NE(s.message().find(names), std::string::npos) << "message should name '" << names << "': " << s.message();
-  const warpspec::Status r = warpspec::gemm(g, nullptr);
-  EXPECT_EQ(r.code(), s.code());
-  EXPECT_EQ(r.message(), s.message());
-}
+using warpspec::test::accepted;
+using warpspec::test::expect_refused;
 
 GemmArgs with_cluster(GemmArgs g, int m, int n) {
   g.cluster_m = m, g.cluster_n = n;

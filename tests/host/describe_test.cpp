@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "host/expect_status.hpp"
 #include "host/test_memory.hpp"
 #include "src/gemm/decomposition.hpp"
 #include "testing/views.hpp"
@@ -39,14 +40,7 @@ using warpspec::StatusCode;
 using warpspec::TensorView;
 
 // key=value words of a described line.
-std::map<std::string, std::string> words(const std::string& line) {
-  std::map<std::string, std::string> out;
-  std::istringstream in(line);
-  std::string w;
-  while (in >> w)
-    if (const size_t eq = w.find('='); eq != std::string::npos) out[w.substr(0, eq)] = w.substr(eq + 1);
-  return out;
-}
+std::map<std::string, std::string> words(const std::string& line) { return warpspec::test::described_words(line); }
 
 int device_sms() {
   std::vector<warpspec::DeviceInfo> devices;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "host/expect_status.hpp"
 #include "host/test_memory.hpp"
 #include "src/gemm/instances.hpp"
 #include "warpspec/warpspec.h"
@@ -53,18 +54,8 @@ GemmArgs with_bias(GemmArgs g, int64_t n) {
   return g;
 }
 
-bool accepted(const warpspec::Status& s) { return s.ok() || s.code() == StatusCode::kNoDevice; }
-
-// Refused by check() with `code`, the message naming `names`; gemm() refuses the same way.
-void expect_refused(const GemmArgs& g, StatusCode code, const std::string& names) {
-  const warpspec::Status s = warpspec::check(g);
-  EXPECT_EQ(s.code(), code) << s.to_string();
-  if (s.ok()) return;  // never run a case the check accepted (the pointers may be fake)
-  EXPECT_NE(s.message().find(names), std::string::npos) << "message should name '" << names << "': " << s.message();
-  const warpspec::Status r = warpspec::gemm(g, nullptr);
-  EXPECT_EQ(r.code(), s.code());
-  EXPECT_EQ(r.message(), s.message());
-}
+using warpspec::test::accepted;
+using warpspec::test::expect_refused;
 
 TEST(GemmSchedule, PingPongKernelsAreBuiltFor16BitLinearLayers) {
   int built = 0;
@@ -191,15 +182,7 @@ TEST(GemmSchedule, CAbiVersionFiveCarriesTheSchedule) {
   EXPECT_NE(std::string(warpspec_last_error()).find("reserved5: must be 0"), std::string::npos);
 }
 
-// key=value words of a described line.
-std::map<std::string, std::string> words(const std::string& line) {
-  std::map<std::string, std::string> out;
-  std::istringstream in(line);
-  std::string w;
-  while (in >> w)
-    if (const size_t eq = w.find('='); eq != std::string::npos) out[w.substr(0, eq)] = w.substr(eq + 1);
-  return out;
-}
+std::map<std::string, std::string> words(const std::string& line) { return warpspec::test::described_words(line); }
 
 // On a Hopper machine: describe() reports ping-pong where the heuristic takes it (a fused
 // bf16 linear layer with two tiles per SM or more), data-parallel on 128 x 128 tiles, and
