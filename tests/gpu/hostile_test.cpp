@@ -188,6 +188,33 @@ TEST(Hostile, GemmWithKZeroIsBetaC) {
   }
 }
 
+// K = 0 on the ping-pong schedule (beta 0, K-major B): each warpgroup's tiles are zero,
+// stored through its own epilogue; with more tiles than SMs both warpgroups take turns.
+TEST(Hostile, GemmWithKZeroOnPingPongIsZero) {
+  WARPSPEC_REQUIRE_HOPPER();
+  for (const auto [M, N] : {std::pair<int64_t, int64_t>{190, 136}, {2304, 4352}}) {
+    SCOPED_TRACE(std::to_string(M) + " x " + std::to_string(N));
+    test::DeviceBuffer dd(size_t(M * N) * 2);
+    CUDA_ASSERT(test::poison(dd));
+    warpspec::GemmArgs g;
+    g.a = TensorView::matrix(nullptr, DType::kBF16, M, 0, 8);
+    g.b = TensorView::matrix(nullptr, DType::kBF16, 0, N, 8, /*row_major=*/false);
+    g.d = TensorView::matrix(dd.get(), DType::kBF16, M, N, N);
+    g.schedule = warpspec::GemmSchedule::kPingPong;
+    std::string line;
+    ASSERT_TRUE(warpspec::describe(g, &line).ok());
+    EXPECT_NE(line.find("schedule=pingpong"), std::string::npos) << line;
+    const warpspec::Status s = warpspec::gemm(g);
+    ASSERT_TRUE(s.ok()) << s.to_string();
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    const auto got = test::to_host<uint8_t>(dd, dd.bytes());
+    size_t bad = 0;
+    for (size_t i = 0; i < size_t(M * N); ++i)
+      if (!(bf(got, i) == 0.0f)) ++bad;
+    EXPECT_EQ(bad, 0u) << "elements of D not zero";
+  }
+}
+
 // An empty output (M = 0) launches nothing: the buffer behind it stays poison.
 TEST(Hostile, GemmWithEmptyOutputWritesNothing) {
   WARPSPEC_REQUIRE_HOPPER();
