@@ -28,7 +28,7 @@ GemmDecomposition parse_decomposition(const std::string& s) {
 
 constexpr const char* kScheduleHelp =
     "the consumer warpgroups' schedule: cooperative (both multiply one tile), pingpong (each its own 128 x 128 tile, "
-    "in turns: one's epilogue beside the other's mainloop; bf16 / fp16 x @ w.t(), beta 0), or auto (the library's choice)";
+    "in turns: one's epilogue beside the other's mainloop; bf16 / fp16 x @ w.t()), or auto (the library's choice)";
 
 constexpr const char* kClusterHelp =
     "thread-block cluster MxN: 1x1 (none), 2x1 (two CTAs along M share B by TMA multicast), 1x2 (share A), or auto "
@@ -171,6 +171,7 @@ int run_gemm(GemmOptions o) {
 
 struct BenchGemmOptions {
   bool quick = false;
+  float beta = 0.0f;  // --beta: D = A*B + beta*C for ours and the peer (C read)
   std::vector<std::string> shapes;  // --shape MxNxK; empty: the fixed sweep
   DtypeOptions types;
   TimingOptions timing;
@@ -195,6 +196,7 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     return kExitUsage;
   }
   base.layout = o.layout;
+  base.beta = o.beta;
   if (int rc = require_hopper()) return rc;
   std::vector<GemmProblem> sweep;
   auto add = [&](int64_t m, int64_t n, int64_t k) {
@@ -374,6 +376,7 @@ void register_bench(CLI::App& app, int& exit_code) {
           "MxNxK", "gemm shape"));
   add_dtype_options(g, o->types);
   g->add_option("--layout", o->layout, kLayoutHelp)->check(CLI::IsMember({"tn", "nt", "nn", "tt"}));
+  g->add_option("--beta", o->beta, "scale of C, for ours and the peer alike (0: C is not read)");
   g->add_option("--decomposition", o->decomposition, kDecompositionHelp)
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
   g->add_option("--splits", o->splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");

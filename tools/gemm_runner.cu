@@ -73,6 +73,11 @@ std::string GemmProblem::describe() const {
   if (decomposition == GemmDecomposition::kSplitK) s += splits != 0 ? " splitk" + std::to_string(splits) : " splitk";
   if (cluster_m != 0 || cluster_n != 0) s += " c" + std::to_string(cluster_m) + "x" + std::to_string(cluster_n);
   if (tile_n != 0) s += " n" + std::to_string(tile_n);
+  if (beta != 0.0f) {
+    char b[32];
+    std::snprintf(b, sizeof b, " beta=%g", double(beta));
+    s += b;
+  }
   if (schedule != GemmSchedule::kHeuristic) s += std::string(" ") + schedule_name(schedule);
   if (bias) s += " +bias";
   if (activation != GemmActivation::kNone) s += std::string(" ") + activation_name(activation);

@@ -33,9 +33,9 @@ enum class GemmDecomposition : int { kHeuristic = 0, kDataParallel = 1, kSplitK 
 //     turns, so one warpgroup's epilogue (bias, activation, the store) runs while the
 //     other multiplies. Built for bf16 or fp16 A row-major and B column-major (K
 //     contiguous in both: x @ w.t()), D of their dtype either way round, with or without
-//     scales, bias and activation; beta = 0, data-parallel, no cluster, tile_n 0 or 128.
+//     scales, bias, activation and beta·C; data-parallel, no cluster, tile_n 0 or 128.
 //     Anything else asked with kPingPong is refused by name.
-//   kHeuristic: ping-pong where it is built for the call (beta = 0, tile_n 0 or 128,
+//   kHeuristic: ping-pong where it is built for the call (tile_n 0 or 128,
 //     decomposition kHeuristic or kDataParallel, no cluster asked for) and there are at
 //     least two 128 x 128 tiles per SM; cooperative otherwise. Measured on the H200
 //     against the cooperative kernel in one interleaving: bias + GELU(tanh) 4-13% faster,

@@ -195,8 +195,6 @@ Status check_schedule_request(const GemmArgs& args, const Plan& p, const Mat& a,
   if (args.tile_n != 0 && args.tile_n != gemm_impl::kPingPongTileConfig.block_n)
     return unsupported(fmt("tile_n: the ping-pong schedule is built with tile width %d (or 0), got %d",
                            gemm_impl::kPingPongTileConfig.block_n, args.tile_n));
-  if (args.beta != 0.0f)
-    return unsupported(fmt("beta: the ping-pong schedule is built for beta = 0 (C is not read), got %g", args.beta));
   if (args.decomposition == GemmDecomposition::kSplitK || args.decomposition == GemmDecomposition::kStreamK)
     return unsupported("decomposition: the ping-pong schedule runs data-parallel (each warpgroup a whole tile's K "
                        "loop); use data-parallel or the heuristic with it");
@@ -501,7 +499,7 @@ bool pingpong_fits(const GemmArgs& args, const Plan& p) {
   gemm_impl::GemmConfig want = p.config;
   want.tile = gemm_impl::kPingPongTileConfig;
   want.schedule = gemm_impl::KernelSchedule::kPingPong;
-  return p.narrow == 0 && p.beta == 0.0f && p.cluster_request.size() <= 1 &&
+  return p.narrow == 0 && p.cluster_request.size() <= 1 &&
          (args.tile_n == 0 || args.tile_n == gemm_impl::kPingPongTileConfig.block_n) &&
          (args.decomposition == GemmDecomposition::kHeuristic ||
           args.decomposition == GemmDecomposition::kDataParallel) &&
@@ -608,7 +606,11 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   } else {  // K = 0: D = beta·C; A and B are never loaded (no k-iterations)
     q.map_a = q.map_a8 = q.map_b = q.map_d;
   }
-  if (p.beta != 0.0f && !direct) WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(bm), "c"));
+  // C's box: a tile's rows (the cooperative epilogue loads both warpgroups' halves at once),
+  // 64 for the ping-pong schedule (each warpgroup's ring takes 64 rows at a time).
+  const bool pingpong_c = p.config.schedule == gemm_impl::KernelSchedule::kPingPong;
+  if (p.beta != 0.0f && !direct)
+    WARPSPEC_RETURN_IF_ERROR(output_map(&q.map_c, p.c, p.m, p.n, uint32_t(pingpong_c ? 64 : bm), "c"));
   else q.map_c = q.map_d;  // never read
   q.direct = gemm_impl::DirectStoreParams{};
   if (direct) {

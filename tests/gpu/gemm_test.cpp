@@ -418,6 +418,20 @@ std::vector<Case> pingpong_cases() {
   b.a_row = true, b.b_row = false, b.b_broadcast = true;
   b.schedule = warpspec::GemmSchedule::kPingPong;
   v.push_back(b);
+  // beta·C: each warpgroup's own ring of 64-row C chunks; in place (C is D), fp16 and fp32
+  // C values, a batch with C's batch stride, M ending in either 64-row block, many tiles.
+  for (int k = 0; k < 5; ++k) {
+    const int64_t shapes[][4] = {{2304, 4352, 192, 1}, {300, 520, 136, 1}, {1000, 1336, 264, 1}, {1200, 1300, 72, 3},
+                                 {72, 2600, 200, 1}};
+    Case c{shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3]};
+    c.a_row = true, c.b_row = false;
+    c.schedule = warpspec::GemmSchedule::kPingPong;
+    c.alpha = k % 2 ? 1.5f : 1.0f, c.beta = k % 2 ? -0.75f : 0.5f;
+    c.c_is_d = k == 1 || k == 4;
+    if (k == 2) c.in = c.out = DType::kFP16;
+    if (k == 4) c.d_row = false;  // column-major D and C: the swapped kernel reads C transposed
+    v.push_back(c);
+  }
   Case co{2304, 4352, 192};  // the other schedule asked for by name
   co.a_row = true, co.b_row = false;
   co.schedule = warpspec::GemmSchedule::kCooperative;

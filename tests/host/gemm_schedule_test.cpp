@@ -133,8 +133,8 @@ TEST(GemmSchedule, PingPongRefusesWhatItIsNotBuiltForByName) {
   g.tile_n = 16;
   expect_refused(g, StatusCode::kUnsupported, "tile_n: the ping-pong schedule");
   g = pingpong(linear());
-  g.beta = 0.5f, g.c = g.d;
-  expect_refused(g, StatusCode::kUnsupported, "beta: the ping-pong schedule is built for beta = 0");
+  g.beta = 0.5f, g.c = g.d;  // beta·C runs (each warpgroup's own C ring): accepted
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
   g = pingpong(linear());
   g.decomposition = warpspec::GemmDecomposition::kSplitK;
   expect_refused(g, StatusCode::kUnsupported, "decomposition: the ping-pong schedule runs data-parallel");
@@ -165,9 +165,11 @@ TEST(GemmSchedule, CAbiVersionFiveCarriesTheSchedule) {
   a.a = tensor(cpp.a), a.b = tensor(cpp.b), a.d = tensor(cpp.d);
   a.beta = 0.5f, a.c = a.d;
   a.schedule = WARPSPEC_GEMM_SCHEDULE_PING_PONG;
+  a.tile_n = 256;
   EXPECT_EQ(warpspec_gemm_check(&a), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(std::string(warpspec_last_error()).find("beta: the ping-pong schedule"), std::string::npos)
+  EXPECT_NE(std::string(warpspec_last_error()).find("tile_n: the ping-pong schedule"), std::string::npos)
       << warpspec_last_error();
+  a.tile_n = 0;
   a.schedule = 9;
   EXPECT_EQ(warpspec_gemm_check(&a), WARPSPEC_INVALID_ARGUMENT);
   EXPECT_NE(std::string(warpspec_last_error()).find("schedule: unknown value 9"), std::string::npos);
@@ -200,13 +202,13 @@ TEST(GemmSchedule, DescribeReportsTheScheduleOnHopper) {
   ASSERT_TRUE(warpspec::describe(with_bias(linear(1024, 1024, 64), 1024), &line).ok());
   EXPECT_EQ(words(line).count("schedule"), 0u) << line;
   EXPECT_EQ(words(line)["tile"], "128x256x64") << line;
-  // A plain GEMM: ping-pong too with two tiles per SM; not with beta (C read) or fewer tiles.
+  // A plain GEMM: ping-pong too with two tiles per SM, with beta·C too; not with fewer tiles.
   ASSERT_TRUE(warpspec::describe(linear(2048, 2560, 64), &line).ok());
   EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
   GemmArgs beta = linear(2048, 2560, 64);
   beta.beta = 0.5f, beta.c = beta.d;
   ASSERT_TRUE(warpspec::describe(beta, &line).ok());
-  EXPECT_EQ(words(line).count("schedule"), 0u) << line;
+  EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
   ASSERT_TRUE(warpspec::describe(linear(1024, 1024, 64), &line).ok());
   EXPECT_EQ(words(line).count("schedule"), 0u) << line;
   ASSERT_TRUE(warpspec::describe(pingpong(linear(1024, 1024, 64)), &line).ok());

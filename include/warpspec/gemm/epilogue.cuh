@@ -63,6 +63,24 @@ struct Epilogue {
     }
   }
 
+  // Epilogue producer (one thread), the ping-pong schedule's C: the 64 tile rows from
+  // `row0` into warpgroup `wg`'s half of each chunk buffer, through that warpgroup's own
+  // ring (gemm/kernel_pingpong.cuh); map_c's box is 64 rows there (src/gemm/gemm.cpp).
+  __device__ __forceinline__ static void load_rows(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
+                                                   int row0, const schedule::KWorkUnit& t) {
+    const int m0 = t.m_block * kBlockM + row0;
+    const int n0 = t.n_block * kBlockN;
+    const int lc = t.l * p.c_l_mul;
+#pragma unroll 1
+    for (int j = 0; j < kChunks; ++j) {
+      pipe.producer_acquire(st);
+      pipe.producer_expect_tx(st, 64 * kEpiRowBytes);
+      hopper::tma_load(s.chunk[st.index] + wg * 64 * kEpiRowBytes, &p.map_c, pipe.full_barrier(st),
+                       n0 + j * kEpiCols, m0, lc);
+      st.advance();
+    }
+  }
+
   // Consumer warpgroup `wg`: write its 64 rows of the tile. `storer` is one thread of
   // the warpgroup, the same every tile (bulk groups are per thread).
   __device__ __forceinline__ static void store(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,

@@ -6,8 +6,9 @@
 // (gemm/kernel.cuh) leaves the tensor pipe idle for the whole epilogue, which is what a
 // fused bias + activation costs there (bench/NOTES.md v50).
 //
-//   warpgroup 0 (producer): the cooperative kernel's producer, unchanged: every unit's
-//     stages in the CTA's unit order, so the stages of unit i belong to warpgroup i % 2;
+//   warpgroup 0 (producer): the cooperative kernel's mainloop warp, unchanged: every
+//     unit's stages in the CTA's unit order, so the stages of unit i belong to warpgroup
+//     i % 2; warps 1 and 3 load C (beta != 0), one warpgroup's units each;
 //   warpgroups 1, 2 (consumers): a 128-row tile each (two 64-row wgmma blocks sharing B,
 //     gemm/mainloop.cuh mma_rows<2>), then its epilogue, 64 rows at a time through the
 //     warpgroup's own half of the chunk buffers (gemm/epilogue.cuh store_rows). A
@@ -22,9 +23,14 @@
 // earlier use of a stage has been waited on before its next is, and each epilogue falls
 // under the other warpgroup's mainloop.
 //
-// Built for 16-bit inputs, K-major A and B, beta = 0 (the C load warp's chunks are the
-// cooperative tile's, both warpgroups' halves at once), data-parallel units (each unit a
-// whole tile) and no cluster; the host asks for nothing else (gemm.cpp).
+// beta·C: each warpgroup has its own ring of C chunks, its halves of the chunk buffers
+// (the cooperative kernel's chunks hold both warpgroups' 64 rows of one tile; here the two
+// halves belong to different tiles at different times), filled 64 rows at a time by a C
+// load warp of its own (Epilogue::load_rows): one producer and one consumer per ring, so
+// neither warpgroup steps over the other's phases or waits on the other's epilogue.
+//
+// Built for 16-bit inputs, K-major A and B, data-parallel units (each unit a whole tile)
+// and no cluster; the host asks for nothing else (gemm.cpp).
 #include "warpspec/gemm/kernel.cuh"
 
 namespace warpspec::gemm_impl {
@@ -35,7 +41,6 @@ struct GemmPingPongKernel : GemmKernel<kCfg> {
   using typename Base::Context;
   using typename Base::MainloopT;
   using typename Base::EpilogueT;
-  using typename Base::SharedStorage;
   using typename Base::Cast;
   static constexpr int kStages = Base::kStages;
   static constexpr int kEpiStages = Base::kEpiStages;
@@ -44,18 +49,46 @@ struct GemmPingPongKernel : GemmKernel<kCfg> {
                     kCfg.tile.block_m == 128 && kCfg.tile.epi_stages > 0,
                 "the ping-pong kernel is built for 16-bit 128-row tiles without clusters");
 
+  struct SharedStorage : Base::SharedStorage {
+    PipelineStorage<kEpiStages> c_rings[kConsumerWarpgroups];  // warpgroup w's C chunks (beta != 0)
+  };
+
   __device__ __forceinline__ static void init_barriers(SharedStorage& s) {
     // Mainloop: 1 expect_tx arrival per stage; released by one lane of each of the 4
-    // warps of the warpgroup that owns the stage's unit. Epilogue: unused (beta = 0).
+    // warps of the warpgroup that owns the stage's unit. C: 1 expect_tx per chunk,
+    // released by the owning warpgroup's storer. (The cooperative epilogue ring: unused.)
     Pipeline<kStages>(s.mainloop_barriers).init(1, 4);
     Pipeline<kEpiStages>(s.epilogue_barriers).init(1, kConsumerWarpgroups);
+    for (int w = 0; w < kConsumerWarpgroups; ++w) Pipeline<kEpiStages>(s.c_rings[w]).init(1, 1);
     hopper::mbarrier_init(&s.load_order, 1);
+  }
+
+  // The cooperative producer's mainloop warp; for C, warps 1 and 3 each feed one
+  // warpgroup's ring (warp 1 warpgroup 0's units, warp 3 warpgroup 1's), 64 rows at a
+  // time, after the mainloop warp's first unit is issued, so neither ring waits on the
+  // other's epilogue. (Warp 2's side loads are FP8's: none here.)
+  __device__ __forceinline__ static void producer(Context& c, int warp) {
+    const GemmParams& p = c.p;
+    if (warp != 1 && warp != 3) return Base::producer(c, warp);
+    if (p.beta == 0.0f || !hopper::elect_one()) return;
+    const int w = warp / 2;  // the warpgroup whose units this warp loads C for
+    hopper::mbarrier_wait(&c.s.load_order, 0);
+    Pipeline<kEpiStages> ring(static_cast<SharedStorage&>(c.s).c_rings[w]);
+    PipelineState<kEpiStages> st;
+    const auto& units = Cast::units(p.sched);
+    int i = 0;
+    for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t), ++i) {
+      if (i % kConsumerWarpgroups != w) continue;
+#pragma unroll 1
+      for (int b = 0; b < kBlocks; ++b) EpilogueT::load_rows(p, ring, st, c.s.epilogue, w, 64 * b, t);
+    }
   }
 
   __device__ __forceinline__ static void consumer(Context& c, int consumer) {
     const GemmParams& p = c.p;
     PipelineState<kStages> st;
     PipelineState<kEpiStages> epi_st;
+    Pipeline<kEpiStages> c_ring(static_cast<SharedStorage&>(c.s).c_rings[consumer]);
     const auto& units = Cast::units(p.sched);
     float acc[kBlocks][kCfg.tile.block_n / 2];
     const uint32_t my_turn = kMathTurn0 + consumer, their_turn = kMathTurn0 + (consumer ^ 1);
@@ -71,7 +104,7 @@ struct GemmPingPongKernel : GemmKernel<kCfg> {
       if (units.next(t).valid) hopper::named_barrier_arrive(their_turn, 2 * 128);  // unit i + 1 may start
 #pragma unroll
       for (int b = 0; b < kBlocks; ++b)
-        EpilogueT::store_rows(p, c.epilogue, epi_st, c.s.epilogue, consumer, 64 * b, t, acc[b]);
+        EpilogueT::store_rows(p, c_ring, epi_st, c.s.epilogue, consumer, 64 * b, t, acc[b]);
     }
     EpilogueT::store_tail();
   }
