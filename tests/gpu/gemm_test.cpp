@@ -432,6 +432,15 @@ std::vector<Case> pingpong_cases() {
     if (k == 4) c.d_row = false;  // column-major D and C: the swapped kernel reads C transposed
     v.push_back(c);
   }
+  // D's right edge ragged (N % 8 != 0) inside a tile's second chunk: that chunk is copied
+  // with plain stores and commits no bulk group, and the warpgroup's next 64 rows reuse the
+  // first chunk's buffer at once; with and without C, many tiles.
+  for (float beta : {0.0f, 0.5f}) {
+    Case r{2304, 1100, 136};
+    r.a_row = true, r.b_row = false, r.beta = beta;
+    r.schedule = warpspec::GemmSchedule::kPingPong;
+    v.push_back(r);
+  }
   Case co{2304, 4352, 192};  // the other schedule asked for by name
   co.a_row = true, co.b_row = false;
   co.schedule = warpspec::GemmSchedule::kCooperative;

@@ -122,6 +122,13 @@ struct Epilogue {
         hopper::named_barrier_sync(barrier, 128);
         store_ragged(p, buf, int64_t(t.m_block) * kBlockM + row0, int64_t(t.n_block) * kBlockN + j * kEpiCols, t.l,
                      tid);
+        // This chunk commits no bulk group, so the next chunk's wait_read<kEpiStages - 1>
+        // would let the group of the buffer it reuses still be reading: wait for all of
+        // them here (ragged chunks only; back to back in the ping-pong schedule, where a
+        // warpgroup's next 64 rows reuse the buffers at once). And the generic-proxy
+        // writes of `buf` are ordered before the C load's async-proxy refill.
+        if (storer) hopper::tma_store_wait_read<0>();
+        hopper::fence_proxy_async_smem();
         hopper::named_barrier_sync(barrier, 128);  // all reads of `buf` done before it is reused
         if (storer && load_c) pipe.consumer_release(st);
       } else {
