@@ -188,31 +188,41 @@ TEST(Hostile, GemmWithKZeroIsBetaC) {
   }
 }
 
-// K = 0 on the ping-pong schedule (beta 0, K-major B): each warpgroup's tiles are zero,
-// stored through its own epilogue; with more tiles than SMs both warpgroups take turns.
-TEST(Hostile, GemmWithKZeroOnPingPongIsZero) {
+// K = 0 on the ping-pong schedule (K-major B): each warpgroup's tiles are beta·C (zero with
+// beta 0), stored through its own epilogue and, with C, read through its own ring of C
+// chunks; with more tiles than SMs both warpgroups take turns.
+TEST(Hostile, GemmWithKZeroOnPingPongIsBetaC) {
   WARPSPEC_REQUIRE_HOPPER();
-  for (const auto [M, N] : {std::pair<int64_t, int64_t>{190, 136}, {2304, 4352}}) {
-    SCOPED_TRACE(std::to_string(M) + " x " + std::to_string(N));
-    test::DeviceBuffer dd(size_t(M * N) * 2);
-    CUDA_ASSERT(test::poison(dd));
-    warpspec::GemmArgs g;
-    g.a = TensorView::matrix(nullptr, DType::kBF16, M, 0, 8);
-    g.b = TensorView::matrix(nullptr, DType::kBF16, 0, N, 8, /*row_major=*/false);
-    g.d = TensorView::matrix(dd.get(), DType::kBF16, M, N, N);
-    g.schedule = warpspec::GemmSchedule::kPingPong;
-    std::string line;
-    ASSERT_TRUE(warpspec::describe(g, &line).ok());
-    EXPECT_NE(line.find("schedule=pingpong"), std::string::npos) << line;
-    const warpspec::Status s = warpspec::gemm(g);
-    ASSERT_TRUE(s.ok()) << s.to_string();
-    CUDA_ASSERT(cudaDeviceSynchronize());
-    const auto got = test::to_host<uint8_t>(dd, dd.bytes());
-    size_t bad = 0;
-    for (size_t i = 0; i < size_t(M * N); ++i)
-      if (!(bf(got, i) == 0.0f)) ++bad;
-    EXPECT_EQ(bad, 0u) << "elements of D not zero";
-  }
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const auto [M, N] : {std::pair<int64_t, int64_t>{190, 136}, {2304, 4352}})
+    for (float beta : {0.0f, 0.5f, -3.0f}) {
+      SCOPED_TRACE(std::to_string(M) + " x " + std::to_string(N) + " beta " + std::to_string(beta));
+      const auto c = random_bf16(size_t(M * N), seed + uint64_t(M));
+      test::DeviceBuffer dc = test::to_device(c), dd(size_t(M * N) * 2);
+      CUDA_ASSERT(test::poison(dd));
+      warpspec::GemmArgs g;
+      g.a = TensorView::matrix(nullptr, DType::kBF16, M, 0, 8);
+      g.b = TensorView::matrix(nullptr, DType::kBF16, 0, N, 8, /*row_major=*/false);
+      if (beta != 0.0f) g.c = TensorView::matrix(dc.get(), DType::kBF16, M, N, N);
+      g.d = TensorView::matrix(dd.get(), DType::kBF16, M, N, N);
+      g.alpha = 2.0f;
+      g.beta = beta;
+      g.schedule = warpspec::GemmSchedule::kPingPong;
+      std::string line;
+      ASSERT_TRUE(warpspec::describe(g, &line).ok());
+      EXPECT_NE(line.find("schedule=pingpong"), std::string::npos) << line;
+      const warpspec::Status s = warpspec::gemm(g);
+      ASSERT_TRUE(s.ok()) << s.to_string();
+      CUDA_ASSERT(cudaDeviceSynchronize());
+      const auto got = test::to_host<uint8_t>(dd, dd.bytes());
+      size_t bad = 0;
+      for (size_t i = 0; i < size_t(M * N); ++i) {
+        const float want = __bfloat162float(__float2bfloat16(beta * __bfloat162float(c[i])));
+        if (!(bf(got, i) == want)) ++bad;
+      }
+      EXPECT_EQ(bad, 0u) << "elements of D differing from beta*C";
+    }
 }
 
 // An empty output (M = 0) launches nothing: the buffer behind it stays poison.
