@@ -76,11 +76,11 @@ struct GemmPingPongKernel : GemmKernel<kCfg> {
     Pipeline<kEpiStages> ring(static_cast<SharedStorage&>(c.s).c_rings[w]);
     PipelineState<kEpiStages> st;
     const auto& units = Cast::units(p.sched);
-    int i = 0;
-    for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t), ++i) {
-      if (i % kConsumerWarpgroups != w) continue;
+    int i = -1;
+    for (schedule::UnitWalk walk(units, blockIdx.x); walk.next();) {
+      if (++i % kConsumerWarpgroups != w) continue;
 #pragma unroll 1
-      for (int b = 0; b < kBlocks; ++b) EpilogueT::load_rows(p, ring, st, c.s.epilogue, w, 64 * b, t);
+      for (int b = 0; b < kBlocks; ++b) EpilogueT::load_rows(p, ring, st, c.s.epilogue, w, 64 * b, walk.unit());
     }
   }
 
@@ -92,16 +92,17 @@ struct GemmPingPongKernel : GemmKernel<kCfg> {
     const auto& units = Cast::units(p.sched);
     float acc[kBlocks][kCfg.tile.block_n / 2];
     const uint32_t my_turn = kMathTurn0 + consumer, their_turn = kMathTurn0 + (consumer ^ 1);
-    int i = 0;
-    for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t), ++i) {
-      if (i % kConsumerWarpgroups != consumer) {  // the other warpgroup's unit: step over its stages
+    int i = -1;
+    for (schedule::UnitWalk w(units, blockIdx.x); w.next();) {
+      const schedule::KWorkUnit& t = w.unit();
+      if (++i % kConsumerWarpgroups != consumer) {  // the other warpgroup's unit: step over its stages
 #pragma unroll 1
         for (int k = t.k_begin; k < t.k_end; ++k) st.advance();
         continue;
       }
       if (i > 0) hopper::named_barrier_sync(my_turn, 2 * 128);  // the other's unit i - 1 is waited on
       MainloopT::template mma_rows<kBlocks>(p, c.mainloop, st, c.s.mainloop, 0, t, acc);
-      if (units.next(t).valid) hopper::named_barrier_arrive(their_turn, 2 * 128);  // unit i + 1 may start
+      if (w.has_next()) hopper::named_barrier_arrive(their_turn, 2 * 128);  // unit i + 1 may start
 #pragma unroll
       for (int b = 0; b < kBlocks; ++b)
         EpilogueT::store_rows(p, c_ring, epi_st, c.s.epilogue, consumer, 64 * b, t, acc[b]);
