@@ -92,17 +92,18 @@ struct GemmPingPongKernel : GemmKernel<kCfg> {
     const auto& units = Cast::units(p.sched);
     float acc[kBlocks][kCfg.tile.block_n / 2];
     const uint32_t my_turn = kMathTurn0 + consumer, their_turn = kMathTurn0 + (consumer ^ 1);
-    int i = -1;
-    for (schedule::UnitWalk w(units, blockIdx.x); w.next();) {
-      const schedule::KWorkUnit& t = w.unit();
-      if (++i % kConsumerWarpgroups != consumer) {  // the other warpgroup's unit: step over its stages
+    int i = 0;
+    // first()/next(), not UnitWalk: with the decode at the loop's top this loop ran 2-6%
+    // slower on the H200 (bench/NOTES.md, stop 46).
+    for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t), ++i) {
+      if (i % kConsumerWarpgroups != consumer) {  // the other warpgroup's unit: step over its stages
 #pragma unroll 1
         for (int k = t.k_begin; k < t.k_end; ++k) st.advance();
         continue;
       }
       if (i > 0) hopper::named_barrier_sync(my_turn, 2 * 128);  // the other's unit i - 1 is waited on
       MainloopT::template mma_rows<kBlocks>(p, c.mainloop, st, c.s.mainloop, 0, t, acc);
-      if (w.has_next()) hopper::named_barrier_arrive(their_turn, 2 * 128);  // unit i + 1 may start
+      if (units.next(t).valid) hopper::named_barrier_arrive(their_turn, 2 * 128);  // unit i + 1 may start
 #pragma unroll
       for (int b = 0; b < kBlocks; ++b)
         EpilogueT::store_rows(p, c_ring, epi_st, c.s.epilogue, consumer, 64 * b, t, acc[b]);

@@ -30,7 +30,7 @@
 // Stage and scale-slot protocol as run_overlapped's: stage u-1 released once wait_group
 // shows its reads are done; every stage and slot released exactly once, in order.
 #include "warpspec/gemm/mma_fp8.cuh"
-#include "warpspec/schedule/unit_walk.hpp"
+#include "warpspec/schedule/stream_k.hpp"
 
 namespace warpspec::gemm_impl {
 
@@ -68,10 +68,8 @@ struct Fp8Carried {
     const typename Mma::Loads::Cast cast;
     const bool releaser = cast.releaser();
     const int k_count = p.sched.k_iters();  // every unit's (data-parallel)
-    // One decode of each unit, at the loop's top (schedule/unit_walk.hpp); before the loop
-    // only whether there is a unit at all, which k-block 0's issue needs.
-    if (!units.valid_at(units.start(blockIdx.x))) return;
-    schedule::UnitWalk walk(units, blockIdx.x);
+    auto t = units.first(blockIdx.x);
+    if (!t.valid) return;
     float acc[Mma::kAcc], f0[Mma::kPartAcc], f1[Mma::kPartAcc];
     pipe.consumer_wait(st);
     Mma::issue_kblock(f0, s, st, wg);
@@ -79,8 +77,6 @@ struct Fp8Carried {
     st.advance();
 #pragma unroll 1
     while (true) {
-      walk.next();  // valid: the last unit returns below, so no way out with k-block 0 in flight
-      const schedule::KWorkUnit& t = walk.unit();
 #pragma unroll
       for (int i = 0; i < Mma::kAcc; ++i) acc[i] = 0.0f;
       int kt = 1;
@@ -89,14 +85,14 @@ struct Fp8Carried {
         Mma::step(pipe, st, prev, s, wg, releaser, cast, scale, acc, f1, f0);
         Mma::step(pipe, st, prev, s, wg, releaser, cast, scale, acc, f0, f1);
       }
-      const bool more = walk.has_next();
+      const auto next = units.next(t);
       // Each way out of a tile ends in `continue` with k-block 0 of the next tile in f0, or
       // in return; the two drained ways share one epilogue (no wgmma group in flight on
       // either). Where two paths join with different groups in flight, ptxas serializes
       // every wgmma of the kernel (C7514).
       if (kt < k_count) {  // K even: the last k-block into f1
         Mma::step(pipe, st, prev, s, wg, releaser, cast, scale, acc, f1, f0);
-        if (more) {  // the next tile's k-block 0 into f0, under the promotion and the epilogue
+        if (next.valid) {  // the next tile's k-block 0 into f0, under the promotion and the epilogue
           pipe.consumer_wait(st);
           Mma::issue_kblock(f0, s, st, wg);
           hopper::wgmma_wait_group<1>();
@@ -105,6 +101,7 @@ struct Fp8Carried {
           if (t.in_bounds) Epi::store(p, epi, epi_st, es, wg, t, acc);
           prev = st;
           st.advance();
+          t = next;
           continue;
         }
         hopper::wgmma_wait_group<0>();  // the last tile: drained
@@ -116,11 +113,12 @@ struct Fp8Carried {
       }
       if (releaser) cast.release(pipe, prev);
       if (t.in_bounds) Epi::store(p, epi, epi_st, es, wg, t, acc);
-      if (!more) return;
+      if (!next.valid) return;
       pipe.consumer_wait(st);
       Mma::issue_kblock(f0, s, st, wg);
       prev = st;
       st.advance();
+      t = next;
     }
   }
 };

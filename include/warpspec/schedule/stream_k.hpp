@@ -202,49 +202,32 @@ class KSplitScheduler {
     return c.index + sk_tiles_ < total_tiles_;
   }
 
-  // The unit at a cursor: one decode (one divmod on the unit's kind, one tile mapping),
-  // so a role walking with UnitWalk carries one copy of it.
+  // The unit at a cursor: the decode first() and next() inline (a role walking with
+  // UnitWalk carries it once, at its loop's top).
   WARPSPEC_HOST_DEVICE KWorkUnit at(const Cursor& c) const {
-    int tile, k_begin = 0, k_end = k_iters_;
-    int32_t cursor = c.index;
-    bool valid;
-    if (c.stream_k) {
-      // From max(stop, start of the tile holding position index - 1) to index.
-      uint32_t t, k_last;
-      k_div_.divmod(uint32_t(c.index - 1), t, k_last);
-      const int32_t tile_start = int32_t(t) * k_iters_;
-      cursor = c.stop > tile_start ? c.stop : tile_start;
-      tile = int(t);
-      k_begin = cursor - tile_start;
-      k_end = int32_t(k_last) + 1;
-      valid = true;
-    } else if (mode_ == KDecomposition::kSplitK) {
-      uint32_t t, s;
-      split_div_.divmod(uint32_t(c.index), t, s);
-      tile = int(t);
-      // Floors of s*K/S: 64-bit products (K up to 2^25 times S up to 256 fits easily).
-      k_begin = int(int64_t(s) * k_iters_ / splits_);
-      k_end = int(int64_t(s + 1) * k_iters_ / splits_);
-      valid = tile < total_tiles_;
-    } else {
-      tile = c.index + sk_tiles_;  // stream-K: data-parallel tiles follow the streamed ones
-      valid = tile < total_tiles_;
-    }
-    KWorkUnit u;
-    if (valid) u = with_tile(tile);
-    u.k_begin = k_begin;
-    u.k_end = k_end;
-    u.cursor = cursor;
-    u.sk_stop = c.stop;
-    u.cta = c.cta;
-    u.stream_k = c.stream_k;
-    u.valid = u.in_bounds = valid;
-    return u;
+    return c.stream_k ? stream_k_unit(c.cta, c.index, c.stop) : indexed_unit(c.cta, c.index);
   }
 
-  WARPSPEC_HOST_DEVICE KWorkUnit first(int cta) const { return at(start(cta)); }
+  // first() and next() keep their own inlined decodes (not at(start / after)): the consumer
+  // loops built on them keep the unit and the k-loop's bounds in uniform registers; through
+  // the cursor ptxas moved them to vector registers and the ping-pong kernel ran 3-6%
+  // slower at K = 1024 (bench/NOTES.md, stop 46).
+  WARPSPEC_HOST_DEVICE KWorkUnit first(int cta) const {
+    if (mode_ == KDecomposition::kStreamK && cta < sk_ctas_) {
+      const int32_t begin = piece_begin(cta), end = piece_begin(cta + 1);
+      return stream_k_unit(cta, end, begin);
+    }
+    return indexed_unit(cta, cta);
+  }
+
   // Call only while u.valid.
-  WARPSPEC_HOST_DEVICE KWorkUnit next(const KWorkUnit& u) const { return at(after(u)); }
+  WARPSPEC_HOST_DEVICE KWorkUnit next(const KWorkUnit& u) const {
+    if (u.stream_k) {
+      if (u.cursor > u.sk_stop) return stream_k_unit(u.cta, u.cursor, u.sk_stop);
+      return indexed_unit(u.cta, u.cta);  // the piece is done: data-parallel tiles follow
+    }
+    return indexed_unit(u.cta, u.cursor + grid_);
+  }
 
   // The unit owns the tile's output (it runs the epilogue).
   WARPSPEC_HOST_DEVICE bool is_final(const KWorkUnit& u) const { return u.k_end == k_iters_; }
@@ -276,6 +259,49 @@ class KSplitScheduler {
   // i.e. c*W < (x+1)*sk_ctas, c = floor(((x+1)*sk_ctas - 1) / W).
   WARPSPEC_HOST_DEVICE int piece_owner(int32_t x) const {
     return int((int64_t{x + 1} * sk_ctas_ - 1) / sk_work_);
+  }
+
+  // The stream-K unit of CTA `cta` ending at flat position `end` (> stop), stop = the
+  // start of the CTA's piece: from max(stop, start of end's tile) to end.
+  WARPSPEC_HOST_DEVICE KWorkUnit stream_k_unit(int cta, int32_t end, int32_t stop) const {
+    uint32_t tile, k_last;
+    k_div_.divmod(uint32_t(end - 1), tile, k_last);
+    const int32_t tile_start = int32_t(tile) * k_iters_;
+    const int32_t begin = stop > tile_start ? stop : tile_start;
+    KWorkUnit u = with_tile(int(tile));
+    u.k_begin = begin - tile_start;
+    u.k_end = int32_t(k_last) + 1;
+    u.cursor = begin;
+    u.sk_stop = stop;
+    u.cta = cta;
+    u.stream_k = true;
+    return u;
+  }
+
+  // Data-parallel and split-K units: unit index `index`, run by CTA `cta`.
+  WARPSPEC_HOST_DEVICE KWorkUnit indexed_unit(int cta, int index) const {
+    KWorkUnit u;
+    int tile = index, k_begin = 0, k_end = k_iters_;
+    bool valid;
+    if (mode_ == KDecomposition::kSplitK) {
+      uint32_t t, s;
+      split_div_.divmod(uint32_t(index), t, s);
+      tile = int(t);
+      // Floors of s*K/S: 64-bit products (K up to 2^25 times S up to 256 fits easily).
+      k_begin = int(int64_t(s) * k_iters_ / splits_);
+      k_end = int(int64_t(s + 1) * k_iters_ / splits_);
+      valid = tile < total_tiles_;
+    } else {
+      tile = index + sk_tiles_;  // stream-K: data-parallel tiles follow the streamed ones
+      valid = tile < total_tiles_;
+    }
+    if (valid) u = with_tile(tile);
+    u.k_begin = k_begin;
+    u.k_end = k_end;
+    u.cursor = index;
+    u.cta = cta;
+    u.valid = u.in_bounds = valid;
+    return u;
   }
 
   WARPSPEC_HOST_DEVICE KWorkUnit with_tile(int tile) const {
