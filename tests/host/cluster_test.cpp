@@ -14,7 +14,6 @@
 #include "src/gemm/instances.hpp"
 #include "warpspec/schedule/cluster_units.hpp"
 #include "warpspec/schedule/stream_k.hpp"
-#include "warpspec/schedule/unit_walk.hpp"
 #include "warpspec/warpspec.hpp"
 
 // A named namespace: the host tests build as one unity translation unit.
@@ -28,7 +27,6 @@ using warpspec::TensorView;
 using warpspec::gemm_impl::ClusterShape;
 using warpspec::gemm_impl::GemmConfig;
 using warpspec::schedule::ClusterUnits;
-using warpspec::schedule::UnitWalk;
 using warpspec::schedule::KDecomposition;
 using warpspec::schedule::KSplitArguments;
 using warpspec::schedule::KSplitScheduler;
@@ -81,20 +79,6 @@ void check_pairs(const Problem& p) {
   const bool along_m = p.cluster_m == 2;
   std::vector<int> seen(size_t(p.tiles_m) * p.tiles_n * p.batch, 0);
   int padded = 0, steps_total = 0;
-  for (int c = 0; c < 2 * p.clusters; ++c) {  // UnitWalk (the kernels' loop) walks first/next's units
-    UnitWalk<ClusterUnits> w(units, c);
-    int n = 0;
-    for (KWorkUnit u = units.first(c); u.valid; u = units.next(u), ++n) {
-      ASSERT_TRUE(w.next()) << "CTA " << c << " unit " << n;
-      ASSERT_EQ(w.unit().cursor, u.cursor);
-      ASSERT_EQ(w.unit().m_block, u.m_block);
-      ASSERT_EQ(w.unit().n_block, u.n_block);
-      ASSERT_EQ(w.unit().l, u.l);
-      ASSERT_EQ(w.unit().in_bounds, u.in_bounds);
-      ASSERT_EQ(w.has_next(), units.next(u).valid);
-    }
-    ASSERT_FALSE(w.next()) << "CTA " << c << ": UnitWalk gives more units than first/next (" << n << ")";
-  }
   for (int c = 0; c < p.clusters; ++c) {
     KWorkUnit u0 = units.first(2 * c), u1 = units.first(2 * c + 1);
     int steps = 0;

@@ -34,7 +34,6 @@
 #include "warpspec/hopper/mbarrier.cuh"
 #include "warpspec/hopper/smem.cuh"
 #include "warpspec/hopper/warp.cuh"
-#include "warpspec/schedule/unit_walk.hpp"
 #include "warpspec/ws_kernel.cuh"
 
 namespace warpspec::gemm_impl {
@@ -105,8 +104,8 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
       PipelineState<kStages> st;
       bool first = true;
       const auto& units = Cast::units(p.sched);
-      for (schedule::UnitWalk w(units, blockIdx.x); w.next();) {
-        MainloopT::load(p, c.mainloop, st, c.s.mainloop, w.unit());
+      for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
+        MainloopT::load(p, c.mainloop, st, c.s.mainloop, t);
         if (first) {
           hopper::mbarrier_arrive(&c.s.load_order);
           first = false;
@@ -120,13 +119,13 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
       hopper::mbarrier_wait(&c.s.load_order, 0);
       PipelineState<kEpiStages> st;
       const auto& units = Cast::units(p.sched);
-      for (schedule::UnitWalk w(units, blockIdx.x); w.next();)
-        if (w.unit().in_bounds && p.sched.is_final(w.unit())) EpilogueT::load(p, c.epilogue, st, c.s.epilogue, w.unit());
+      for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t))
+        if (t.in_bounds && p.sched.is_final(t)) EpilogueT::load(p, c.epilogue, st, c.s.epilogue, t);
     } else if (warp == 2 && MmaT::side_loads(p)) {
       // The consumer's side loads (FP8 block scales), all lanes, unit by unit.
       typename MmaT::SideState st;
       const auto& units = Cast::units(p.sched);
-      for (schedule::UnitWalk w(units, blockIdx.x); w.next();) MmaT::load_side(p, c.s.consumer, st, w.unit());
+      for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) MmaT::load_side(p, c.s.consumer, st, t);
       hopper::cp_async_wait_all();  // no copy outlives its warp
     }
   }

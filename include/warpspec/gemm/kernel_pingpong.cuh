@@ -76,11 +76,11 @@ struct GemmPingPongKernel : GemmKernel<kCfg> {
     Pipeline<kEpiStages> ring(static_cast<SharedStorage&>(c.s).c_rings[w]);
     PipelineState<kEpiStages> st;
     const auto& units = Cast::units(p.sched);
-    int i = -1;
-    for (schedule::UnitWalk walk(units, blockIdx.x); walk.next();) {
-      if (++i % kConsumerWarpgroups != w) continue;
+    int i = 0;
+    for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t), ++i) {
+      if (i % kConsumerWarpgroups != w) continue;
 #pragma unroll 1
-      for (int b = 0; b < kBlocks; ++b) EpilogueT::load_rows(p, ring, st, c.s.epilogue, w, 64 * b, walk.unit());
+      for (int b = 0; b < kBlocks; ++b) EpilogueT::load_rows(p, ring, st, c.s.epilogue, w, 64 * b, t);
     }
   }
 
@@ -93,8 +93,6 @@ struct GemmPingPongKernel : GemmKernel<kCfg> {
     float acc[kBlocks][kCfg.tile.block_n / 2];
     const uint32_t my_turn = kMathTurn0 + consumer, their_turn = kMathTurn0 + (consumer ^ 1);
     int i = 0;
-    // first()/next(), not UnitWalk: with the decode at the loop's top this loop ran 2-6%
-    // slower on the H200 (bench/NOTES.md, stop 46).
     for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t), ++i) {
       if (i % kConsumerWarpgroups != consumer) {  // the other warpgroup's unit: step over its stages
 #pragma unroll 1

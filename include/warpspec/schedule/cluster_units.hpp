@@ -37,28 +37,16 @@ class ClusterUnits {
   // `s` must outlive the view (the kernel's is a __grid_constant__ parameter).
   WARPSPEC_HOST_DEVICE explicit ClusterUnits(const KSplitScheduler& s) : tiles_(s.tile_order()), k_iters_(s.k_iters()) {}
 
-  // The walk's cursor (UnitWalk): the work index and the CTA.
-  struct Cursor {
-    int32_t linear = 0, cta = 0;
-  };
-  // The CTA with linear id `cta` (1-D grid, clusters of consecutive ids) starts at its
-  // cluster's index; each next unit is one grid stride (in clusters) on.
-  WARPSPEC_HOST_DEVICE Cursor start(int cta) const { return {tiles_.first_index(cta), cta}; }
-  WARPSPEC_HOST_DEVICE Cursor after(const KWorkUnit& u) const { return {u.cursor + tiles_.stride(), u.cta}; }
-  WARPSPEC_HOST_DEVICE KWorkUnit before(int cta) const {  // after(before(cta)) == start(cta)
-    KWorkUnit u;
-    u.cursor = tiles_.first_index(cta) - tiles_.stride();
-    u.cta = cta;
-    return u;
-  }
-  WARPSPEC_HOST_DEVICE bool valid_at(const Cursor& c) const { return c.linear < tiles_.total_work(); }
-  WARPSPEC_HOST_DEVICE KWorkUnit at(const Cursor& c) const {
-    return unit(tiles_.get(c.linear, c.cta & (cluster_size() - 1)), c.cta);
-  }
+  // First unit of the CTA with linear id `cta` (1-D grid, clusters of consecutive ids).
+  WARPSPEC_HOST_DEVICE KWorkUnit first(int cta) const { return unit(tiles_.first(cta), cta); }
 
-  WARPSPEC_HOST_DEVICE KWorkUnit first(int cta) const { return at(start(cta)); }
-  // Call only while u.valid.
-  WARPSPEC_HOST_DEVICE KWorkUnit next(const KWorkUnit& u) const { return at(after(u)); }
+  // The same CTA's next unit: one grid stride (in clusters) on. Call only while u.valid.
+  WARPSPEC_HOST_DEVICE KWorkUnit next(const KWorkUnit& u) const {
+    WorkTile t;
+    t.linear = u.cursor;
+    t.cta_rank = u.cta & (cluster_size() - 1);
+    return unit(tiles_.next(t), u.cta);
+  }
 
   WARPSPEC_HOST_DEVICE int cluster_size() const { return tiles_.cluster_m() * tiles_.cluster_n(); }
 

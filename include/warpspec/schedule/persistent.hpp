@@ -173,11 +173,6 @@ class PersistentScheduler {
     return t;
   }
 
-  // The work index of the CTA with linear id `cta`'s first tile, and the step between
-  // one CTA's indices (first() and next() below, as a cursor for walks that decode once).
-  WARPSPEC_HOST_DEVICE int first_index(int cta) const { return cta >> cluster_log_size(); }
-  WARPSPEC_HOST_DEVICE int stride() const { return int(stride_); }
-
   // First tile of the CTA with linear id `cta` in a 1-D grid whose clusters are
   // consecutive ids (cluster dims (C,1,1): cluster = cta / C, rank = cta % C).
   WARPSPEC_HOST_DEVICE WorkTile first(int cta) const {

@@ -164,54 +164,6 @@ class KSplitScheduler {
     return 0;
   }
 
-  // Where a CTA's walk stands between two units: what decoding the next one needs.
-  // Stream-K: the unit ends at flat position `index` and the CTA's piece starts at `stop`;
-  // otherwise `index` is the unit index (stop 0).
-  struct Cursor {
-    int32_t index = 0, stop = 0, cta = 0;
-    bool stream_k = false;
-  };
-
-  // The cursor of CTA `cta`'s first unit, and of the unit after u (call while u.valid):
-  // cheap (no division); at() decodes.
-  WARPSPEC_HOST_DEVICE Cursor start(int cta) const {
-    if (mode_ == KDecomposition::kStreamK && cta < sk_ctas_) return {piece_begin(cta + 1), piece_begin(cta), cta, true};
-    return {cta, 0, cta, false};
-  }
-  WARPSPEC_HOST_DEVICE Cursor after(const KWorkUnit& u) const {
-    if (u.stream_k) {
-      if (u.cursor > u.sk_stop) return {u.cursor, u.sk_stop, u.cta, true};
-      return {u.cta, 0, u.cta, false};  // the piece is done: data-parallel tiles follow
-    }
-    return {u.cursor + grid_, 0, u.cta, false};
-  }
-  // A stand-in unit before CTA `cta`'s first: after(before(cta)) == start(cta).
-  WARPSPEC_HOST_DEVICE KWorkUnit before(int cta) const {
-    const Cursor c = start(cta);
-    KWorkUnit u;
-    u.stream_k = true;  // a stream-K unit at its piece's start (cursor == stop) continues at index cta
-    u.cursor = c.stream_k ? c.index : 0;
-    u.sk_stop = c.stream_k ? c.stop : 0;
-    u.cta = cta;
-    return u;
-  }
-  // Whether the cursor's unit is valid, without decoding its tile.
-  WARPSPEC_HOST_DEVICE bool valid_at(const Cursor& c) const {
-    if (c.stream_k) return true;
-    if (mode_ == KDecomposition::kSplitK) return int64_t{c.index} < int64_t{total_tiles_} * splits_;
-    return c.index + sk_tiles_ < total_tiles_;
-  }
-
-  // The unit at a cursor: the decode first() and next() inline (a role walking with
-  // UnitWalk carries it once, at its loop's top).
-  WARPSPEC_HOST_DEVICE KWorkUnit at(const Cursor& c) const {
-    return c.stream_k ? stream_k_unit(c.cta, c.index, c.stop) : indexed_unit(c.cta, c.index);
-  }
-
-  // first() and next() keep their own inlined decodes (not at(start / after)): the consumer
-  // loops built on them keep the unit and the k-loop's bounds in uniform registers; through
-  // the cursor ptxas moved them to vector registers and the ping-pong kernel ran 3-6%
-  // slower at K = 1024 (bench/NOTES.md, stop 46).
   WARPSPEC_HOST_DEVICE KWorkUnit first(int cta) const {
     if (mode_ == KDecomposition::kStreamK && cta < sk_ctas_) {
       const int32_t begin = piece_begin(cta), end = piece_begin(cta + 1);
