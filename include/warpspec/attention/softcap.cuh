@@ -9,14 +9,11 @@
 // capped score's error is at most |uncapped score|·2^-11, below the error bf16 inputs
 // already put into the score; the accurate tanh would cost ~20 instructions per score.
 #include "warpspec/hopper/arch.cuh"
+#include "warpspec/hopper/mufu.cuh"
 
 namespace warpspec::attention_impl {
 
-WARPSPEC_DEVICE float tanh_approx(float x) {
-  float y;
-  asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
+using hopper::tanh_approx;
 
 struct Softcap {
   // No-op unless a softcap was given (prescale = softmax_scale / softcap, else 0).

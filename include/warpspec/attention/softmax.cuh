@@ -17,16 +17,13 @@
 #include <cmath>
 
 #include "warpspec/hopper/arch.cuh"
+#include "warpspec/hopper/mufu.cuh"
 #include "warpspec/hopper/warp_reduce.cuh"
 
 namespace warpspec::attention_impl {
 
-// 2^x with the MUFU unit (ex2.approx: 2 ulp; 2^-inf = +0, flushes subnormals).
-WARPSPEC_DEVICE float exp2_approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
+// 2^x with the MUFU unit (hopper/mufu.cuh: 2 ulp; 2^-inf = +0, flushes subnormals).
+using hopper::exp2_approx;
 
 // kOffset (FP8 kernels: 8, design note §4): p = 2^(s·scale_log2 − m + kOffset), so P
 // fills e4m3's range up to 256 (fewer underflows to 0). O and l both carry 2^kOffset,

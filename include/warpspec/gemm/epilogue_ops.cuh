@@ -30,6 +30,7 @@
 #include "warpspec/hopper/arch.cuh"
 #include "warpspec/hopper/convert.cuh"
 #include "warpspec/hopper/fragment.cuh"
+#include "warpspec/hopper/mufu.cuh"
 #include "warpspec/hopper/smem.cuh"
 
 namespace warpspec::gemm_impl {
@@ -91,27 +92,34 @@ struct LinearOp {
 // Activations, act(x) = x · gate(x) (ReLU aside). Each is its own functor, so a chunk runs
 // only its activation's instructions (one uniform switch per chunk picks it).
 //   SiLU, GELU tanh: gate = 1 / (1 + e^-z), z = x · (c1 + c3 · x²), using
-//     0.5·(1 + tanh(u)) = sigmoid(2u) for GELU tanh: one ex2 and one reciprocal;
+//     0.5·(1 + tanh(u)) = sigmoid(2u) for GELU tanh. −log2(e) is folded into c1 and c3, so
+//     e^-z is one MUFU ex2 of x · (c1' + c3'·x²) and the gate one MUFU rcp (hopper/mufu.cuh):
+//     GELU tanh is FMUL, FFMA, FMUL, ex2, FADD, rcp, FMUL; SiLU FMUL, ex2, FADD, rcp, FMUL.
+//     Large |z|: e = 0 gives x, e = +inf gives x · 0 (−0 for finite x; NaN for x = −inf, as
+//     torch's formulas give);
 //   GELU erf: gate = Φ(x) = 0.5·(1 + erf(x/√2)), erf by Abramowitz & Stegun 7.1.26
 //     (absolute error below 1.5e-7, a few fp32 ulps of the output);
 //   ReLU: 0 for x < 0, else x (NaN stays NaN, as torch.relu).
+// (tanh.approx for the gates would be one MUFU op fewer, but its 2^-11 error is relative
+// to tanh, not to 1 + tanh: GELU(−3) = −0.0036 would be off by ~20%.)
+inline constexpr double kLog2e = 1.4426950408889634;
 struct ActRelu {
   WARPSPEC_DEVICE float operator()(float x) const { return x < 0.0f ? 0.0f : x; }
 };
 template <int kGeluTanh>
 struct ActSigmoidGate {
   WARPSPEC_DEVICE float operator()(float x) const {
-    constexpr float c1 = kGeluTanh ? 1.5957691216057308f : 1.0f;
-    constexpr float c3 = kGeluTanh ? 0.07135481627159772f : 0.0f;
-    const float z = kGeluTanh ? x * fmaf(c3, x * x, c1) : x;
-    return x * __fdividef(1.0f, 1.0f + __expf(-z));
+    constexpr float c1 = float(-(kGeluTanh ? 1.5957691216057308 : 1.0) * kLog2e);
+    constexpr float c3 = float(-0.07135481627159772 * kLog2e);
+    const float w = kGeluTanh ? x * fmaf(c3, x * x, c1) : x * c1;
+    return x * hopper::rcp_approx(1.0f + hopper::exp2_approx(w));
   }
 };
 struct ActGeluErf {
   WARPSPEC_DEVICE float operator()(float x) const {
     const float ax = fabsf(x) * 0.70710678118654752f;
-    const float e = __expf(-ax * ax);
-    const float r = __fdividef(1.0f, fmaf(0.3275911f, ax, 1.0f));
+    const float e = hopper::exp2_approx(x * x * float(-0.5 * kLog2e));  // e^(-ax²)
+    const float r = hopper::rcp_approx(fmaf(0.3275911f, ax, 1.0f));
     const float poly =
         r * fmaf(r, fmaf(r, fmaf(r, fmaf(r, 1.061405429f, -1.453152027f), 1.421413741f), -0.284496736f), 0.254829592f);
     return x * (0.5f + copysignf(0.5f - 0.5f * poly * e, x));
