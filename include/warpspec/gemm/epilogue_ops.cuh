@@ -163,6 +163,7 @@ struct FusedOp {
   Activation act;
   uint32_t col_base;  // kernel column of the tile's column 0, plus 2q (the thread's first)
   uint32_t last_col;  // n - 1: indices are clamped to it
+  bool lean_linear;   // no column scale and no row bias: acc · row_mul + column bias
 
   WARPSPEC_DEVICE FusedOp(const GemmParams& p, int64_t row0, int64_t col0)
       : bias_dtype(p.epilogue.bias_dtype), act(p.epilogue.activation),
@@ -172,6 +173,7 @@ struct FusedOp {
     if (e.col_scale.data != nullptr && e.col_scale.stride == 0) mul *= e.col_scale.data[0];
     col_scale = e.col_scale.data != nullptr && e.col_scale.stride != 0 ? e.col_scale.data : nullptr;
     col_bias = e.bias != nullptr && !e.bias_per_row ? e.bias : nullptr;
+    lean_linear = col_scale == nullptr && !(e.bias != nullptr && e.bias_per_row);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int64_t r = row0 + 8 * h;
@@ -231,13 +233,23 @@ struct FusedOp {
     // stores; each an unrolled pass under at most one uniform branch.
     float v[2 * Io::kPairs];
     uint32_t addr[Io::kPairs];
-    Io::for_each_pair(j, buf_addr, [&](int i, uint32_t a) {
-      const int k = (i >> 1) - j * Io::kPairs;  // pair index within the chunk: column pair k/2, row half k&1
-      const int c = k >> 1, h = k & 1;
-      addr[k] = a;
-      v[2 * k] = fmaf(acc[i] * row_mul[h], cv.scale[c].x, row_bias[h] + cv.bias[c].x);
-      v[2 * k + 1] = fmaf(acc[i + 1] * row_mul[h], cv.scale[c].y, row_bias[h] + cv.bias[c].y);
-    });
+    if (lean_linear) {  // no column scale, no row bias: one FFMA an element
+      Io::for_each_pair(j, buf_addr, [&](int i, uint32_t a) {
+        const int k = (i >> 1) - j * Io::kPairs;
+        const int c = k >> 1, h = k & 1;
+        addr[k] = a;
+        v[2 * k] = fmaf(acc[i], row_mul[h], cv.bias[c].x);
+        v[2 * k + 1] = fmaf(acc[i + 1], row_mul[h], cv.bias[c].y);
+      });
+    } else {
+      Io::for_each_pair(j, buf_addr, [&](int i, uint32_t a) {
+        const int k = (i >> 1) - j * Io::kPairs;  // pair index within the chunk: column pair k/2, row half k&1
+        const int c = k >> 1, h = k & 1;
+        addr[k] = a;
+        v[2 * k] = fmaf(acc[i] * row_mul[h], cv.scale[c].x, row_bias[h] + cv.bias[c].x);
+        v[2 * k + 1] = fmaf(acc[i + 1] * row_mul[h], cv.scale[c].y, row_bias[h] + cv.bias[c].y);
+      });
+    }
     if (load_c) {
 #pragma unroll
       for (int k = 0; k < Io::kPairs; ++k) Io::add_c(addr[k], beta, v[2 * k], v[2 * k + 1]);
