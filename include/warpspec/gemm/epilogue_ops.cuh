@@ -129,24 +129,24 @@ struct ActGeluErf {
 // ---------------------------------------------------------------------------------------
 // D = act(alpha · s_row · s_col · acc + bias + beta · C).
 //
-// Per element this is one FMUL and one FFMA before beta·C (x · (alpha·s_row) · s_col +
-// (row bias + column bias)) and the activation's own instructions after it. The column
+// Per element the linear part is one FFMA (acc · (alpha·s_row) + column bias) where there
+// is no column scale and no row bias (16-bit calls, tensor-wise FP8: a uniform branch picks
+// it per chunk), else one FMUL, one FADD and one FFMA (acc · (alpha·s_row) · s_col + (row
+// bias + column bias)); then beta·C, then the activation's own instructions. The column
 // values of a chunk (scale and bias, kColPairs pairs) are loaded once per chunk, not per
 // element: the thread's two rows share them. Absent vectors read as 1 and 0; indices are
 // clamped into the vector (columns past N are computed but never stored).
 //
 // NOTES (cost). The first version of this op cost 18% over the plain GEMM for bias +
 // GELU(tanh) at 4096x14336x4096: per element it re-read the bias from global memory and
-// ran one activation formula for all four activations. Now, per element of a 128 x 256
-// tile: 3 FP32 instructions before the activation, GELU(tanh) 6 FP32 + 2 MUFU (ex2, rcp):
-// per SM and tile 32768 x 2 / 16 = 4096 MUFU cycles, with the tensor pipe idle (the
-// cooperative schedule does not overlap the epilogue with the next tile's MMAs). Measured
-// on the H200 (bench/NOTES.md, v50; same tile and decomposition both ways): ReLU alone
-// 1.03 (8192³) / 1.06 (4096x14336x4096), bias 1.04 / 1.08, bias + GELU(tanh) 1.08 / 1.14:
-// more than the arithmetic predicts (ReLU adds ~1 instruction an element), and neither a
-// rolled chunk loop (instruction-fetch stalls 0.22 -> 0.07 per issue, no faster) nor one
-// FFMA for the linear part moved it. Under 3% needs the epilogue beside the MMAs (a
-// ping-pong schedule: one warpgroup's epilogue under the other's mainloop).
+// ran one activation formula for all four activations. On the cooperative schedule the
+// epilogue runs with the tensor pipe idle, and fewer instructions did not move it (v50:
+// a rolled chunk loop, one FFMA for the linear part). On the ping-pong schedule it runs
+// beside the other warpgroup's mainloop, whose wgmma issue its instructions delay: there
+// each instruction counts. MUFU ex2/rcp without range fix-ups and the one-FFMA linear part
+// (11544 -> 9816 SASS instructions in the bf16 fused kernel) took bias + GELU(tanh) from
+// 1.048-1.053 to 1.024-1.025 of the plain GEMM at 4096x14336x4096, 1.024-1.028 to
+// 1.011-1.014 at 8192³ (bench/NOTES.md v57); FP8 (cooperative) stays at 1.10 / 1.18.
 template <class Io>
 struct FusedOp {
   static constexpr int kColPairs = Io::kColPairs;
