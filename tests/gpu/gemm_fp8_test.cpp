@@ -343,7 +343,8 @@ std::vector<Case> fp8_cases() {
                      false, 256, GemmDecomposition::kDataParallel, 0});
   // Longer k loops on the 128 x 128 tile, several tiles a CTA: the loop carried across
   // tiles (gemm/mma_fp8_carried.cuh) with 4, 8 (the last partial) and 7 k-blocks a tile,
-  // and the shortest odd loops, 3 and 5 (no pair of steps after the first k-block's, one).
+  // and the shortest odd ones, 3 and 5 (one and two pairs of steps after the first
+  // k-block; an odd count drains at each tile's end).
   for (ManyTiles c : {ManyTiles{2050, 512, DType::kBF16, Scaling::kBlock, false},
                       ManyTiles{2048, 1008, DType::kFP32, Scaling::kTensor, false},
                       ManyTiles{2048, 896, DType::kBF16, Scaling::kRow, true},
