@@ -184,17 +184,21 @@ Status check_cluster_request(const GemmArgs& args, const Plan& p, const Mat& a, 
 Status check_schedule_request(const GemmArgs& args, const Plan& p, const Mat& a, const Mat& b) {
   if (args.schedule != GemmSchedule::kPingPong) return Status::Ok();
   gemm_impl::GemmConfig want = p.config;
-  want.tile = gemm_impl::kPingPongTileConfig;
+  want.tile = gemm_impl::pingpong_tile(p.config.in);
   want.schedule = gemm_impl::KernelSchedule::kPingPong;
   if (!gemm_impl::is_built(want))
-    return unsupported(fmt("schedule: ping-pong is built for bf16 or fp16 A and B with K contiguous (A row-major, B "
-                           "column-major: x @ w.t()) and D of their dtype; this call has %s A (%s-major), %s B "
-                           "(%s-major), D %s",
+    return unsupported(fmt("schedule: ping-pong is built for bf16 or fp16 A and B with D of their dtype, and for e4m3 A "
+                           "and B with D bf16, K contiguous in both (A row-major, B column-major: x @ w.t()); this "
+                           "call has %s A (%s-major), %s B (%s-major), D %s",
                            dtype_name(a.dtype), a.row_major ? "row" : "column", dtype_name(b.dtype),
                            b.row_major ? "row" : "column", dtype_name(p.d.dtype)));
-  if (args.tile_n != 0 && args.tile_n != gemm_impl::kPingPongTileConfig.block_n)
+  if (dtype_size(p.config.in) == 1 && (!args.use_fast_accum || args.scaling == GemmScaling::kBlock))
+    return unsupported("schedule: the FP8 ping-pong kernel accumulates in the tensor cores only (use_fast_accum "
+                       "true, tensor- or row-wise scales): a warpgroup's 128 x 128 tile leaves no registers for "
+                       "promotion's second fragment; use the cooperative schedule or the heuristic");
+  if (args.tile_n != 0 && args.tile_n != want.tile.block_n)
     return unsupported(fmt("tile_n: the ping-pong schedule is built with tile width %d (or 0), got %d",
-                           gemm_impl::kPingPongTileConfig.block_n, args.tile_n));
+                           want.tile.block_n, args.tile_n));
   if (args.decomposition == GemmDecomposition::kSplitK || args.decomposition == GemmDecomposition::kStreamK)
     return unsupported("decomposition: the ping-pong schedule runs data-parallel (each warpgroup a whole tile's K "
                        "loop); use data-parallel or the heuristic with it");
@@ -497,10 +501,11 @@ namespace {
 // names what is not).
 bool pingpong_fits(const GemmArgs& args, const Plan& p) {
   gemm_impl::GemmConfig want = p.config;
-  want.tile = gemm_impl::kPingPongTileConfig;
+  want.tile = gemm_impl::pingpong_tile(p.config.in);
   want.schedule = gemm_impl::KernelSchedule::kPingPong;
-  return p.narrow == 0 && p.cluster_request.size() <= 1 &&
-         (args.tile_n == 0 || args.tile_n == gemm_impl::kPingPongTileConfig.block_n) &&
+  const bool fp8 = dtype_size(p.config.in) == 1;
+  return p.narrow == 0 && p.cluster_request.size() <= 1 && (args.tile_n == 0 || args.tile_n == want.tile.block_n) &&
+         (!fp8 || (args.use_fast_accum && args.scaling != GemmScaling::kBlock)) &&
          (args.decomposition == GemmDecomposition::kHeuristic ||
           args.decomposition == GemmDecomposition::kDataParallel) &&
          gemm_impl::is_built(want);
@@ -562,7 +567,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
       (args.schedule == GemmSchedule::kHeuristic && pingpong_fits(args, *plan) &&
        pingpong_pays(plan->m, plan->n, plan->l, device.sm_count));
   if (pingpong) {
-    plan->config.tile = gemm_impl::kPingPongTileConfig;
+    plan->config.tile = gemm_impl::pingpong_tile(plan->config.in);
     plan->config.schedule = gemm_impl::KernelSchedule::kPingPong;
   }
   const int bm = plan->config.tile.block_m, bn = plan->config.tile.block_n, bk = plan->config.tile.block_k;

@@ -21,7 +21,10 @@
 //   ping-pong: kPingPongTileConfig (128 x 128) x input (bf16, fp16), D of the input dtype,
 //     A and B K-major, the linear and the fused epilogue = 4 kernels
 //     (gemm/kernel_pingpong.cuh): GemmSchedule's kPingPong, and the heuristic's choice
-//     where there are two tiles per SM (gemm.cpp pingpong_pays).
+//     where there are two tiles per SM (gemm.cpp pingpong_pays);
+//   FP8 ping-pong: kFp8TileConfig (128 x 128 x 128) x e4m3 -> bf16, K-major, the fused
+//     epilogue = 1 kernel: fast accumulation only (a warpgroup's 128 x 128 tile holds 128
+//     accumulator registers, with no room for promotion's second fragment).
 // The host's choices (gemm.cpp) only ever name configurations from this list; tests
 // sweep all of them. Each group is appended after the ones before it, so the older
 // kernels keep their indices (and kernel names: dispatch.hpp names kernels by index).
@@ -38,13 +41,14 @@ inline constexpr int kNumClusterInstances = int(sizeof(kClusterShapes) / sizeof(
 inline constexpr int kNumNarrowInstances = kNumNarrowTileConfigs * 2;
 inline constexpr int kNumMixedFp8Instances = 2 * 3;
 inline constexpr int kNumPingPongInstances = 2 * 2;
+inline constexpr int kNumFp8PingPongInstances = 1;
 
 // The one configuration built with clusters, less its cluster shape.
 inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
 
 constexpr auto make_gemm_instances() {
   std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances + kNumNarrowInstances +
-                             kNumMixedFp8Instances + kNumPingPongInstances>
+                             kNumMixedFp8Instances + kNumPingPongInstances + kNumFp8PingPongInstances>
       list{};
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
@@ -70,6 +74,8 @@ constexpr auto make_gemm_instances() {
   for (DType in : {DType::kBF16, DType::kFP16})
     for (EpilogueKind e : {EpilogueKind::kLinear, EpilogueKind::kFused})
       list[i++] = GemmConfig{kPingPongTileConfig, in, in, true, true, {}, e, false, KernelSchedule::kPingPong};
+  list[i++] = GemmConfig{kFp8TileConfig, DType::kE4M3, DType::kBF16, true, true, {}, EpilogueKind::kFused, false,
+                         KernelSchedule::kPingPong};
   return list;
 }
 

@@ -419,6 +419,77 @@ std::vector<Case> epilogue_16bit_cases() {
 INSTANTIATE_TEST_SUITE_P(Epilogue16Bit, GemmFp8Sweep, ::testing::ValuesIn(epilogue_16bit_cases()),
                          [](const ::testing::TestParamInfo<Case>& i) { return std::to_string(i.index) + "_" + name(i.param); });
 
+std::vector<Case> fp8_pingpong_cases() {
+  // FP8 with fast accumulation on the ping-pong schedule (gemm/kernel_pingpong.cuh, e4m3 ->
+  // bf16): asked for by name with one tile a CTA and several, M and N off the tile grid, K
+  // of one k-block, of several with the last partial (1040 = 8 x 128 + 16), tensor- and
+  // row-wise scales, bias per column and per row, activations, a column-major D (the
+  // swapped operands); and the heuristic's own choice where there are at least two
+  // 128 x 128 tiles per SM (33 x 33 tiles).
+  std::vector<Case> cases;
+  struct P {
+    int64_t m, n, k;
+    Scaling sc;
+    Bias bias;
+    GemmActivation act;
+    bool d_col_major;
+    warpspec::GemmSchedule schedule;
+  };
+  const auto pp = warpspec::GemmSchedule::kPingPong, auto_ = warpspec::GemmSchedule::kHeuristic;
+  for (const P& c : {P{133, 200, 256, Scaling::kTensor, Bias::kNone, GemmActivation::kNone, false, pp},
+                     P{2050, 2100, 512, Scaling::kRow, Bias::kRow, GemmActivation::kReLU, false, pp},
+                     P{2048, 2100, 128, Scaling::kTensor, Bias::kColumn, GemmActivation::kGeluTanh, false, pp},
+                     P{1000, 1000, 1040, Scaling::kRow, Bias::kColumn, GemmActivation::kSiLU, true, pp},
+                     P{2100, 2100, 640, Scaling::kNone, Bias::kNone, GemmActivation::kNone, false, pp},
+                     P{4200, 4200, 384, Scaling::kTensor, Bias::kColumn, GemmActivation::kGeluTanh, false, auto_},
+                     P{4200, 4200, 1040, Scaling::kRow, Bias::kNone, GemmActivation::kGeluErf, false, auto_}}) {
+    Case x{c.m, c.n, c.k, DType::kE4M3, DType::kBF16, c.sc, c.bias, c.bias == Bias::kRow ? DType::kFP32 : DType::kBF16,
+           c.act, /*fast_accum=*/true, c.d_col_major};
+    x.schedule = c.schedule;
+    cases.push_back(x);
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fp8PingPong, GemmFp8Sweep, ::testing::ValuesIn(fp8_pingpong_cases()),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::to_string(i.index) + "_" + name(i.param); });
+
+// Which FP8 calls run ping-pong: the heuristic takes it for fast accumulation with two or
+// more 128 x 128 tiles per SM, never with promotion (its registers hold no second fragment)
+// or block scales; asked for by name without fast accumulation it is refused, naming the
+// schedule, and nothing is written.
+TEST(GemmFp8, PingPongOnlyWithFastAccumulation) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const int64_t M = 4096, N = 4096, K = 256;
+  test::DeviceBuffer da(M * K), db(N * K), dd(M * N * 2), dsa(4 * 64), dsb(4 * 64);
+  CUDA_ASSERT(test::poison(dd));
+  auto args = [&](bool fast, warpspec::GemmSchedule schedule) {
+    GemmArgs g;
+    g.a = TensorView::matrix(da.get(), DType::kE4M3, M, K, K);
+    g.b = TensorView::matrix(db.get(), DType::kE4M3, K, N, K, false);
+    g.d = TensorView::matrix(dd.get(), DType::kBF16, M, N, N);
+    g.scale_a = vec(dsa, DType::kFP32, 1);
+    g.scale_b = vec(dsb, DType::kFP32, 1);
+    g.use_fast_accum = fast;
+    g.schedule = schedule;
+    return g;
+  };
+  std::string line;
+  ASSERT_TRUE(warpspec::describe(args(true, warpspec::GemmSchedule::kHeuristic), &line).ok());
+  EXPECT_NE(line.find("schedule=pingpong"), std::string::npos) << line;
+  ASSERT_TRUE(warpspec::describe(args(false, warpspec::GemmSchedule::kHeuristic), &line).ok());
+  EXPECT_EQ(line.find("schedule=pingpong"), std::string::npos) << line;
+  ASSERT_TRUE(warpspec::describe(args(true, warpspec::GemmSchedule::kCooperative), &line).ok());
+  EXPECT_EQ(line.find("schedule=pingpong"), std::string::npos) << line;
+  const warpspec::Status s = warpspec::gemm(args(false, warpspec::GemmSchedule::kPingPong));
+  EXPECT_EQ(s.code(), warpspec::StatusCode::kUnsupported) << s.to_string();
+  EXPECT_NE(s.message().find("schedule"), std::string::npos) << s.to_string();
+  EXPECT_NE(s.message().find("use_fast_accum"), std::string::npos) << s.to_string();
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<uint8_t> hd = test::to_host<uint8_t>(dd, dd.bytes());
+  for (uint8_t byte : hd) ASSERT_EQ(byte, 0xFF) << "a refused call wrote D";
+}
+
 // A NaN or Inf scale reaches the output as in torch._scaled_mm: a NaN tensor-wise scale
 // makes every element NaN; an Inf row scale makes its row non-finite and no other.
 TEST(GemmFp8, NanAndInfScalesPropagate) {

@@ -57,18 +57,30 @@ GemmArgs with_bias(GemmArgs g, int64_t n) {
 using warpspec::test::accepted;
 using warpspec::test::expect_refused;
 
-TEST(GemmSchedule, PingPongKernelsAreBuiltFor16BitLinearLayers) {
-  int built = 0;
+TEST(GemmSchedule, PingPongKernelsAreBuiltForLinearLayers) {
+  int built = 0, fp8 = 0;
   for (const gi::GemmConfig& c : gi::kGemmInstances) {
     if (c.schedule != gi::KernelSchedule::kPingPong) continue;
     ++built;
-    EXPECT_EQ(c.tile, gi::kPingPongTileConfig);
-    EXPECT_TRUE(c.in == DType::kBF16 || c.in == DType::kFP16);
-    EXPECT_EQ(c.out, c.in);
+    if (c.in == DType::kE4M3) {  // FP8: e4m3 -> bf16, the fused epilogue (its scales), 128 K a stage
+      ++fp8;
+      EXPECT_EQ(c.tile, gi::kFp8TileConfig);
+      EXPECT_EQ(c.out, DType::kBF16);
+      EXPECT_EQ(c.epilogue, gi::EpilogueKind::kFused);
+      EXPECT_FALSE(c.b_other_fp8);
+    } else {
+      EXPECT_EQ(c.tile, gi::kPingPongTileConfig);
+      EXPECT_TRUE(c.in == DType::kBF16 || c.in == DType::kFP16);
+      EXPECT_EQ(c.out, c.in);
+    }
+    EXPECT_EQ(c.tile, gi::pingpong_tile(c.in));
     EXPECT_TRUE(c.a_k_major && c.b_k_major);
     EXPECT_EQ(c.cluster.size(), 1);
   }
-  EXPECT_EQ(built, 4);  // bf16 and fp16, each with the linear and the fused epilogue
+  EXPECT_EQ(built, 5);  // bf16 and fp16, each with the linear and the fused epilogue; e4m3
+  EXPECT_EQ(fp8, 1);
+  EXPECT_EQ(gi::kFp8TileConfig.block_m, 128);
+  EXPECT_EQ(gi::kFp8TileConfig.block_n, 128);
   EXPECT_EQ(gi::kPingPongTileConfig.block_m, 128);
   EXPECT_EQ(gi::kPingPongTileConfig.block_n, 128);
 }
@@ -120,7 +132,7 @@ TEST(GemmSchedule, PingPongRefusesWhatItIsNotBuiltForByName) {
   GemmArgs g = linear();
   g.schedule = GemmSchedule(7);
   expect_refused(g, StatusCode::kInvalidArgument, "schedule: unknown value 7");
-  const char* built = "schedule: ping-pong is built for bf16 or fp16 A and B with K contiguous";
+  const char* built = "schedule: ping-pong is built for bf16 or fp16 A and B with D of their dtype, and for e4m3";
   g = pingpong(linear());
   g.d.dtype = DType::kFP32;
   expect_refused(g, StatusCode::kUnsupported, built);
@@ -143,11 +155,18 @@ TEST(GemmSchedule, PingPongRefusesWhatItIsNotBuiltForByName) {
   g = pingpong(linear());
   g.cluster_m = 2, g.cluster_n = 1;
   expect_refused(g, StatusCode::kUnsupported, "cluster_m, cluster_n: the ping-pong schedule runs without clusters");
-  // FP8: not built with ping-pong.
+  // FP8: e4m3 -> bf16 with fast accumulation only (no registers for promotion).
   g = pingpong(linear());
   g.a.dtype = g.b.dtype = DType::kE4M3;
   g.scale_a = TensorView::matrix(fake(uintptr_t(80) << 20), DType::kFP32, 1, 1, 1);
   g.scale_b = TensorView::matrix(fake(uintptr_t(81) << 20), DType::kFP32, 1, 1, 1);
+  expect_refused(g, StatusCode::kUnsupported, "schedule: the FP8 ping-pong kernel accumulates in the tensor cores only");
+  g.use_fast_accum = true;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.d.dtype = DType::kFP32;  // e4m3 -> fp32: not built
+  expect_refused(g, StatusCode::kUnsupported, built);
+  g.d.dtype = DType::kBF16;
+  g.b.dtype = DType::kE5M2;  // mixed formats: not built
   expect_refused(g, StatusCode::kUnsupported, built);
 }
 

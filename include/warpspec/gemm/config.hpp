@@ -151,4 +151,8 @@ inline constexpr TileConfig kPingPongTileConfig = kTileConfigs[1];
 inline constexpr TileConfig kFp8TileConfig = {128, 128, 128, 6, 2};
 inline constexpr TileConfig kFp8WideTileConfig = {128, 256, 128, 4, 2};
 
+// The ping-pong schedule's tile for inputs of `in`: 128 x 128 with a stage of 32 KB either
+// way (K 64 for 16-bit inputs, 128 for 8-bit; FP8 runs it with fast accumulation only).
+constexpr TileConfig pingpong_tile(DType in) { return dtype_size(in) == 1 ? kFp8TileConfig : kPingPongTileConfig; }
+
 }  // namespace warpspec::gemm_impl

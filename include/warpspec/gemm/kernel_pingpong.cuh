@@ -29,8 +29,12 @@
 // load warp of its own (Epilogue::load_rows): one producer and one consumer per ring, so
 // neither warpgroup steps over the other's phases or waits on the other's epilogue.
 //
-// Built for 16-bit inputs, K-major A and B, data-parallel units (each unit a whole tile)
-// and no cluster; the host asks for nothing else (gemm.cpp).
+// FP8 (e4m3): the same loop, the wgmmas accumulating in acc with no promotion into a second
+// fp32 fragment (fast accumulation: 128 accumulator registers a thread leave no room for
+// one); scales, bias and activation in the fused epilogue, as the cooperative kernel's.
+//
+// Built for K-major A and B, data-parallel units (each unit a whole tile) and no cluster;
+// the host asks for nothing else (gemm.cpp).
 #include "warpspec/gemm/kernel.cuh"
 
 namespace warpspec::gemm_impl {
@@ -45,9 +49,9 @@ struct GemmPingPongKernel : GemmKernel<kCfg> {
   static constexpr int kStages = Base::kStages;
   static constexpr int kEpiStages = Base::kEpiStages;
   static constexpr int kBlocks = kCfg.tile.block_m / 64;  // 64-row wgmma blocks of a tile
-  static_assert(kCfg.schedule == KernelSchedule::kPingPong && kCfg.cluster.size() == 1 && dtype_size(kCfg.in) == 2 &&
+  static_assert(kCfg.schedule == KernelSchedule::kPingPong && kCfg.cluster.size() == 1 && !kCfg.b_other_fp8 &&
                     kCfg.tile.block_m == 128 && kCfg.tile.epi_stages > 0,
-                "the ping-pong kernel is built for 16-bit 128-row tiles without clusters");
+                "the ping-pong kernel is built for 128-row tiles without clusters");
 
   struct SharedStorage : Base::SharedStorage {
     PipelineStorage<kEpiStages> c_rings[kConsumerWarpgroups];  // warpgroup w's C chunks (beta != 0)
