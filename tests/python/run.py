@@ -11,7 +11,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SUITES = {"library": ["test_library.py"], "torch": ["test_gemm.py", "test_attention.py", "test_attention_masks.py", "test_hostile.py", "test_out.py",
-                                                  "test_describe.py", "test_kvcache.py", "test_pack_gqa.py", "test_attention_fp8.py"]}
+                                                  "test_describe.py", "test_kvcache.py", "test_pack_gqa.py", "test_attention_fp8.py",
+                                                  "test_scaled_mm.py"]}
 SKIP = 77
 
 

@@ -60,6 +60,23 @@ def test_scaled_mm_matches_reference_and_torch(out_dtype, scaling, with_bias, fa
     check(peer, reference(a, b, sa, sb, bias), a, b, sa, sb, 2 ** -9 if fast else 2 ** -12)
 
 
+@needs_hopper
+@needs_fp8
+@pytest.mark.parametrize("scaling", ["tensor", "row"])
+def test_scaled_mm_fast_accum_many_tiles(scaling, seed):
+    # 18 x 18 = 324 output tiles of 128 x 128: at least two per SM, where fast accumulation
+    # runs the ping-pong schedule (each warpgroup its own tile); M and N off the tile grid.
+    m, n, k = 2300, 2296, 1040
+    a, b = fp8(m, k), fp8(n, k).t()
+    if scaling == "tensor":
+        sa, sb = torch.rand((), device="cuda") + 0.5, torch.rand((), device="cuda") + 0.5
+    else:
+        sa, sb = torch.rand(m, 1, device="cuda") + 0.5, torch.rand(1, n, device="cuda") + 0.5
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    got = warpspec.scaled_mm(a, b, sa, sb, bias=bias, out_dtype=torch.bfloat16, use_fast_accum=True)
+    check(got, reference(a, b, sa, sb, bias), a, b, sa, sb, 2 ** -9)
+
+
 E5M2 = getattr(torch, "float8_e5m2", None)
 
 
