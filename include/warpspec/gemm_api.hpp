@@ -33,14 +33,16 @@ enum class GemmDecomposition : int { kHeuristic = 0, kDataParallel = 1, kSplitK 
 //     turns, so one warpgroup's epilogue (bias, activation, the store) runs while the
 //     other multiplies. Built for bf16 or fp16 A row-major and B column-major (K
 //     contiguous in both: x @ w.t()), D of their dtype either way round, with or without
-//     scales, bias, activation and beta·C; data-parallel, no cluster, tile_n 0 or 128.
-//     Anything else asked with kPingPong is refused by name.
+//     scales, bias, activation and beta·C; and for e4m3 A and B with D bf16 and fast
+//     accumulation (use_fast_accum, tensor- or row-wise scales: promotion's second
+//     fragment does not fit beside a whole tile's accumulators); data-parallel, no
+//     cluster, tile_n 0 or 128. Anything else asked with kPingPong is refused by name.
 //   kHeuristic: ping-pong where it is built for the call (tile_n 0, or 128 without scales,
 //     bias and activation; decomposition kHeuristic or kDataParallel; no cluster asked
 //     for) and there are at least two 128 x 128 tiles per SM; cooperative otherwise.
 //     Measured on the H200 against the cooperative kernel in one interleaving: bias +
 //     GELU(tanh) 4-13% faster, beta·C 2-17%, plain GEMMs -1% (8192^3) to +11% (8192 x 8192
-//     x 1024) (bench/NOTES.md v53, v55).
+//     x 1024); FP8 with fast accumulation 4-16% (bench/NOTES.md v53, v55, v62).
 // Ping-pong gives the same bits as the cooperative kernel run data-parallel (one tile's sums
 // are grouped the same way); the cooperative heuristic's split-K and stream-K group them
 // otherwise (see GemmDecomposition), so a call that moves between them changes in the last bits.
