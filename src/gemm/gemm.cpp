@@ -491,9 +491,14 @@ bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
 // 1.041, 4096 x 14336 x 4096 1.106, 4096^3 1.129, 4096 x 28672 x 8192 1.058; plain 8192^3
 // 0.990 (the cooperative run streams its ragged last wave), 4096^3 1.029, 4096 x 14336 x
 // 4096 1.011, 8192 x 8192 x 1024 1.108, 4096 x 28672 x 8192 1.004, 4096 x 8192 x 28672 1.007.
-bool pingpong_pays(int64_t m, int64_t n, int64_t l, int sms) {
-  const auto& c = gemm_impl::kPingPongTileConfig;
-  return (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l >= 2 * int64_t(sms);
+// Below two tiles per SM 16-bit ping-pong loses (2048^3, 256 tiles: 0.987; 240 tiles 0.995).
+// FP8 with fast accumulation (`fp8`) gains more from the hidden epilogue (its mainloop is
+// half as long) and pays from 1.8 tiles per SM: 288 tiles 1.065, 256 1.079, 240 1.064,
+// 192 0.973, 144 0.814 (bench/NOTES.md v64).
+bool pingpong_pays(int64_t m, int64_t n, int64_t l, int sms, bool fp8) {
+  const auto& c = gemm_impl::kPingPongTileConfig;  // FP8's ping-pong tile is 128 x 128 too
+  const int64_t tiles = (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l;
+  return fp8 ? tiles * 5 >= int64_t(sms) * 9 : tiles >= 2 * int64_t(sms);
 }
 
 namespace {
@@ -565,7 +570,8 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const bool pingpong =
       args.schedule == GemmSchedule::kPingPong ||
       (args.schedule == GemmSchedule::kHeuristic && pingpong_fits(args, *plan) &&
-       pingpong_pays(plan->m, plan->n, plan->l, device.sm_count));
+       pingpong_pays(plan->m, plan->n, plan->l, device.sm_count,
+                     dtype_size(plan->config.in) == 1));
   if (pingpong) {
     plan->config.tile = gemm_impl::pingpong_tile(plan->config.in);
     plan->config.schedule = gemm_impl::KernelSchedule::kPingPong;

@@ -481,6 +481,19 @@ TEST(GemmFp8, PingPongOnlyWithFastAccumulation) {
   EXPECT_EQ(line.find("schedule=pingpong"), std::string::npos) << line;
   ASSERT_TRUE(warpspec::describe(args(true, warpspec::GemmSchedule::kCooperative), &line).ok());
   EXPECT_EQ(line.find("schedule=pingpong"), std::string::npos) << line;
+  // The heuristic's FP8 threshold, 1.8 tiles per SM (gemm.cpp pingpong_pays), on this device.
+  int sms = 0;
+  CUDA_ASSERT(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  for (int64_t rows : {int64_t(1920), int64_t(1536)}) {
+    GemmArgs g = args(true, warpspec::GemmSchedule::kHeuristic);
+    g.a = TensorView::matrix(da.get(), DType::kE4M3, rows, K, K);
+    g.b = TensorView::matrix(db.get(), DType::kE4M3, K, 2048, K, false);
+    g.d = TensorView::matrix(dd.get(), DType::kBF16, rows, 2048, 2048);
+    const int64_t tiles = (rows / 128) * (2048 / 128);
+    ASSERT_TRUE(warpspec::describe(g, &line).ok());
+    EXPECT_EQ(line.find("schedule=pingpong") != std::string::npos, tiles * 5 >= int64_t(sms) * 9)
+        << rows << " rows, " << sms << " SMs: " << line;
+  }
   const warpspec::Status s = warpspec::gemm(args(false, warpspec::GemmSchedule::kPingPong));
   EXPECT_EQ(s.code(), warpspec::StatusCode::kUnsupported) << s.to_string();
   EXPECT_NE(s.message().find("schedule"), std::string::npos) << s.to_string();

@@ -16,7 +16,7 @@
 #include "warpspec/warpspec.hpp"
 
 namespace warpspec {
-bool pingpong_pays(int64_t m, int64_t n, int64_t l, int sms);  // src/gemm/gemm.cpp
+bool pingpong_pays(int64_t m, int64_t n, int64_t l, int sms, bool fp8);  // src/gemm/gemm.cpp
 }
 
 // A named namespace: the host tests build as one unity translation unit.
@@ -87,13 +87,20 @@ TEST(GemmSchedule, PingPongKernelsAreBuiltForLinearLayers) {
 
 // The heuristic: at least two 128 x 128 tiles per SM, so both warpgroups have tiles.
 TEST(GemmSchedule, HeuristicTakesPingPongWithTilesForBothWarpgroups) {
-  EXPECT_TRUE(warpspec::pingpong_pays(4096, 14336, 1, 132));  // 3584 tiles
-  EXPECT_TRUE(warpspec::pingpong_pays(4096, 4096, 1, 132));   // 1024
-  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2112, 1, 132));   // 16 x 17 = 272 >= 264
-  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1, 132));  // 256 < 264
-  EXPECT_TRUE(warpspec::pingpong_pays(1024, 1024, 5, 132));   // 320 over the batch
-  EXPECT_FALSE(warpspec::pingpong_pays(128, 8192, 1, 132));   // one row tile: 64
-  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1, 148));  // more SMs, fewer tiles each
+  EXPECT_TRUE(warpspec::pingpong_pays(4096, 14336, 1, 132, false));  // 3584 tiles
+  EXPECT_TRUE(warpspec::pingpong_pays(4096, 4096, 1, 132, false));   // 1024
+  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2112, 1, 132, false));   // 16 x 17 = 272 >= 264
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1, 132, false));  // 256 < 264
+  EXPECT_TRUE(warpspec::pingpong_pays(1024, 1024, 5, 132, false));   // 320 over the batch
+  EXPECT_FALSE(warpspec::pingpong_pays(128, 8192, 1, 132, false));   // one row tile: 64
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1, 148, false));  // more SMs, fewer tiles each
+  // FP8 (fast accumulation): from 1.8 tiles per SM, 238 at 132 SMs.
+  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2048, 1, 132, true));   // 256
+  EXPECT_TRUE(warpspec::pingpong_pays(1920, 2048, 1, 132, true));   // 240
+  EXPECT_TRUE(warpspec::pingpong_pays(1904, 2048, 1, 132, true));   // 15 x 16 = 240 (last row tile partial)
+  EXPECT_FALSE(warpspec::pingpong_pays(1792, 2048, 1, 132, true));  // 224
+  EXPECT_FALSE(warpspec::pingpong_pays(1536, 2048, 1, 132, true));  // 192
+  EXPECT_FALSE(warpspec::pingpong_pays(1920, 2048, 1, 148, true));  // 240 < 266.4 at 148 SMs
 }
 
 TEST(GemmSchedule, PingPongAcceptsWhatItIsBuiltFor) {
