@@ -4,7 +4,7 @@
 //
 // FlashAttention-3 accepts a kernel whose max error against the float32 reference is
 // within 2x the error of the same computation done plainly in the input precision
-// (testing/attention_reference.cuh, plain_lowp). That yardstick calibrates itself, and
+// (testing/attention_reference.hpp, plain_lowp). That yardstick calibrates itself, and
 // nothing bounds it: the plain computation rounds the scores to 16 bits, so its error
 // grows with the scores' size (scale 1.0 at head dim 128 gives scores near 45, where a
 // bf16 ulp is 0.25 and probabilities move by 10% or more), and 2x of it would then pass a

@@ -150,7 +150,7 @@ class GemmRunner {
   // (TimingResult::versus_index).
   Status time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control = false, bool plain = false,
               const GemmSchedule* versus = nullptr);
-  // Ours against cuBLAS in fp32 (for FP8, of the dequantised inputs, testing/dequant.cuh),
+  // Ours against cuBLAS in fp32 (for FP8, of the dequantised inputs, testing/dequant.hpp),
   // alpha, beta*C, the bias and the activation applied on the host in double; D poisoned
   // with NaN before our launch. The peer's D (plain) is checked without the epilogue.
   // With `peer` (and the peer available), the peer's D too, against the same reference and

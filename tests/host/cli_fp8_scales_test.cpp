@@ -38,7 +38,7 @@ GemmArgs fp8_args(ScaleMode s, const ScaleLayout& b) {
   return g;
 }
 
-// The offset of operand element (r, c)'s scale (testing/dequant.cuh reads it so).
+// The offset of operand element (r, c)'s scale (testing/dequant.hpp reads it so).
 int64_t offset(const ScaleLayout& l, int64_t r, int64_t c) {
   return (r / l.block_r) * l.stride_r + (c / l.block_c) * l.stride_c;
 }

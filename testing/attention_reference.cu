@@ -1,24 +1,4 @@
-#pragma once
-// Plain float32 GPU reference for attention forward (the oracle of the attention GPU
-// tests and of `warpspec attention --check`), header-only so both build it without a
-// library target of its own. Checked against a float64 CPU loop by the GPU tests
-// (AttentionReference.MatchesFloat64Cpu).
-//
-// One CTA per query row (batch, head, i): scores of the row into shared memory, block
-// max and sum, then one thread per output column. Two flavours:
-//   plain_lowp = false: everything in fp32 from the (bf16/fp16) inputs: the oracle.
-//   plain_lowp = true:  the same computation done plainly in the input precision, as
-//     an unfused framework would (FlashAttention-3's test rule): q·scale rounded to T,
-//     scores rounded to T, probabilities rounded to T, O rounded to T (fp32
-//     accumulation inside each product). Its error against the oracle is the yardstick.
-// The masks are bottom-right aligned (FlashAttention's): key j is visible to query i
-// iff j < sk and i + sk - sq - window_left <= j <= i + sk - sq + window_right, an edge
-// of -1 unbounded, causal making window_right 0. softcap > 0 caps each scaled score,
-// softcap·tanh(s / softcap). A sink (per query head, natural-log units) joins the
-// denominator with no value; LSE includes it. chunk > 0 also limits query i to the keys
-// of its chunk, [c, c + chunk), c = floor((i + sk - sq) / chunk) · chunk. A row with no
-// visible key (and no sink)
-// gives O = 0, LSE = -inf.
+// The float32 attention reference of attention_reference.hpp: one CTA per query row.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
@@ -27,27 +7,11 @@
 #include <cmath>
 #include <cstdint>
 
-#include "warpspec/tensor.hpp"
+#include "attention_reference.hpp"
 
 namespace warpspec::testbed {
 
-struct RefTensor {
-  const void* data = nullptr;
-  int64_t sb = 0, ss = 0, sh = 0;  // element strides of batch, seqlen, head; head_dim contiguous
-};
-
-struct RefProblem {
-  int b = 1, sq = 1, sk = 1, hq = 1, hkv = 1, d = 64;
-  bool causal = false;
-  float scale = 0.125f;
-  DType dtype = DType::kBF16;
-  int window_left = -1, window_right = -1;
-  float softcap = 0.0f;
-  const float* sink = nullptr;  // device (hq,) or nullptr
-  int chunk = 0;                // > 0: also only keys of the query's chunk (FA3's attention_chunk)
-};
-
-namespace detail {
+namespace {
 
 template <class T>
 __device__ __forceinline__ float ref_round(float x) {
@@ -140,8 +104,8 @@ __global__ void __launch_bounds__(256) attention_reference_kernel(RefProblem p, 
 }
 
 template <class T, bool kLowp>
-inline cudaError_t launch_reference(const RefProblem& p, RefTensor q, RefTensor k, RefTensor v, float* out, float* lse,
-                                    cudaStream_t stream) {
+cudaError_t launch_reference(const RefProblem& p, RefTensor q, RefTensor k, RefTensor v, float* out, float* lse,
+                             cudaStream_t stream) {
   const size_t smem = size_t(p.d + 32 + p.sk) * sizeof(float);
   cudaError_t e = cudaFuncSetAttribute(attention_reference_kernel<T, kLowp>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
@@ -151,21 +115,20 @@ inline cudaError_t launch_reference(const RefProblem& p, RefTensor q, RefTensor 
   return cudaGetLastError();
 }
 
-}  // namespace detail
+}  // namespace
 
-// Needs sk <= ~56k (the row's scores live in shared memory).
-inline cudaError_t attention_reference(const RefProblem& p, RefTensor q, RefTensor k, RefTensor v, float* out,
-                                       float* lse, bool plain_lowp, cudaStream_t stream = nullptr) {
+cudaError_t attention_reference(const RefProblem& p, RefTensor q, RefTensor k, RefTensor v, float* out, float* lse,
+                                bool plain_lowp, cudaStream_t stream) {
   // e4m3 inputs: the float32 reference of the values as stored (descales 1); there is no
   // "plain e4m3" computation to compare with (attention_check.hpp bounds FP8 directly).
   if (p.dtype == DType::kE4M3)
     return plain_lowp ? cudaErrorInvalidValue
-                      : detail::launch_reference<__nv_fp8_e4m3, false>(p, q, k, v, out, lse, stream);
+                      : launch_reference<__nv_fp8_e4m3, false>(p, q, k, v, out, lse, stream);
   if (p.dtype == DType::kBF16)
-    return plain_lowp ? detail::launch_reference<__nv_bfloat16, true>(p, q, k, v, out, lse, stream)
-                      : detail::launch_reference<__nv_bfloat16, false>(p, q, k, v, out, lse, stream);
-  return plain_lowp ? detail::launch_reference<__half, true>(p, q, k, v, out, lse, stream)
-                    : detail::launch_reference<__half, false>(p, q, k, v, out, lse, stream);
+    return plain_lowp ? launch_reference<__nv_bfloat16, true>(p, q, k, v, out, lse, stream)
+                      : launch_reference<__nv_bfloat16, false>(p, q, k, v, out, lse, stream);
+  return plain_lowp ? launch_reference<__half, true>(p, q, k, v, out, lse, stream)
+                    : launch_reference<__half, false>(p, q, k, v, out, lse, stream);
 }
 
 }  // namespace warpspec::testbed

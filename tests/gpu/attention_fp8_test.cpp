@@ -1,5 +1,5 @@
 // FP8 attention forward (e4m3 q, k, v; bf16 O): against the float32 reference of the
-// stored e4m3 values (testing/attention_reference.cuh), within the derived bound
+// stored e4m3 values (testing/attention_reference.hpp), within the derived bound
 // testing/attention_check.hpp states: Q·K of e4m3 values is exact in fp32, P is rounded
 // to e4m3 once (relative 2^-4) and O to bf16 (2^-9), so |O - O_ref| <= (2^-4 + 2^-9 +
 // 2^-10) max|v|. LSE as bf16's (fp32 throughout). Descales are checked by exact
@@ -18,7 +18,7 @@
 #include "common/gpu_test.hpp"
 #include "common/seed.hpp"
 #include "testing/attention_check.hpp"
-#include "testing/attention_reference.cuh"
+#include "testing/attention_reference.hpp"
 #include "testing/convert.hpp"
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"

@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "../testing/convert.hpp"
-#include "../testing/dequant.cuh"
-#include "../testing/fill.cuh"
+#include "../testing/dequant.hpp"
+#include "../testing/fill.hpp"
 #include "../testing/gemm_check.hpp"
 #include "../testing/gemm_cublas.hpp"
 #include "cublaslt_fp8.hpp"

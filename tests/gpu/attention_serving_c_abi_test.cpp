@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/gpu_test.hpp"
-#include "testing/fill.cuh"
+#include "testing/fill.hpp"
 #include "testing/views.hpp"
 #include "warpspec/warpspec.h"
 #include "warpspec/warpspec.hpp"

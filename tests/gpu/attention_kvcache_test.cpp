@@ -14,9 +14,9 @@
 
 #include "common/gpu_test.hpp"
 #include "testing/attention_check.hpp"
-#include "testing/attention_reference.cuh"
+#include "testing/attention_reference.hpp"
 #include "testing/convert.hpp"
-#include "testing/fill.cuh"
+#include "testing/fill.hpp"
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 

@@ -2,7 +2,7 @@
 // both, with causal, smaller and larger than the sequence), softcap, learnable sinks,
 // and variable length (packed Q and/or K/V, seqused, empty and length-1 sequences,
 // seqlen_q != seqlen_k per sequence). Each sequence is checked against the float32
-// reference (testing/attention_reference.cuh, which implements the same masks) run on
+// reference (testing/attention_reference.hpp, which implements the same masks) run on
 // that sequence alone, by the rule of testing/attention_check.hpp; LSE too. Outputs
 // are poisoned (NaN) first and have guard rows past the packed tensor: every row the
 // call must write is written, nothing outside the view (or past seqused) is.
@@ -14,9 +14,10 @@
 
 #include "common/gpu_test.hpp"
 #include "testing/attention_check.hpp"
-#include "testing/attention_reference.cuh"
+#include "testing/attention_reference.hpp"
 #include "testing/convert.hpp"
-#include "testing/fill.cuh"
+#include "testing/fill.hpp"
+#include "testing/random.hpp"
 #include "testing/views.hpp"
 #include "warpspec/warpspec.hpp"
 

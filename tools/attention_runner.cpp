@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "../testing/attention_check.hpp"
-#include "../testing/attention_reference.cuh"
-#include "../testing/fill.cuh"
+#include "../testing/attention_reference.hpp"
+#include "../testing/fill.hpp"
 #include "../testing/views.hpp"
 
 namespace warpspec::tools {

@@ -17,7 +17,7 @@
 
 #include "common/gpu_test.hpp"
 #include "testing/attention_check.hpp"
-#include "testing/attention_reference.cuh"
+#include "testing/attention_reference.hpp"
 #include "testing/convert.hpp"
 #include "testing/random.hpp"
 #include "testing/views.hpp"
