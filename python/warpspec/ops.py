@@ -20,6 +20,7 @@ few µs of Python plus the library's own few µs, because:
 """
 
 import ctypes
+import re
 import struct
 from typing import Optional, Tuple
 
@@ -259,10 +260,16 @@ def _aligned_empty(t: torch.Tensor) -> torch.Tensor:
 
 def _aligned(t: torch.Tensor, keep_major: bool = False) -> torch.Tensor:
     """A copy of `t` that TMA can address. Used only when the library refused the view
-    as it was. keep_major: a column-major matrix stays column-major (B, which FP8 and
-    fused kernels read K-major only); otherwise the copy is row-major."""
-    if keep_major and t.dim() >= 2 and t.stride(-1) != 1 and t.stride(-2) == 1:
-        return _aligned(t.transpose(-1, -2)).transpose(-1, -2)
+    as it was. keep_major: the copy is column-major unless `t` is row-major (B, which FP8
+    and fused kernels read K-major only); otherwise the copy is row-major."""
+    if keep_major and t.dim() >= 2:
+        # Column-major unless `t` reads only as row-major: where K is contiguous, where a
+        # unit dimension lets it read either way ((1, N) for K = 1), and where it has no
+        # unit stride at all (a strided slice), the copy is K-major.
+        col_ok = t.stride(-2) == 1 or t.shape[-2] == 1
+        row_ok = t.stride(-1) == 1 or t.shape[-1] == 1
+        if col_ok or not row_ok:
+            return _aligned(t.transpose(-1, -2)).transpose(-1, -2)
     out = _aligned_empty(t)
     out.copy_(t)
     return out
@@ -423,12 +430,22 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     (shared by every batch entry). activation (keyword): None, "relu", "gelu" (erf, as
     torch.nn.functional.gelu), "gelu_tanh" (approximate="tanh") or "silu", applied last.
     With bias or activation the kernel is built for a linear layer's layout only: a
-    row-major, b column-major (b = w.t() for a row-major (N, K) w), out of a's dtype and
-    the widest tile; other layouts raise ValueError naming the rule.
+    row-major (an a in another layout is copied so first), b column-major (b = w.t() for
+    a row-major (N, K) w; a strided b is copied so), out of a's dtype and the widest tile;
+    a row-major b (N contiguous, K > 1) or another out dtype raises ValueError naming the
+    rule.
     """
     _require_tensors(("a", a), ("b", b), ("c", c, True), ("out", out, True), ("bias", bias, True))
     alpha, beta = float(alpha), float(beta)  # checked against float32 in _gemm_impl
     act = _activation_code(activation)
+    if out is not None:
+        if _needs_grad(a, b, c, bias):
+            raise RuntimeError("warpspec.gemm: out= does not record gradients (as torch's out= functions); "
+                               "call it under torch.no_grad() or without out=")
+        result_dtype = out_dtype if out_dtype is not None else getattr(a, "dtype", None)
+        if result_dtype != out.dtype:
+            raise ValueError(f"out: must have the result's dtype {result_dtype}, got {out.dtype} (pass out_dtype "
+                             "for a float32 result)")
     if bias is not None or act != _lib.ACTIVATION_NONE:
         epilogue = (None, None, bias, act, False, False, False)
         if out is not None:
@@ -440,13 +457,6 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
             return _gemm_impl(a, b, c, alpha, beta, out_dtype, None, epilogue)
         return _gemm(a, b, c, alpha, beta, out_dtype, bias, act)
     if out is not None:
-        if _needs_grad(a, b, c):
-            raise RuntimeError("warpspec.gemm: out= does not record gradients (as torch's out= functions); "
-                               "call it under torch.no_grad() or without out=")
-        result_dtype = out_dtype if out_dtype is not None else getattr(a, "dtype", None)
-        if result_dtype != out.dtype:
-            raise ValueError(f"out: must have the result's dtype {result_dtype}, got {out.dtype} (pass out_dtype "
-                             "for a float32 result)")
         if _plain_eager(a, b, c, out):
             return _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
         _gemm_out(a, b, c, alpha, beta, None, 0, out)
@@ -511,8 +521,9 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
     """torch._scaled_mm's arguments and meaning: (a * scale_a) @ (b * scale_b) + bias.
 
     a: (M, K), row-major; b: (K, N), column-major (b = w.t() for a row-major (N, K) w);
-    each float8_e4m3fn or float8_e5m2, not both e5m2 (as torch); as torch requires (other layouts
-    raise ValueError with the rule). scale_a, scale_b: float32, one element each
+    each float8_e4m3fn or float8_e5m2, not both e5m2 (as torch). As torch requires, a
+    row-major b raises ValueError with the rule; an a in another layout (which torch
+    refuses) and views TMA cannot address are copied first. scale_a, scale_b: float32, one element each
     (tensor-wise), (M, 1) and (1, N) (row-wise), or (M, ceil(K/128)) and (ceil(K/128),
     ceil(N/128)) (block-wise, DeepSeek-V3's 1 x 128 blocks of a and 128 x 128 blocks of b;
     any strides, scale_a fastest M-major, stride (1, M) as DeepGEMM keeps it: ~3.5% over a
@@ -555,6 +566,12 @@ def gemm_fp8_fp8_bf16_nt(lhs, rhs, out: torch.Tensor) -> None:
 
 
 # ------------------------------------------------------------------ attention
+
+
+def _fresh_contiguous(t: torch.Tensor) -> torch.Tensor:
+    """A contiguous copy in new memory (so 16-byte aligned), even where `t` is contiguous
+    already: t.contiguous() would return a contiguous view at an odd offset unchanged."""
+    return t.clone(memory_format=torch.contiguous_format)
 
 
 def _contiguous_last(t: torch.Tensor) -> torch.Tensor:
@@ -782,7 +799,7 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
             # Views TMA cannot address as they are (a storage offset or a batch, seqlen or
             # head stride that is not a multiple of 16 bytes): like SDPA, compute anyway,
             # through contiguous copies (16-byte aligned whenever head_dim is a multiple of 8).
-            views = tuple(t if aligned(t) is not None else t.contiguous() for t in (q, k, v))
+            views = tuple(t if aligned(t) is not None else _fresh_contiguous(t) for t in (q, k, v))
             own_workspace(*views, fresh)
             status = run(*views, fresh)
     if status == _lib.OK and fresh is not None:
@@ -1118,7 +1135,9 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
             if status != _lib.OK:
                 e = lib.error(status)
                 msg = str(e).replace(": k_new", ": k").replace(": v_new", ": v").replace(", k_new", ", k")
-                raise type(e)(msg, e.code) from None
+                e = type(e)(msg, e.code)
+                e._kvcache_append = True  # names the caller's own arguments already
+                raise e from None
 
         # Order: every attention rule is checked first, then the append runs (it checks its
         # own rules before writing anything), then the attention: a refused call leaves the
@@ -1130,9 +1149,26 @@ def _kvcache_impl(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
         before = None
     batch = q.shape[0] if cu_seqlens_q is None else cu_seqlens_q.shape[0] - 1
     seqused_k = _kvcache_seqused(k, cache_seqlens, page_table, k_cache, batch)
-    return _attention_impl(q, k_cache, v_cache, softmax_scale, causal, window_left, window_right, softcap, None,
-                           cu_seqlens_q, None, None, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
-                           cache_batch_idx, cache_leftpad, page_table, pack_gqa, before=before, want_lse=want_lse)
+    try:
+        return _attention_impl(q, k_cache, v_cache, softmax_scale, causal, window_left, window_right, softcap, None,
+                               cu_seqlens_q, None, None, seqused_k, max_seqlen_q, attention_chunk, None, num_splits,
+                               cache_batch_idx, cache_leftpad, page_table, pack_gqa, before=before, want_lse=want_lse)
+    except (_lib.WarpspecError, ValueError, TypeError) as e:
+        if getattr(e, "_kvcache_append", False) or getattr(e, "code", 0) is None:
+            raise
+        msg = _kvcache_names(str(e))
+        if msg == str(e):
+            raise
+        raise (type(e)(msg, e.code) if isinstance(e, _lib.WarpspecError) else type(e)(msg)) from None
+
+
+def _kvcache_names(msg: str) -> str:
+    """The attention's refusal in flash_attn_with_kvcache's names: the attention reads the
+    caches as its k and v, and cache_seqlens (plus the new keys) as its seqused_k."""
+    msg = msg.replace("seqused_k (cache_seqlens)", "cache_seqlens")
+    msg = re.sub(r"(?<![\w/])k(?=[.\[])", "k_cache", msg)
+    msg = re.sub(r"(?<![\w/])v(?=[.\[])", "v_cache", msg)
+    return re.sub(r"(?<![\w])seqused_k\b", "cache_seqlens", msg)
 
 
 def _kvcache_op_impl(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
@@ -1272,9 +1308,9 @@ def _combine_impl(out_partial: torch.Tensor, lse_partial: torch.Tensor, out_dtyp
     if dp != d:
         op = torch.nn.functional.pad(op, (0, dp - d))
     elif op.stride(-1) != 1 or op.data_ptr() % 16 or any(x % 4 for x in op.stride()[:-1]):
-        op = op.contiguous()
+        op = _fresh_contiguous(op)
     if lp.data_ptr() % 4:
-        lp = lp.contiguous()
+        lp = _fresh_contiguous(lp)
     direct = out_buffer is not None and dp == d and out_buffer.stride(-1) == 1 and out_buffer.data_ptr() % 16 == 0 \
         and all(x % 4 == 0 for x in out_buffer.stride()[:-1])
     out = out_buffer if direct else torch.empty((b, s, h, dp), dtype=out_dtype, device=op.device)

@@ -90,7 +90,7 @@ Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer
     if (L < 0) {  // D defines L
       m.batch = b;
       m.batch_stride = v.stride[0];
-      if (b > 1 && m.batch_stride == 0)
+      if (b > 1 && m.batch_stride == 0 && !empty)
         return invalid_argument(fmt("%s.stride[0]: the output cannot broadcast over the batch (stride 0 with batch %" PRId64 ")", name, b));
     } else if (b == L && v.stride[0] != 0) {
       m.batch = b;
@@ -98,7 +98,9 @@ Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer
     } else if (b != 1 && b != L) {
       return invalid_argument(fmt("%s.shape[0]: batch must be 1 or the output's %" PRId64 ", got %" PRId64, name, L, b));
     }
-    if (m.batch > 1 && (m.batch_stride * e) % 16 != 0)
+    // An empty view (K = 0's A and B, an empty D) addresses nothing: its batch stride is
+    // whatever its maker computed (torch: 5 for a (3, 5, 0) tensor) and is never used.
+    if (m.batch > 1 && !empty && (m.batch_stride * e) % 16 != 0)
       return misaligned(fmt("%s.stride[0]: the batch stride (%" PRId64 " elements = %" PRId64 " bytes) must be a multiple of 16 bytes", name, m.batch_stride, m.batch_stride * e));
     if (b == 0) m.batch = 0;  // an empty batch: nothing to read or write
   }

@@ -207,6 +207,28 @@ TEST(GemmValidation, ZeroExtentsAreAcceptedAndStillChecked) {
   EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
 }
 
+// A batched problem with an empty matrix dimension: its empty views' batch strides are never
+// used, whatever they are (torch gives a (3, 5, 0) tensor the batch stride 5, which is not 16
+// bytes); the non-empty views keep every rule.
+TEST(GemmValidation, EmptyBatchedViewsIgnoreTheirBatchStride) {
+  GemmArgs g;
+  g.a = TensorView::batched_matrix(fake(), DType::kBF16, 3, 5, 0, 1, 5);  // K = 0, torch's strides
+  g.b = TensorView::batched_matrix(fake(0x10000), DType::kBF16, 3, 0, 7, 7, 7);
+  g.d = TensorView::batched_matrix(fake(0x20000), DType::kBF16, 3, 5, 7, 8, 40);
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.d = TensorView::batched_matrix(fake(0x20000), DType::kBF16, 3, 5, 7, 8, 36);  // D is not empty: refused
+  expect_refused(g, StatusCode::kMisaligned, "d.stride[0]");
+  g = GemmArgs{};  // N = 0: D (3, 5, 0) with batch stride 5, or 0
+  g.a = TensorView::batched_matrix(fake(), DType::kBF16, 3, 5, 8, 8, 40);
+  g.b = TensorView::batched_matrix(fake(0x10000), DType::kBF16, 3, 8, 0, 1, 8);
+  g.d = TensorView::batched_matrix(fake(0x20000), DType::kBF16, 3, 5, 0, 1, 5);
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.d.stride[0] = 0;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.a = TensorView::batched_matrix(fake(), DType::kBF16, 3, 5, 8, 8, 20);  // A is not empty: refused
+  expect_refused(g, StatusCode::kMisaligned, "a.stride[0]");
+}
+
 TEST(GemmValidation, OutputMayNotOverlapInputs) {
   GemmArgs g = valid_args();
   g.d = TensorView::matrix(fake(0x40), DType::kBF16, 64, 48, 48);  // inside A's bytes

@@ -211,6 +211,26 @@ def test_non_contiguous_views(dtype, seed):
 
 
 @needs_hopper
+def test_contiguous_views_at_an_odd_offset(seed):
+    # Contiguous q, k, v whose data starts off a 16-byte boundary: TMA cannot address them,
+    # so they go through fresh copies (t.contiguous() would hand back the same view).
+    b, s, h, d = 1, 96, 2, 64
+    n = b * s * h * d
+    q = torch.randn(n + 1, device="cuda", dtype=torch.bfloat16)[1:].view(b, s, h, d)
+    k = torch.randn(n + 3, device="cuda", dtype=torch.bfloat16)[3:].view(b, s, h, d)
+    v = bshd(b, s, h, d, torch.bfloat16)
+    assert q.is_contiguous() and q.data_ptr() % 16 != 0
+    out, lse = run(q, k, v, causal=True)
+    check(q, k, v, out, lse, causal=True, what=f"seed={seed}")
+    cu = torch.tensor([0, 40, 96], device="cuda", dtype=torch.int32)
+    out = warpspec.flash_attn_varlen_func(q[0], k[0], v[0], cu, cu, 56, 56)
+    for lo, hi in ((0, 40), (40, 96)):
+        qs, ks, vs = (t[:, lo:hi] for t in (q, k, v))
+        ref, _ = attention_ref(qs, ks, vs)
+        assert (out[lo:hi].float() - ref[0]).abs().max().item() < 2e-2, f"seed={seed} varlen [{lo}, {hi})"
+
+
+@needs_hopper
 def test_non_contiguous_head_dim_is_copied_as_fa3_does(seed):
     q = torch.randn(1, 64, 2, 64, 2, device="cuda", dtype=torch.bfloat16)[..., 0]  # head_dim stride 2
     k, v = bshd(1, 64, 2, 64, torch.bfloat16), bshd(1, 64, 2, 64, torch.bfloat16)

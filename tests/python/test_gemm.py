@@ -264,6 +264,35 @@ def test_views_tma_cannot_address_are_computed_through_copies():
 
 
 @needs_hopper
+def test_empty_batched_problems(seed):
+    # An empty operand's batch stride is never used: torch gives a (3, 5, 0) tensor the
+    # batch stride 5 (10 bytes), which the library once refused as misaligned.
+    a, b = rand(3, 5, 0), rand(3, 0, 7)
+    out = warpspec.gemm(a, b)  # K = 0: zeros
+    assert out.shape == (3, 5, 7) and torch.equal(out.float(), torch.zeros(3, 5, 7, device="cuda")), f"seed={seed}"
+    c = rand(3, 5, 7)
+    out = warpspec.gemm(a, b, c, alpha=1.0, beta=0.5)  # K = 0: beta * c
+    assert torch.equal(out, (0.5 * c.float()).to(torch.bfloat16)), f"seed={seed}"
+    assert warpspec.gemm(rand(3, 0, 8), rand(3, 8, 7)).shape == (3, 0, 7)
+    assert warpspec.gemm(rand(3, 5, 8), rand(3, 8, 0)).shape == (3, 5, 0)
+
+
+@needs_hopper
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_fused_epilogue_with_k_one(dtype, seed):
+    # x @ w.t() + bias with K = 1: w.t() of a (N, 1) w has strides (1, 1) and reads either
+    # way; its aligned copy must stay K-major, as the fused kernel reads B.
+    x, w, bias = rand(16, 1, dtype=dtype), rand(32, 1, dtype=dtype), rand(32, dtype=dtype)
+    out = warpspec.gemm(x, w.t(), bias=bias, activation="relu")
+    ref = torch.relu(x.float() @ w.float().t() + bias.float())
+    check(out, ref, dtype, f"seed={seed}")
+    # A strided w (no unit stride) is copied K-major too.
+    w2 = rand(32, 128, dtype=dtype)[:, ::2]
+    x2 = rand(16, 64, dtype=dtype)
+    check(warpspec.gemm(x2, w2.t(), bias=bias), x2.float() @ w2.float().t() + bias.float(), dtype, f"seed={seed}")
+
+
+@needs_hopper
 def test_shape_errors_raised_in_python():
     with pytest.raises(ValueError, match=r"a: must be \(M, K\) or \(L, M, K\)"):
         warpspec.gemm(rand(64), rand(64, 64))

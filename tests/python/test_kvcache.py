@@ -398,6 +398,14 @@ def test_refusals():
         call(num_splits=129)
     with pytest.raises(ValueError, match="v.shape"):  # the library's message, named as the caller's argument
         call(v=case.v[:, :1])
+    # The attention's refusals name this function's arguments: the caches, not its k and v;
+    # cache_seqlens, not the seqused_k it becomes.
+    with pytest.raises(ValueError, match="cache_seqlens"):
+        warpspec.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=case.cache_seqlens.cpu())
+    with pytest.raises(ValueError, match=r"cache_seqlens\.shape"):
+        warpspec.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=case.cache_seqlens[:1])
+    with pytest.raises(ValueError, match=r"k_cache\.dtype"):
+        warpspec.flash_attn_with_kvcache(q, kc.half(), vc.half(), cache_seqlens=case.cache_seqlens)
     with pytest.raises(ValueError, match="page_size"):
         pc = torch.zeros(8, 40, 2, 128, device="cuda", dtype=torch.bfloat16)
         warpspec.flash_attn_with_kvcache(q, pc, pc.clone(), cache_seqlens=case.cache_seqlens,

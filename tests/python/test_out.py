@@ -59,8 +59,18 @@ def test_gemm_out_refusals():
         warpspec.gemm(a, b, out=torch.empty(64, 64, dtype=torch.bfloat16))
     with pytest.raises(ValueError, match="overlap"):
         warpspec.gemm(a, b, out=a)
+    # With a bias or an activation too: out_dtype must agree with out (it was once ignored).
+    out = torch.full((64, 64), float("nan"), device="cuda", dtype=torch.bfloat16)
+    bias = rand(64)
+    with pytest.raises(ValueError, match="out: must have the result's dtype"):
+        warpspec.gemm(a, b.t(), bias=bias, out_dtype=torch.float32, out=out)
+    with pytest.raises(ValueError, match="out: must have the result's dtype"):
+        warpspec.gemm(a, b.t(), activation="relu", out=torch.empty(64, 64, device="cuda", dtype=torch.float16))
+    assert torch.isnan(out).all(), "a refused call wrote out"
     with pytest.raises(RuntimeError, match="out= does not record gradients"):
         warpspec.gemm(a.requires_grad_(), b, out=torch.empty(64, 64, device="cuda", dtype=torch.bfloat16))
+    with pytest.raises(RuntimeError, match="out= does not record gradients"):
+        warpspec.gemm(a, b.t(), bias=bias, out=out)  # a requires grad (above)
 
 
 @needs_hopper
