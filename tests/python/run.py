@@ -12,7 +12,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SUITES = {"library": ["test_library.py"], "torch": ["test_gemm.py", "test_attention.py", "test_attention_masks.py", "test_hostile.py", "test_out.py",
                                                   "test_describe.py", "test_kvcache.py", "test_pack_gqa.py", "test_attention_fp8.py",
-                                                  "test_scaled_mm.py"]}
+                                                  "test_scaled_mm.py", "test_fuzz_api.py"]}
 SKIP = 77
 
 
