@@ -263,12 +263,13 @@ def _aligned(t: torch.Tensor, keep_major: bool = False) -> torch.Tensor:
     as it was. keep_major: the copy is column-major unless `t` is row-major (B, which FP8
     and fused kernels read K-major only); otherwise the copy is row-major."""
     if keep_major and t.dim() >= 2:
-        # Column-major unless `t` reads only as row-major: where K is contiguous, where a
-        # unit dimension lets it read either way ((1, N) for K = 1), and where it has no
-        # unit stride at all (a strided slice), the copy is K-major.
+        # Column-major unless `t` is a row-major matrix of several columns: where K is
+        # contiguous, where a unit dimension lets it read either way ((1, N) for K = 1, or
+        # one column), and where it has no unit stride at all (a strided slice), the copy
+        # is K-major.
         col_ok = t.stride(-2) == 1 or t.shape[-2] == 1
         row_ok = t.stride(-1) == 1 or t.shape[-1] == 1
-        if col_ok or not row_ok:
+        if col_ok or not row_ok or t.shape[-1] == 1:
             return _aligned(t.transpose(-1, -2)).transpose(-1, -2)
     out = _aligned_empty(t)
     out.copy_(t)

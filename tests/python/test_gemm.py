@@ -290,6 +290,9 @@ def test_fused_epilogue_with_k_one(dtype, seed):
     w2 = rand(32, 128, dtype=dtype)[:, ::2]
     x2 = rand(16, 64, dtype=dtype)
     check(warpspec.gemm(x2, w2.t(), bias=bias), x2.float() @ w2.float().t() + bias.float(), dtype, f"seed={seed}")
+    # One output column from a strided slice (strides (8, 1)): the copy of b is K-major.
+    b3, bias3 = rand(64, 8, dtype=dtype)[:, :1], rand(1, dtype=dtype)
+    check(warpspec.gemm(x2, b3, bias=bias3), x2.float() @ b3.float() + bias3.float(), dtype, f"seed={seed} N = 1")
 
 
 @needs_hopper
