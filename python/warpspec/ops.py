@@ -262,18 +262,23 @@ def _aligned(t: torch.Tensor, keep_major: bool = False) -> torch.Tensor:
     """A copy of `t` that TMA can address. Used only when the library refused the view
     as it was. keep_major: the copy is column-major unless `t` is row-major (B, which FP8
     and fused kernels read K-major only); otherwise the copy is row-major."""
-    if keep_major and t.dim() >= 2:
-        # Column-major unless `t` is a row-major matrix of several columns: where K is
-        # contiguous, where a unit dimension lets it read either way ((1, N) for K = 1, or
-        # one column), and where it has no unit stride at all (a strided slice), the copy
-        # is K-major.
-        col_ok = t.stride(-2) == 1 or t.shape[-2] == 1
-        row_ok = t.stride(-1) == 1 or t.shape[-1] == 1
-        if col_ok or not row_ok or t.shape[-1] == 1:
-            return _aligned(t.transpose(-1, -2)).transpose(-1, -2)
+    if keep_major and _copies_column_major(t):
+        return _aligned(t.transpose(-1, -2)).transpose(-1, -2)
     out = _aligned_empty(t)
     out.copy_(t)
     return out
+
+
+def _copies_column_major(t: torch.Tensor) -> bool:
+    """Whether _aligned(t, keep_major=True) copies `t` column-major: unless `t` is a
+    row-major matrix of several columns. Where K is contiguous, where a unit dimension
+    lets it read either way ((1, N) for K = 1, or one column), and where it has no unit
+    stride at all (a strided slice), the copy is K-major."""
+    if t.dim() < 2:
+        return False
+    col_ok = t.stride(-2) == 1 or t.shape[-2] == 1
+    row_ok = t.stride(-1) == 1 or t.shape[-1] == 1
+    return col_ok or not row_ok or t.shape[-1] == 1
 
 
 # The epilogue of a call: scales, bias, activation code, bias per row, fast accumulation.
@@ -437,7 +442,7 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     rule.
     """
     _require_tensors(("a", a), ("b", b), ("c", c, True), ("out", out, True), ("bias", bias, True))
-    alpha, beta = float(alpha), float(beta)  # checked against float32 in _gemm_impl
+    alpha, beta = _f32(alpha, "alpha"), _f32(beta, "beta")  # a number that fits float32, or raised by name
     act = _activation_code(activation)
     if out is not None:
         if _needs_grad(a, b, c, bias):
@@ -548,6 +553,10 @@ def gemm_fp8_fp8_bf16_nt(lhs, rhs, out: torch.Tensor) -> None:
     block; out (M, N) bfloat16, written in place. Scales may have any strides (DeepGEMM's
     column-major, TMA-aligned a_scales work as they are). The same kernel as scaled_mm with
     block-wise scales."""
+    for name, pair in (("lhs", lhs), ("rhs", rhs)):
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise TypeError(f"{name}: must be a pair (tensor, scales), got {type(pair).__name__}"
+                            + (f" of length {len(pair)}" if isinstance(pair, (tuple, list)) else ""))
     (a, sa), (w, sw) = lhs, rhs
     _require_tensors(("lhs[0]", a), ("lhs[1]", sa), ("rhs[0]", w), ("rhs[1]", sw), ("out", out))
     if out.dtype != torch.bfloat16:
@@ -680,6 +689,9 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
             raise _lib.WarpspecArgumentError(f"invalid argument: softmax_scale: must be positive and finite in "
                                              f"float32, got {softmax_scale!r}", _lib.INVALID_ARGUMENT)
     cap = _f32(softcap, "softcap")
+    if cap < 0.0:  # the library refuses it too, but -1e-50 packs to -0.0, which it would take as off
+        raise _lib.WarpspecArgumentError(f"invalid argument: softcap: must be finite and >= 0 (0: off), got "
+                                         f"{softcap!r}", _lib.INVALID_ARGUMENT)
     if cap != 0.0 and not _F32_PACK.unpack(_F32_PACK.pack(cap))[0] > 0.0 and cap > 0.0:
         raise _lib.WarpspecArgumentError(f"invalid argument: softcap: {softcap!r} rounds to 0 in float32 (0 turns "
                                          "softcapping off; pass 0.0 for that)", _lib.INVALID_ARGUMENT)
@@ -1008,7 +1020,7 @@ def flash_attn_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
                      ("q_descale", q_descale, True), ("k_descale", k_descale, True), ("v_descale", v_descale, True))
     _refuse_unsupported(qv, None, None, None, sm_margin)
     left, right = _window(window_size)
-    args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, None, None, None, None, 0,
+    args = (softmax_scale, bool(causal), left, right, _f32(softcap, "softcap"), learnable_sink, None, None, None, None, 0,
             _int_arg(attention_chunk or 0, "attention_chunk"))
     result, lse = _run_attention("flash_attn_func", q, k, v, args, out,
                                  (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa),
@@ -1052,7 +1064,7 @@ def flash_attn_varlen_func(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, cu
     max_q = _max_seqlen_q(cu_seqlens_q, max_seqlen_q)
     if max_seqlen_k is not None:
         _int_arg(max_seqlen_k, "max_seqlen_k")  # accepted, not needed (lengths are read on the GPU)
-    args = (softmax_scale, bool(causal), left, right, float(softcap), learnable_sink, cu_seqlens_q, cu_seqlens_k,
+    args = (softmax_scale, bool(causal), left, right, _f32(softcap, "softcap"), learnable_sink, cu_seqlens_q, cu_seqlens_k,
             seqused_q, seqused_k, max_q, _int_arg(attention_chunk or 0, "attention_chunk"))
     result, lse = _run_attention("flash_attn_varlen_func", q, k, v, args, out,
                                  (_splits_arg(num_splits), None, None, None, _pack_gqa_arg(pack_gqa),
@@ -1259,6 +1271,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
     if k is not None and cache_seqlens is None:
         raise ValueError("cache_seqlens: required with k and v (where each sequence's new rows go)")
     if isinstance(cache_seqlens, int) and not isinstance(cache_seqlens, bool):
+        if not 0 <= cache_seqlens < 2 ** 31:
+            raise ValueError(f"cache_seqlens: must be from 0 to 2^31 - 1 (int32), got {cache_seqlens}")
         batch = q.shape[0] if cu_seqlens_q is None else cu_seqlens_q.shape[0] - 1
         cache_seqlens = torch.full((batch,), cache_seqlens, dtype=torch.int32, device=k_cache.device)
     _require_tensors(("cache_seqlens", cache_seqlens, True))
@@ -1268,7 +1282,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
     max_q = _max_seqlen_q(cu_seqlens_q, max_seqlen_q)
     args = (q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx, cache_leftpad,
             page_table, cu_seqlens_q, max_q, softmax_scale, bool(causal), left, right,
-            _int_arg(attention_chunk or 0, "attention_chunk"), float(softcap), bool(rotary_interleaved),
+            _int_arg(attention_chunk or 0, "attention_chunk"), _f32(softcap, "softcap"), bool(rotary_interleaved),
             _splits_arg(num_splits), pack)
     tensors = [t for t in args if isinstance(t, torch.Tensor)]
     if _plain_eager(*tensors):
@@ -1299,6 +1313,10 @@ def _combine_impl(out_partial: torch.Tensor, lse_partial: torch.Tensor, out_dtyp
         raise ValueError(f"lse_partial: must be (num_splits, batch, seqlen, nheads), got shape {tuple(lp.shape)}")
     index = _device_of(("out_partial", "lse_partial"), op, lp)
     splits, b, s, h, d = op.shape
+    if tuple(lp.shape) != (splits, b, s, h):  # the C ABI takes one split count: checked here
+        raise _lib.WarpspecArgumentError(f"invalid argument: lse_partial.shape: must be (num_splits, batch, seqlen, "
+                                         f"nheads) = {(splits, b, s, h)} (out_partial's), got {tuple(lp.shape)}",
+                                         _lib.INVALID_ARGUMENT)
     out_dtype = op.dtype if out_dtype is None else out_dtype
     if out_buffer is not None:
         _check_out(out_buffer, (b, s, h, d), out_dtype, op)
@@ -1324,6 +1342,8 @@ def _combine_impl(out_partial: torch.Tensor, lse_partial: torch.Tensor, out_dtyp
         raise lib.error(status)
     if dp != d:
         out = out[..., :d]
+        if out_buffer is None:
+            out = out.contiguous()  # a new result is contiguous, as the registered op's
     if out_buffer is not None and out is not out_buffer:
         out_buffer.copy_(out)
         out = out_buffer
@@ -1403,6 +1423,7 @@ def describe_gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = 
     alpha, beta = _f32(alpha, "alpha"), _f32(beta, "beta")
     index = _device_of(_GEMM_NAMES, a, b) if c is None else _device_of(_GEMM_NAMES, a, b, c)
     out_dtype = a.dtype if out_dtype is None else out_dtype
+    _dtype_code(out_dtype, "out_dtype")  # as gemm: named before anything is allocated
     d = torch.empty(_gemm_shape(a, b), dtype=out_dtype, device=a.device)
 
     def line(a, b, c, d):
@@ -1420,7 +1441,10 @@ def describe_gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = 
                                               and ": d." not in str(e))):
             raise
         c2 = _aligned_empty(c) if c is not None and beta != 0.0 else None
-        return line(_aligned_empty(a), _aligned_empty(b), c2, _aligned_empty(d))
+        # b's copy in the layout gemm's takes (_aligned with keep_major), not its data.
+        b2 = (_aligned_empty(b.transpose(-1, -2)).transpose(-1, -2) if _copies_column_major(b)
+              else _aligned_empty(b))
+        return line(_aligned_empty(a), b2, c2, _aligned_empty(d))
 
 
 def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_scale: Optional[float] = None,
@@ -1430,8 +1454,8 @@ def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softma
     on, its key block and stages, the tile order, tiles, grid; pack_gqa=g when it packs),
     the line WARPSPEC_LOG_CONFIG=1 prints at the launch. Refuses what flash_attn_func
     refuses. Allocates output-sized buffers; reads no data."""
-    flags = _pack_gqa_flags(_pack_gqa_arg(pack_gqa))
     q, k, v = _tensor(q, "q"), _tensor(k, "k"), _tensor(v, "v")
+    flags = _pack_gqa_flags(_pack_gqa_arg(pack_gqa))
     scale = 0.0
     if softmax_scale is not None:  # 0 means "default" in the C ABI: refuse it here, as flash_attn_func does
         scale = _f32(softmax_scale, "softmax_scale")
@@ -1441,7 +1465,7 @@ def describe_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softma
     index = _device_of(_ATTENTION_NAMES, q, k, v)
     out_shape, lse_shape = _attention_shapes(q, False)
     q, k, v = _contiguous_last(q), _contiguous_last(k), _contiguous_last(v)
-    out = torch.empty(out_shape, dtype=q.dtype, device=q.device)
+    out = torch.empty(out_shape, dtype=_attention_out_dtype(q.dtype), device=q.device)  # bf16 for e4m3
     lse = torch.empty(lse_shape, dtype=torch.float32, device=q.device)
 
     def line(q, k, v):

@@ -16,7 +16,8 @@ namespace {
 constexpr int64_t kMaxExtent = int64_t(1) << 30;
 
 // Rank, dtype, extents, non-negative strides (positive where stepped over), the last
-// dim contiguous, the others multiples of `stride_mult`, data `align`-byte aligned.
+// dim contiguous, the others multiples of `stride_mult`, data `align`-byte aligned; an
+// empty view (an extent 0, torch's data pointer then null) only its rank and extents.
 Status check_view(const TensorView& v, const char* name, int rank, const char* const* names, int64_t stride_mult,
                   uintptr_t align, bool last_contiguous) {
   if (v.rank != rank) return invalid_argument(fmt("%s.rank: must be %d, got %d", name, rank, v.rank));
@@ -26,6 +27,9 @@ Status check_view(const TensorView& v, const char* name, int rank, const char* c
     if (v.shape[i] > 1 && v.stride[i] < 0)
       return invalid_argument(fmt("%s.stride[%d] (%s): must be >= 0, got %" PRId64, name, i, names[i], v.stride[i]));
   }
+  bool empty = false;  // no element is addressed: the stride and pointer rules do not apply
+  for (int i = 0; i < rank; ++i) empty = empty || v.shape[i] == 0;
+  if (empty) return Status::Ok();
   if (last_contiguous && v.shape[rank - 1] > 1 && v.stride[rank - 1] != 1)
     return invalid_argument(fmt("%s.stride[%d] (%s): the last dimension must be contiguous (stride 1), got %" PRId64, name,
                                 rank - 1, names[rank - 1], v.stride[rank - 1]));
@@ -70,8 +74,9 @@ Status attention_combine(const CombineArgs& a, cudaStream_t stream) {
   WARPSPEC_RETURN_IF_ERROR(check_view(a.out_partial, "out_partial", 4, kONames, 4, 16, true));
   const int64_t batch = a.out_partial.shape[0], seqlen = a.out_partial.shape[1], heads = a.out_partial.shape[2],
                 head_dim = a.out_partial.shape[3];
-  if (head_dim % 4 != 0)
-    return unsupported(fmt("out_partial.shape[3] (head_dim): must be a multiple of 4 (float4 columns), got %" PRId64, head_dim));
+  if (head_dim % 4 != 0 || head_dim == 0)
+    return unsupported(fmt("out_partial.shape[3] (head_dim): must be a positive multiple of 4 (float4 columns), got %" PRId64,
+                           head_dim));
   if (a.num_splits > 1 && (a.out_partial_split_stride < 0 || a.out_partial_split_stride % 4 != 0))
     return misaligned(fmt("out_partial_split_stride: must be a non-negative multiple of 4 elements, got %" PRId64,
                           a.out_partial_split_stride));

@@ -507,6 +507,28 @@ TEST(KvCacheValidation, CombineRefusals) {
   refused(b, StatusCode::kInvalidArgument, "out");
 }
 
+// An empty combine (batch, seqlen or heads 0: torch's data pointers are then null) passes
+// every rule and launches nothing; head_dim 0 is refused by name.
+TEST(KvCacheValidation, CombineOfNothing) {
+  warpspec::CombineArgs a;
+  a.out_partial = bshd(2, 0, 8, 128, DType::kFP32, nullptr);
+  a.num_splits = 3;
+  a.out_partial_split_stride = 0;
+  a.lse_partial.data = nullptr, a.lse_partial.dtype = DType::kFP32, a.lse_partial.rank = 3;
+  a.lse_partial.shape[0] = 2, a.lse_partial.shape[1] = 0, a.lse_partial.shape[2] = 8;
+  a.lse_partial.stride[0] = 0, a.lse_partial.stride[1] = 8, a.lse_partial.stride[2] = 1;
+  a.out = bshd(2, 0, 8, 128, DType::kBF16, nullptr);
+  const warpspec::Status s = warpspec::attention_combine(a, nullptr);
+  EXPECT_TRUE(accepted(s)) << s.to_string();
+  warpspec::CombineArgs b = a;
+  b.out_partial = bshd(2, 1, 8, 0, DType::kFP32, nullptr);
+  b.lse_partial.shape[1] = 1;
+  b.out = bshd(2, 1, 8, 0, DType::kBF16, nullptr);
+  const warpspec::Status r = warpspec::attention_combine(b, nullptr);
+  EXPECT_EQ(r.code(), StatusCode::kUnsupported) << r.to_string();
+  EXPECT_NE(r.message().find("head_dim"), std::string::npos) << r.message();
+}
+
 TEST(KvCacheValidation, AppendRefusals) {
   warpspec::KvAppendArgs a;
   a.k_cache = bshd(2, 512, 2, 128, DType::kBF16, fake());
