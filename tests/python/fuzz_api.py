@@ -19,14 +19,25 @@ reproducible description (the seed and every drawn parameter) on a mismatch. Fam
   kvcache    warpspec.flash_attn_with_kvcache: dense or paged caches, appends,
              rotary, cache_batch_idx, left pads
   bad        a valid call with one thing broken: the documented exception type,
-             a message naming the argument, out= (or the cache) left untouched
+             a message naming the argument, out= (or the cache) left untouched;
+             for describe_gemm / describe_attention, the call's own exception and message
+  combine    warpspec.flash_attn_combine: 1..128 splits, head dims not a multiple of
+             4 or 8, out_dtype, strided / odd-offset / split-stride-0 partials, FA3's
+             (splits, b, h, s) LSE layout, -inf splits and rows, NaN, LSEs far from 0,
+             out=; test_kvcache.combine_ref's logsumexp merge in float64
+  fp8_gemm   warpspec.gemm_fp8_fp8_bf16_nt (DeepGEMM's convention): small shapes,
+             M- or K-major a_scales, out= views; float64 reference, and bit-equal to
+             scaled_mm with the same block scales
+  describe   describe_gemm / describe_attention on a valid gemm / attention case:
+             one line, no exception, and the call itself runs
 
 Drawing a case is pure Python (random.Random), so `--dry-run` lists cases without torch.
 The references and tolerances are the existing tests' (test_attention.check,
 test_kvcache.Case / check_out, test_scaled_mm.check, testing/gemm_check.hpp's element
 tolerance), imported from those modules.
 
-    python3 tests/python/fuzz_api.py --cases N --seed S [--family gemm|scaled_mm|attention|varlen|kvcache|bad]
+    python3 tests/python/fuzz_api.py --cases N --seed S [--family gemm|scaled_mm|attention|varlen|kvcache|bad|
+                                                                  combine|fp8_gemm|describe]
 
 runs N cases per family (seeds S .. S+N-1), prints each failure's line and a summary line
 per family, and exits 1 if any case failed (77, ctest's skip code, without a Hopper GPU).
@@ -54,7 +65,8 @@ try:
 except ImportError:  # drawing cases (and --dry-run) needs no torch
     torch = None
 
-FAMILIES = ("gemm", "scaled_mm", "attention", "varlen", "kvcache", "bad")
+# New families go at the end: a family's salt is its position, so earlier draws stay as they were.
+FAMILIES = ("gemm", "scaled_mm", "attention", "varlen", "kvcache", "bad", "combine", "fp8_gemm", "describe")
 _SALT = {name: i + 1 for i, name in enumerate(FAMILIES)}
 NAN = float("nan")
 
@@ -354,6 +366,71 @@ def draw_kvcache(rng):
     return p
 
 
+def draw_combine(rng):
+    """flash_attn_combine: splits, shapes (head dims that are not a multiple of 4 or 8
+    included: the binding pads them), out_dtype, strided / odd-offset views of out_partial
+    and lse_partial (FA3's split kernels leave the LSE (splits, batch, heads, seqlen)),
+    -inf splits and rows, a NaN, LSEs far from 0, out=."""
+    r = rng.random()
+    p = {"splits": 1 if r < 0.15 else rng.randint(2, 8) if r < 0.75 else rng.randint(9, 32) if r < 0.95
+         else rng.choice([64, 127, 128])}
+    p["batch"], p["seqlen"], p["heads"] = rng.randint(1, 4), _seqlen(rng, top=1024), rng.randint(1, 16)
+    r = rng.random()
+    p["d"] = 8 * rng.randint(1, 32) if r < 0.6 else 4 * rng.randint(1, 64) if r < 0.8 else rng.randint(1, 260)
+    while p["splits"] * p["batch"] * p["seqlen"] * p["heads"] * p["d"] > 4_000_000:  # 16 MB of partials at most
+        if p["seqlen"] > 1:
+            p["seqlen"] //= 2
+        elif p["heads"] > 1:
+            p["heads"] //= 2
+        else:
+            p["splits"] = max(1, p["splits"] // 2)
+    p["op_layout"] = rng.choices(["contig", "split_strided", "padded_d", "odd_offset", "bhsd", "expand"],
+                                 weights=[40, 12, 15, 8, 15, 5])[0]
+    p["lp_layout"] = rng.choices(["contig", "bhs", "split_strided", "odd_offset", "expand"],
+                                 weights=[40, 30, 12, 8, 5])[0]
+    p["lse_scale"] = rng.choice([1.0, 3.0, 3.0, 30.0, 300.0])
+    p["lse_shift"] = rng.choice([0.0, 0.0, round(rng.uniform(-200, 200), 2)])
+    # An empty batch, seqlen or heads: an empty result (the library returns before the
+    # launch for these, attention_combine in src/attention/combine_api.cpp).
+    p["empty"] = rng.choice(["batch", "seqlen", "heads"]) if rng.random() < 0.03 else None
+    if p["empty"]:
+        p[p["empty"]] = 0
+    p["neg_inf"] = p["splits"] > 1 and rng.random() < 0.5  # some splits saw no key in some rows
+    p["dead_row"] = not p["empty"] and rng.random() < 0.3  # a row no split saw a key of: out = 0, lse = -inf
+    p["nan"] = not p["empty"] and rng.random() < 0.1  # one NaN LSE: its row is NaN
+    p["out_dtype"] = rng.choice(["none", "fp32", "bf16", "fp16"])
+    p["out"] = rng.choice(["contig", "odd_offset", "padded", "strided_rows"]) if rng.random() < 0.3 else "none"
+    p["pass_out_dtype"] = p["out"] != "none" and p["out_dtype"] != "none" and rng.random() < 0.5
+    return p
+
+
+def draw_fp8_gemm(rng):
+    """gemm_fp8_fp8_bf16_nt (DeepGEMM's convention): small shapes only, K mostly a
+    multiple of 16 (odd K goes through copies), a_scales M-major (DeepGEMM's) or K-major,
+    an out= view that is contiguous or not."""
+    p = {"M": rng.choice([1, rng.randint(1, 64), rng.randint(65, 512)]),
+         "N": rng.choice([16 * rng.randint(1, 32), rng.randint(1, 512)]),
+         "K": 16 * rng.randint(1, 64) if rng.random() < 0.8 else rng.randint(1, 1024)}
+    p["a_scale_m_major"] = rng.random() < 0.6
+    p["out"] = rng.choice(["contig", "contig", "odd_offset", "strided_rows"])
+    return p
+
+
+def draw_describe(rng):
+    """describe_gemm / describe_attention on a valid gemm / flash_attn_func case, drawn by
+    those families and narrowed to the arguments describe takes."""
+    api = rng.choice(["gemm", "attention"])
+    if api == "gemm":
+        p = draw_gemm(rng)
+        p.update(bias="none", activation=None, out="none", c_is_out=False)
+    else:
+        p = draw_attention(rng)
+        p.update(window=(-1, -1), softcap=0.0, sink=False, chunk=0, num_splits=1, deterministic=False, out="none")
+        if p["d"] > 192 and p["pack_gqa"]:
+            p["pack_gqa"] = False
+    return {"api": api, **p}
+
+
 # The bad family: (target, corruption) -> (exception types, any-of substrings the message
 # must contain, whether out= may be given, base overrides). Types are names resolved at
 # run time ("ValueError" covers warpspec.WarpspecArgumentError).
@@ -394,6 +471,13 @@ CORRUPTIONS = {
         "a_not_a_tensor": (_T, ["a: must be a torch.Tensor"], True, {}),
         "out_dtype_conflicts_out": (_V, ["out"], True, {"with_out": True}),
         "out_dtype_conflicts_out_bias": (_V, ["out"], True, {"with_out": True, "bias": True}),
+        "alpha_str": (_T, ["alpha"], True, {}),  # _f32's rule: a non-number is a TypeError naming it
+        "alpha_none": (_T, ["alpha"], True, {}),
+        "alpha_nan": (_V, ["alpha"], True, {}),
+        "beta_inf": (_V, ["beta"], True, {}),
+        "beta_neg_inf": (_V, ["beta"], True, {}),
+        "beta_huge": (_V, ["beta"], True, {}),
+        "out_dtype_not_a_dtype": ((*_V, *_T), ["out_dtype"], False, {}),
     },
     "scaled_mm": {
         "b_row_major": (_V, ["b.stride"], False, {}),
@@ -451,6 +535,19 @@ CORRUPTIONS = {
         "out_cpu": (_V, ["out:"], True, {"with_out": True}),
         "out_overlaps_k": (_V, ["overlap"], True, {"with_out": True}),
         "q_not_a_tensor": (_T, ["q: must be a torch.Tensor"], True, {}),
+        "softmax_scale_inf": (_V, ["softmax_scale"], True, {}),
+        "softmax_scale_tiny": (_V, ["softmax_scale"], True, {}),  # rounds to 0 in float32 (README's table)
+        "softmax_scale_str": (_T, ["softmax_scale"], True, {}),
+        "softcap_nan": (_V, ["softcap"], True, {}),
+        "softcap_inf": (_V, ["softcap"], True, {}),
+        "softcap_tiny_negative": (_V, ["softcap"], True, {}),  # negative: refused as softcap_negative is
+        "softcap_str": (_T, ["softcap"], True, {}),
+        "attention_chunk_2_31": (_V, ["attention_chunk"], True, {}),
+        "attention_chunk_float": (_T, ["attention_chunk"], True, {}),
+        "window_float": (_T, ["window_size"], True, {}),
+        "num_splits_float": (_T, ["num_splits"], True, {}),
+        "sink_rank2": (_V, ["learnable_sink"], True, {}),
+        "sink_strided": (_V, ["learnable_sink"], True, {"g": 2}),  # heads > 1: a stride that matters
     },
     "varlen": {
         "cu_seqlens_q_int64": (_V, ["cu_seqlens_q.dtype"], True, {}),
@@ -465,6 +562,11 @@ CORRUPTIONS = {
         "q_rank4": (_V, ["q: must be (total_q, heads, head_dim)"], False, {}),
         "seqused_k_length": (_V, ["seqused_k.shape"], True, {}),
         "seqused_q_int64": (_V, ["seqused_q.dtype"], True, {}),
+        "cu_seqlens_k_int16": (_V, ["cu_seqlens_k.dtype"], True, {}),
+        "cu_seqlens_q_rank2": (_V, ["cu_seqlens_q"], True, {}),
+        "max_seqlen_q_float": (_T, ["max_seqlen_q"], True, {}),
+        "max_seqlen_q_2_63": (_V, ["max_seqlen_q"], True, {}),
+        "seqused_k_float": (_V, ["seqused_k.dtype"], True, {}),
     },
     "kvcache": {
         "k_without_v": (_V, ["k, v"], None, {"new": 2}),
@@ -492,9 +594,73 @@ CORRUPTIONS = {
         "cu_seqlens_k_new_given": (_N, ["cu_seqlens_k_new"], None, {}),
         "rotary_seqlens_given": (_N, ["rotary_seqlens"], None, {}),
         "scheduler_metadata_given": (_N, ["scheduler_metadata"], None, {}),
+        "cache_seqlens_int64": (_V, ["cache_seqlens"], None, {}),
+        "cache_seqlens_rank2": (_V, ["cache_seqlens"], None, {}),
+        "cache_seqlens_int_2_31": (_V, ["cache_seqlens"], None, {}),  # an int that int32 cannot hold
+        "softcap_nan": (_V, ["softcap"], None, {}),
+        "window_left_below_minus_1": (_V, ["window_left"], None, {}),
+    },
+    # flash_attn_combine. Negative, NaN or huge LSE values are data (NaN propagates).
+    "combine": {
+        "out_partial_bf16": (_V, ["out_partial.dtype"], True, {}),
+        "out_partial_fp64": (_V, ["out_partial.dtype"], True, {}),
+        "lse_partial_fp16": (_V, ["lse_partial.dtype"], True, {}),
+        "out_partial_rank4": (_V, ["out_partial"], True, {}),
+        "lse_partial_rank3": (_V, ["lse_partial"], True, {}),
+        "lse_partial_heads": (_V, ["lse_partial.shape"], True, {}),
+        "lse_partial_fewer_splits": (_V, ["lse_partial"], True, {"splits": 3}),
+        "lse_partial_more_splits": (_V, ["lse_partial"], True, {}),
+        "out_partial_cpu": (_V, ["out_partial: must be a CUDA tensor"], True, {}),
+        "lse_partial_cpu": (_V, ["lse_partial: must be a CUDA tensor"], True, {}),
+        "splits_0": (_V, ["num_splits", "out_partial"], True, {}),
+        "splits_129": (_V, ["num_splits", "out_partial"], True, {}),
+        "out_dtype_int32": (_V, ["out_dtype", "out.dtype"], False, {}),
+        "out_dtype_fp64": (_V, ["out_dtype", "out.dtype"], False, {}),
+        "out_shape": (_V, ["out: must have the result's shape"], True, {"with_out": True}),
+        "out_dtype_conflicts_out": (_V, ["out"], True, {"with_out": True}),
+        "out_cpu": (_V, ["out:"], True, {"with_out": True}),
+        # (a head dim that is not a multiple of 4 is computed through a padded copy: no overlap)
+        "out_overlaps_out_partial": (_V, ["overlap"], True, {"with_out": True, "out_dtype": "fp32", "d": 64}),
+        "out_overlaps_lse_partial": (_V, ["overlap"], True, {"with_out": True, "out_dtype": "fp32", "d": 64}),
+        "out_partial_not_a_tensor": (_T, ["out_partial: must be a torch.Tensor"], True, {}),
+        "out_not_a_tensor": (_T, ["out: must be a torch.Tensor"], True, {"with_out": True}),
+    },
+    # gemm_fp8_fp8_bf16_nt. "standin": also checked with bfloat16 stand-ins where torch has
+    # no float8 dtypes (the binding refuses these before the inputs' dtype matters).
+    "fp8_gemm": {
+        "out_fp32": (_V, ["out: must be bfloat16"], None, {"standin": True}),
+        "out_shape": (_V, ["out: must have the result's shape"], None, {"standin": True}),
+        "out_not_a_tensor": (_T, ["out"], None, {"standin": True}),
+        "out_cpu": (_V, ["out"], None, {}),
+        "lhs_not_a_pair": ((*_V, *_T), ["lhs"], None, {"standin": True}),
+        "a_rank3": (_V, ["lhs"], None, {"standin": True}),
+        "w_rank1": (_V, ["rhs"], None, {"standin": True}),
+        "a_scales_shape": (_V, ["block scales must be", "lhs[1]"], None, {"standin": True}),
+        "w_scales_shape": (_V, ["block scales must be", "rhs[1]"], None, {"standin": True}),
+        "a_scales_fp16": (_V, ["scale_a", "lhs[1]"], None, {"standin": True}),
+        "a_cpu": (_V, ["a: must be a CUDA tensor", "lhs[0]"], None, {"standin": True}),
+        "a_bf16": (_V, ["a.dtype", "lhs[0]"], None, {}),
+        "w_column_major": (_V, ["b.stride", "rhs[0]"], None, {}),
+        "k_mismatch": (_V, ["b.shape", "rhs[0]", "block scales must be"], None, {}),
     },
 }
-_BAD_TARGETS = {"gemm": 30, "scaled_mm": 15, "attention": 25, "varlen": 15, "kvcache": 15}
+# describe_gemm / describe_attention: the call's corruptions that describe's arguments can
+# carry; describe must refuse them with the call's exception and message.
+_DESCRIBE_GEMM = ("a_fp32", "a_int", "b_other_dtype", "a_cpu", "b_cpu", "c_cpu", "k_mismatch", "a_rank1", "a_rank4",
+                  "b_rank1", "batch_mismatch", "c_shape", "c_dtype", "beta_without_c", "alpha_inf", "alpha_huge",
+                  "beta_nan", "out_dtype_other_16bit", "out_dtype_int64", "a_not_a_tensor", "alpha_str", "alpha_none",
+                  "alpha_nan", "beta_inf", "beta_neg_inf", "beta_huge", "out_dtype_not_a_dtype")
+_DESCRIBE_ATTENTION = ("q_fp32", "k_dtype", "v_dtype", "q_cpu", "k_cpu", "head_dim_not_multiple_of_8", "head_dim_264",
+                       "heads_not_multiple", "kv_seqlen_mismatch", "batch_mismatch", "kv_head_dim_mismatch", "q_rank3",
+                       "k_rank3", "softmax_scale_negative", "softmax_scale_zero", "softmax_scale_nan",
+                       "softmax_scale_inf", "softmax_scale_tiny", "softmax_scale_str", "pack_gqa_not_bool",
+                       "pack_gqa_group_of_3", "pack_gqa_head_dim_256", "q_not_a_tensor")
+CORRUPTIONS["describe_gemm"] = {c: (*CORRUPTIONS["gemm"][c][:2], False, CORRUPTIONS["gemm"][c][3])
+                                for c in _DESCRIBE_GEMM}
+CORRUPTIONS["describe_attention"] = {c: (*CORRUPTIONS["attention"][c][:2], False, CORRUPTIONS["attention"][c][3])
+                                     for c in _DESCRIBE_ATTENTION}
+_BAD_TARGETS = {"gemm": 30, "scaled_mm": 15, "attention": 25, "varlen": 15, "kvcache": 15, "combine": 15,
+                "fp8_gemm": 8, "describe_gemm": 10, "describe_attention": 10}
 
 
 def draw_bad(rng, forced=None):
@@ -506,7 +672,7 @@ def draw_bad(rng, forced=None):
         target, corruption = forced
     _, _, allow_out, over = CORRUPTIONS[target][corruption]
     p = {"target": target, "corruption": corruption}
-    if target == "gemm":
+    if target in ("gemm", "describe_gemm"):
         p.update(dtype=rng.choice(["bf16", "fp16"]), M=8 * rng.randint(1, 16), N=8 * rng.randint(2, 16),
                  K=8 * rng.randint(2, 16), b_col=rng.random() < 0.5, bias=False,
                  with_out=allow_out and rng.random() < 0.5)
@@ -517,7 +683,7 @@ def draw_bad(rng, forced=None):
                  scaling=rng.choice(["tensor", "row"]), out_dtype=rng.choice(["bf16", "fp16", "fp32"]), bias=False)
         if over.get("scaling") == "block":
             p["K"] = 128 * rng.randint(2, 4)  # K > 128: block scales cannot read as row-wise
-    elif target == "attention":
+    elif target in ("attention", "describe_attention"):
         p.update(dtype=rng.choice(["bf16", "fp16"]), batch=rng.randint(1, 2), sq=rng.randint(1, 150),
                  sk=rng.randint(1, 150), hk=rng.choice([1, 2]), g=rng.choice([1, 2, 4]), d=8 * rng.randint(1, 16),
                  with_out=allow_out and rng.random() < 0.5)
@@ -526,6 +692,12 @@ def draw_bad(rng, forced=None):
         p.update(dtype=rng.choice(["bf16", "fp16"]), seqlens_q=[rng.randint(0, 100) for _ in range(b)],
                  seqlens_k=[rng.randint(0, 100) for _ in range(b)], hk=rng.choice([1, 2]), g=rng.choice([1, 2]),
                  d=8 * rng.randint(1, 16), with_out=allow_out and rng.random() < 0.5)
+    elif target == "combine":
+        p.update(splits=rng.randint(1, 6), batch=rng.randint(1, 3), seqlen=rng.randint(1, 40), heads=rng.randint(1, 8),
+                 d=rng.choice([8 * rng.randint(1, 32), rng.randint(1, 130)]),
+                 out_dtype=rng.choice(["none", "fp32", "bf16", "fp16"]), with_out=allow_out and rng.random() < 0.5)
+    elif target == "fp8_gemm":
+        p.update(M=rng.randint(1, 200), N=16 * rng.randint(1, 24), K=128 * rng.randint(1, 4))
     else:
         p.update(dtype=rng.choice(["bf16", "fp16"]), batch=rng.randint(1, 3), heads_kv=rng.choice([1, 2]),
                  g=rng.choice([1, 2]), d=8 * rng.randint(1, 16), cache_len=rng.randint(32, 200),
@@ -539,7 +711,8 @@ def draw_bad(rng, forced=None):
 
 
 _DRAW = {"gemm": draw_gemm, "scaled_mm": draw_scaled_mm, "attention": draw_attention, "varlen": draw_varlen,
-         "kvcache": draw_kvcache, "bad": draw_bad}
+         "kvcache": draw_kvcache, "bad": draw_bad, "combine": draw_combine, "fp8_gemm": draw_fp8_gemm,
+         "describe": draw_describe}
 
 
 def draw(family, seed, corruption=None):
@@ -1089,6 +1262,30 @@ def _expect_refusal(call, types, names, what):
                          f"{' or '.join(map(repr, names))}")
 
 
+def _expect_same_refusal(call, describe_call, types, names, what):
+    """The call must refuse (as _expect_refusal), and describe_call with the very same
+    exception type and message (describe "refuses what the call refuses")."""
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - compared below
+            return e
+        return None
+
+    e1, e2 = outcome(call), outcome(describe_call)
+
+    def again():
+        if e1 is not None:
+            raise e1
+
+    _expect_refusal(again, types, names, what.replace("describe_", "") + " (the call itself)")
+    if e2 is None:
+        raise AssertionError(f"{what}: accepted what the call refuses ({type(e1).__name__}: {_one_line(e1)})")
+    if type(e2) is not type(e1) or str(e2) != str(e1):
+        raise AssertionError(f"{what}: {type(e2).__name__}: {_one_line(e2)}; the call raises "
+                             f"{type(e1).__name__}: {_one_line(e1)}")
+
+
 def _other16(dt):
     return torch.float16 if dt == torch.bfloat16 else torch.bfloat16
 
@@ -1106,6 +1303,8 @@ def _bad_gemm(p, corruption):
         kw["bias"] = _randn(N, dt)
     # The valid call first: the corruption alone must make the difference.
     _call(warpspec.gemm, a, b, c, **kw)
+    if p["target"] == "describe_gemm":
+        _call(warpspec.describe_gemm, a, b, c, out_dtype=dt)
     a_, b_ = a, b
     if corruption == "a_fp32":
         a_ = a.float()
@@ -1165,6 +1364,17 @@ def _bad_gemm(p, corruption):
         kw["out_dtype"] = torch.int64
     elif corruption == "a_not_a_tensor":
         a_ = [[1.0] * K] * M
+    elif corruption == "alpha_str":
+        kw["alpha"] = "2"
+    elif corruption == "alpha_none":
+        kw["alpha"] = None
+    elif corruption == "alpha_nan":
+        kw["alpha"] = NAN
+    elif corruption in ("beta_inf", "beta_neg_inf", "beta_huge"):
+        c = _randn(M * N, dt).view(M, N)
+        kw["beta"] = {"beta_inf": math.inf, "beta_neg_inf": -math.inf, "beta_huge": -1e39}[corruption]
+    elif corruption == "out_dtype_not_a_dtype":
+        kw["out_dtype"] = "float32"
     out = base = None
     protect = None  # an input whose memory out= shares: it must not change
     if p["with_out"]:
@@ -1184,7 +1394,12 @@ def _bad_gemm(p, corruption):
             out = torch.full((M, N), NAN, dtype=result_dtype, device="cuda")
         base = out
         kw["out"] = out
-    _expect_refusal(lambda: warpspec.gemm(a_, b_, c, **kw), *CORRUPTIONS["gemm"][corruption][:2], "warpspec.gemm")
+    if p["target"] == "describe_gemm":
+        dkw = {key: kw[key] for key in ("alpha", "beta", "out_dtype") if key in kw}
+        _expect_same_refusal(lambda: warpspec.gemm(a_, b_, c, **kw), lambda: warpspec.describe_gemm(a_, b_, c, **dkw),
+                             *CORRUPTIONS["gemm"][corruption][:2], "warpspec.describe_gemm")
+    else:
+        _expect_refusal(lambda: warpspec.gemm(a_, b_, c, **kw), *CORRUPTIONS["gemm"][corruption][:2], "warpspec.gemm")
     torch.cuda.synchronize()  # nothing launched that could fail
     if protect is not None:
         assert torch.equal(buf, protect), "out= overlapping a: a's memory was written"
@@ -1255,6 +1470,8 @@ def _bad_attention(p, corruption):
     q, k, v = (torch.randn(b, s, n, d, device="cuda", dtype=dt) for s, n in ((sq, h), (sk, hk), (sk, hk)))
     kw = {}
     _call(warpspec.flash_attn_func, q, k, v)
+    if p["target"] == "describe_attention":
+        _call(warpspec.describe_attention, q, k, v)
     if corruption == "q_fp32":
         q, k, v = q.float(), k.float(), v.float()
     elif corruption == "k_dtype":
@@ -1322,6 +1539,32 @@ def _bad_attention(p, corruption):
         kw["q_descale"] = torch.ones(b, hk, device="cuda")
     elif corruption == "q_not_a_tensor":
         q = None
+    elif corruption == "softmax_scale_inf":
+        kw["softmax_scale"] = math.inf
+    elif corruption == "softmax_scale_tiny":
+        kw["softmax_scale"] = 1e-50
+    elif corruption == "softmax_scale_str":
+        kw["softmax_scale"] = "0.125"
+    elif corruption == "softcap_nan":
+        kw["softcap"] = NAN
+    elif corruption == "softcap_inf":
+        kw["softcap"] = math.inf
+    elif corruption == "softcap_tiny_negative":
+        kw["softcap"] = -1e-50
+    elif corruption == "softcap_str":
+        kw["softcap"] = "30"
+    elif corruption == "attention_chunk_2_31":
+        kw["attention_chunk"] = 2 ** 31
+    elif corruption == "attention_chunk_float":
+        kw["attention_chunk"] = 64.0
+    elif corruption == "window_float":
+        kw["window_size"] = (8.0, 0)
+    elif corruption == "num_splits_float":
+        kw["num_splits"] = 2.0
+    elif corruption == "sink_rank2":
+        kw["learnable_sink"] = torch.zeros(1, h, device="cuda")
+    elif corruption == "sink_strided":
+        kw["learnable_sink"] = torch.zeros(2 * h, device="cuda")[::2]
     out = protect = None
     if p["with_out"]:
         if corruption == "out_shape":
@@ -1339,8 +1582,14 @@ def _bad_attention(p, corruption):
             out = torch.full(q.shape, NAN, dtype=q.dtype, device="cuda")
         if out is not None:
             kw["out"] = out
-    _expect_refusal(lambda: warpspec.flash_attn_func(q, k, v, **kw), *CORRUPTIONS["attention"][corruption][:2],
-                    "warpspec.flash_attn_func")
+    if p["target"] == "describe_attention":
+        dkw = {key: kw[key] for key in ("softmax_scale", "pack_gqa") if key in kw}
+        _expect_same_refusal(lambda: warpspec.flash_attn_func(q, k, v, **kw),
+                             lambda: warpspec.describe_attention(q, k, v, **dkw),
+                             *CORRUPTIONS["attention"][corruption][:2], "warpspec.describe_attention")
+    else:
+        _expect_refusal(lambda: warpspec.flash_attn_func(q, k, v, **kw), *CORRUPTIONS["attention"][corruption][:2],
+                        "warpspec.flash_attn_func")
     torch.cuda.synchronize()
     if protect is not None:
         assert torch.equal(buf, protect), "out= overlapping k: k's memory was written"
@@ -1393,6 +1642,16 @@ def _bad_varlen(p, corruption):
         kw["seqused_k"] = torch.tensor(sk + [0], dtype=torch.int32, device="cuda")
     elif corruption == "seqused_q_int64":
         kw["seqused_q"] = torch.tensor(sq, dtype=torch.int64, device="cuda")
+    elif corruption == "cu_seqlens_k_int16":
+        args[4] = cu_k.to(torch.int16)
+    elif corruption == "cu_seqlens_q_rank2":
+        args[3] = cu_q[None]
+    elif corruption == "max_seqlen_q_float":
+        args[5] = float(max(sq))
+    elif corruption == "max_seqlen_q_2_63":
+        args[5] = 2 ** 63
+    elif corruption == "seqused_k_float":
+        kw["seqused_k"] = torch.tensor(sk, dtype=torch.float32, device="cuda")
     out = None
     if p["with_out"]:
         out = torch.full(q.shape, NAN, dtype=dt, device="cuda")
@@ -1469,6 +1728,16 @@ def _bad_kvcache(p, corruption):
         kw["rotary_seqlens"] = torch.zeros(p["batch"], dtype=torch.int32, device="cuda")
     elif corruption == "scheduler_metadata_given":
         kw["scheduler_metadata"] = torch.zeros(4, dtype=torch.int32, device="cuda")
+    elif corruption == "cache_seqlens_int64":
+        kw["cache_seqlens"] = case.cache_seqlens.long()
+    elif corruption == "cache_seqlens_rank2":
+        kw["cache_seqlens"] = case.cache_seqlens[None]
+    elif corruption == "cache_seqlens_int_2_31":
+        kw["cache_seqlens"] = 2 ** 31
+    elif corruption == "softcap_nan":
+        kw["softcap"] = NAN
+    elif corruption == "window_left_below_minus_1":
+        kw["window_size"] = (-3, -1)
     snapshot = k_cache.clone(), v_cache.clone()
     _expect_refusal(lambda: warpspec.flash_attn_with_kvcache(q, k_cache, v_cache, **kw),
                     *CORRUPTIONS["kvcache"][corruption][:2], "warpspec.flash_attn_with_kvcache")
@@ -1477,17 +1746,306 @@ def _bad_kvcache(p, corruption):
         "a refused call wrote the cache"
 
 
+# ------------------------------------------------------------------ combine
+
+
+def _combine_partials(p):
+    """(out_partial, lse_partial) laid out as p says, and their values as plain tensors."""
+    S, b, s, h, d = p["splits"], p["batch"], p["seqlen"], p["heads"], p["d"]
+    lay = p["op_layout"]
+    if lay == "expand":  # split stride 0: every split the same partial
+        op = torch.randn(1, b, s, h, d, device="cuda").expand(S, b, s, h, d)
+    else:
+        op = {"contig": lambda: torch.empty(S, b, s, h, d, device="cuda"),
+              "split_strided": lambda: torch.empty(2 * S, b, s, h, d, device="cuda")[::2],
+              "padded_d": lambda: torch.empty(S, b, s, h, d + 5, device="cuda")[..., :d],
+              "odd_offset": lambda: torch.empty(S * b * s * h * d + 1, device="cuda")[1:].view(S, b, s, h, d),
+              "bhsd": lambda: torch.empty(S, b, h, s, d, device="cuda").transpose(2, 3)}[lay]()
+        op.copy_(torch.randn(S, b, s, h, d, device="cuda"))
+    lse = torch.randn(S, b, s, h, device="cuda") * p["lse_scale"] + p["lse_shift"]
+    if p["neg_inf"]:
+        lse[torch.rand(S, b, s, h, device="cuda") < 0.3] = -math.inf
+    if p["dead_row"]:
+        lse[:, b - 1, s - 1, h - 1] = -math.inf
+    if p["nan"]:
+        lse[S // 2, 0, s // 2, 0] = NAN
+    lay = p["lp_layout"]
+    if lay == "expand":
+        lse = lse[:1].expand(S, b, s, h)
+        lp = lse
+    else:
+        lp = {"contig": lambda: torch.empty(S, b, s, h, device="cuda"),
+              "bhs": lambda: torch.empty(S, b, h, s, device="cuda").transpose(2, 3),
+              "split_strided": lambda: torch.empty(2 * S, b, s, h, device="cuda")[::2],
+              "odd_offset": lambda: torch.empty(S * b * s * h + 1, device="cuda")[1:].view(S, b, s, h)}[lay]()
+        lp.copy_(lse)
+    return op, lp
+
+
+def run_combine(p):
+    _need_gpu()
+    import warpspec
+    from test_kvcache import combine_ref
+
+    b, s, h, d = p["batch"], p["seqlen"], p["heads"], p["d"]
+    op, lp = _combine_partials(p)
+    od = torch.float32 if p["out_dtype"] in ("none", "fp32") else _dt(p["out_dtype"])
+    kw = {}
+    if p["out_dtype"] != "none" and (p["out"] == "none" or p["pass_out_dtype"]):
+        kw["out_dtype"] = od
+    out = base = None
+    if p["out"] != "none":
+        out, base = _nan_buffer_view((b, s, h, d), od, p["out"])
+        kw["out"] = out
+    snapshot = op.clone(), lp.clone()
+    got, lse = _call(warpspec.flash_attn_combine, op, lp, **kw)
+    torch.cuda.synchronize()
+    assert torch.equal(op, snapshot[0]) and torch.equal(lp.nan_to_num(0.0), snapshot[1].nan_to_num(0.0)), \
+        "the partials changed"
+    assert tuple(got.shape) == (b, s, h, d) and got.dtype == od, f"out {tuple(got.shape)} {got.dtype}"
+    assert tuple(lse.shape) == (b, s, h) and lse.dtype == torch.float32, f"lse {tuple(lse.shape)} {lse.dtype}"
+    if out is not None:
+        assert got is out, "out= given but another tensor was returned"
+        assert _outside_untouched(base, out), "out=: memory outside the view was written"
+    op64, lp64 = op.double(), lp.double()
+    ref, ref_lse = combine_ref(op64, lp64)  # test_kvcache's logsumexp merge, in float64
+    nan_row = torch.isnan(lp64).any(0)  # (b, s, h): NaN propagates to the row
+    assert torch.isnan(lse[nan_row]).all() and torch.isnan(got[nan_row].float()).all(), "a NaN LSE did not propagate"
+    keep = ~nan_row
+    dead = keep & (ref_lse == -math.inf)  # no split saw a key: out = 0, lse = -inf
+    assert (lse[dead] == -math.inf).all(), "a row no split saw a key: lse is not -inf"
+    assert (got[dead].float() == 0).all(), "a row no split saw a key: out is not 0"
+    live = keep & ~dead
+    lmax = lp64[:, live].abs().nan_to_num(0.0, posinf=0.0, neginf=0.0).max().item() if live.any() else 0.0
+    lse_err = (lse.double() - ref_lse).abs()[live]
+    lse_tol = (8 * (lmax + 1) + 2 * p["splits"]) * 2.0 ** -24
+    assert not (lse_err > lse_tol).any() and not lse_err.isnan().any(), \
+        f"lse: max error {lse_err.max().item():.3g} > {lse_tol:.3g}"
+    w = torch.exp(lp64 - ref_lse.unsqueeze(0)).nan_to_num(0.0)
+    mag = (op64.abs() * w.unsqueeze(-1)).sum(0)  # the merge's sum of absolute terms
+    eps = {torch.float32: 2.0 ** -24, torch.bfloat16: 2.0 ** -8, torch.float16: 2.0 ** -11}[od]
+    tiny = 2.0 ** -24 if od == torch.float16 else 1e-30  # float16's subnormal spacing
+    tol = (2 * p["splits"] + 8 * (lmax + 1)) * 2.0 ** -24 * mag + 2 * eps * ref.abs() + tiny
+    err = (got.double() - ref).abs()
+    bad = ~(err <= tol) & live.unsqueeze(-1)
+    if bad.any():
+        i = torch.nonzero(bad)[0].tolist()
+        raise AssertionError(f"{int(bad.sum())} of {got.numel()} elements out of tolerance; first at {tuple(i)}: got "
+                             f"{got[tuple(i)].item():.6g}, want {ref[tuple(i)].item():.6g}")
+    return None
+
+
+# ------------------------------------------------------------------ gemm_fp8_fp8_bf16_nt
+
+
+def run_fp8_gemm(p):
+    _need_gpu()
+    import warpspec
+    from test_scaled_mm import block_scales, check, expand_blocks, reference
+
+    e4m3 = _dt("e4m3")
+    M, N, K = p["M"], p["N"], p["K"]
+    a, w = _randn(M * K, e4m3).view(M, K), _randn(N * K, e4m3).view(N, K)
+    sa, sb = block_scales(M, N, K, p["a_scale_m_major"])  # sb: (ceil(K/128), ceil(N/128)), scaled_mm's
+    sw = sb.t()  # DeepGEMM's (ceil(N/128), ceil(K/128)) for w (N, K)
+    out, base = _nan_buffer_view((M, N), torch.bfloat16, p["out"])
+    result = _call(warpspec.gemm_fp8_fp8_bf16_nt, (a, sa), (w, sw), out)
+    torch.cuda.synchronize()
+    assert result is None, "gemm_fp8_fp8_bf16_nt returned something (it writes out in place)"
+    assert _outside_untouched(base, out), "out: memory outside the view was written"
+    fa, fb = expand_blocks(sa, sb, M, N, K)
+    try:
+        check(out, reference(a, w.t(), fa, fb), a, w.t(), fa, fb, 2 ** -12)
+    except AssertionError as e:
+        raise AssertionError(f"against the float64 reference: {_one_line(e)}") from None
+    same = _call(warpspec.scaled_mm, a, w.t(), sa, sb, out_dtype=torch.bfloat16)
+    assert torch.equal(out, same), "differs from scaled_mm with the same block scales (the same kernel)"
+    return None
+
+
+# ------------------------------------------------------------------ describe_gemm / describe_attention
+
+
+def run_describe(p):
+    """describe_* on a valid case: one line, no exception; then the call itself runs (both
+    refuse or neither)."""
+    _need_gpu()
+    import warpspec
+
+    if p["api"] == "gemm":
+        dt = _dt(p["dtype"])
+        od = _dt({"default": p["dtype"], "same": p["dtype"], "fp32": "fp32"}[p["out_dtype"]])
+        a, b = _gemm_operand(p, "a", p["M"], p["K"], dt), _gemm_operand(p, "b", p["K"], p["N"], dt)
+        c = None
+        if p["c"] != "none":
+            res3d = a.dim() == 3 or b.dim() == 3
+            c_batch = (max(a.shape[0] if a.dim() == 3 else 1, b.shape[0] if b.dim() == 3 else 1),) \
+                if (p["c_batch"] == "full" and res3d) else ()
+            c = _strided(c_batch, p["M"], p["N"], od, col=p["c_col"], pad=p["c_pad"])
+        kw = {"alpha": p["alpha"], "beta": p["beta"]}
+        if p["out_dtype"] != "default":
+            kw["out_dtype"] = od
+        line = _call(warpspec.describe_gemm, a, b, c, **kw)
+        _call(warpspec.gemm, a, b, c, **kw)
+        head = "gemm "
+    else:
+        dt = _dt(p["dtype"])
+        b, sq, sk, h, hk, d = p["batch"], p["sq"], p["sk"], p["h"], p["hk"], p["d"]
+        if p["layout"] == "packed_qkv":
+            qkv = torch.randn(b, sq, h + 2 * hk, d, device="cuda", dtype=dt)
+            q, k, v = qkv[:, :, :h], qkv[:, :, h:h + hk], qkv[:, :, h + hk:]
+        else:
+            lq, lk, lv = p["layout"].split("/")
+            q, k, v = _bshd(b, sq, h, d, dt, lq), _bshd(b, sk, hk, d, dt, lk), _bshd(b, sk, hk, d, dt, lv)
+        kw = dict(softmax_scale=p["softmax_scale"], causal=p["causal"])
+        line = _call(warpspec.describe_attention, q, k, v, pack_gqa=p["pack_gqa"], **kw)
+        _call(warpspec.flash_attn_func, q, k, v, pack_gqa=p["pack_gqa"], **kw)
+        head = "attention "
+    torch.cuda.synchronize()
+    assert isinstance(line, str) and line.startswith(head) and "\n" not in line, f"not one {head.strip()} line: {line!r}"
+    return None
+
+
+# ------------------------------------------------------------------ bad input: combine, fp8 gemm
+
+
+def _bad_combine(p, corruption):
+    import warpspec
+
+    S, b, s, h, d = p["splits"], p["batch"], p["seqlen"], p["heads"], p["d"]
+    od = torch.float32 if p["out_dtype"] in ("none", "fp32") else _dt(p["out_dtype"])
+    op, lp = torch.randn(S, b, s, h, d, device="cuda"), torch.randn(S, b, s, h, device="cuda")
+    kw = {} if p["out_dtype"] == "none" else {"out_dtype": od}
+    _call(warpspec.flash_attn_combine, op, lp, **kw)
+    protect = None
+    if corruption == "out_partial_bf16":
+        op = op.to(torch.bfloat16)
+    elif corruption == "out_partial_fp64":
+        op = op.double()
+    elif corruption == "lse_partial_fp16":
+        lp = lp.half()
+    elif corruption == "out_partial_rank4":
+        op = op[0]
+    elif corruption == "lse_partial_rank3":
+        lp = lp[0]
+    elif corruption == "lse_partial_heads":
+        lp = torch.randn(S, b, s, h + 1, device="cuda")
+    elif corruption == "lse_partial_fewer_splits":  # the kernel would read past lse_partial's end
+        lp = lp[: S - 1]
+    elif corruption == "lse_partial_more_splits":
+        lp = torch.randn(S + 2, b, s, h, device="cuda")
+    elif corruption == "out_partial_cpu":
+        op = op.cpu()
+    elif corruption == "lse_partial_cpu":
+        lp = lp.cpu()
+    elif corruption == "splits_0":
+        op, lp = op[:0], lp[:0]
+    elif corruption == "splits_129":
+        op, lp = torch.randn(129, b, s, h, d, device="cuda"), torch.randn(129, b, s, h, device="cuda")
+    elif corruption == "out_dtype_int32":
+        kw["out_dtype"] = torch.int32
+    elif corruption == "out_dtype_fp64":
+        kw["out_dtype"] = torch.float64
+    elif corruption == "out_partial_not_a_tensor":
+        op = op.tolist()
+    out = None
+    if p["with_out"]:
+        if corruption == "out_shape":
+            out = torch.full((b, s, h, d + 1), NAN, dtype=od, device="cuda")
+        elif corruption == "out_dtype_conflicts_out":
+            out = torch.full((b, s, h, d), NAN, dtype=torch.float16 if od != torch.float16 else torch.bfloat16,
+                             device="cuda")
+            kw["out_dtype"] = od
+        elif corruption == "out_cpu":
+            out = torch.full((b, s, h, d), NAN, dtype=od).cpu()
+        elif corruption == "out_overlaps_out_partial":
+            out, protect = op[S - 1], (op, op.clone())
+        elif corruption == "out_overlaps_lse_partial":
+            buf = torch.randn(max(S * b * s * h, b * s * h * d), device="cuda")
+            lp = buf[: S * b * s * h].view(S, b, s, h)
+            out, protect = buf[: b * s * h * d].view(b, s, h, d), (buf, buf.clone())
+        elif corruption == "out_not_a_tensor":
+            out = [[0.0]]
+        else:
+            out = torch.full((b, s, h, d), NAN, dtype=od, device="cuda")
+        kw["out"] = out
+    _expect_refusal(lambda: warpspec.flash_attn_combine(op, lp, **kw), *CORRUPTIONS["combine"][corruption][:2],
+                    "warpspec.flash_attn_combine")
+    torch.cuda.synchronize()
+    if protect is not None:
+        assert torch.equal(protect[0], protect[1]), "out= overlapping an input: its memory was written"
+    elif isinstance(out, torch.Tensor) and out.numel() and out.is_cuda:
+        assert torch.isnan(out.float()).all(), "out= was written by a refused call"
+
+
+def _bad_fp8_gemm(p, corruption):
+    import warpspec
+
+    standin = CORRUPTIONS["fp8_gemm"][corruption][3].get("standin", False)
+    try:
+        e4m3 = _dt("e4m3")
+    except FuzzSkip:
+        if not standin:
+            raise
+        e4m3 = None  # bfloat16 stand-ins: refused before the inputs' dtype matters
+    M, N, K = p["M"], p["N"], p["K"]
+    dt = e4m3 or torch.bfloat16
+    a, w = _randn(M * K, dt).view(M, K), _randn(N * K, dt).view(N, K)
+    kb, nb = -(-K // 128), -(-N // 128)
+    sa = torch.rand(kb, M, device="cuda").t() + 0.5  # DeepGEMM's M-major a_scales
+    sw = torch.rand(nb, kb, device="cuda") + 0.5
+    out = torch.full((M, N), NAN, dtype=torch.bfloat16, device="cuda")
+    if e4m3 is not None:
+        _call(warpspec.gemm_fp8_fp8_bf16_nt, (a, sa), (w, sw), out)
+        out.fill_(NAN)
+    lhs, rhs, o = (a, sa), (w, sw), out
+    if corruption == "out_fp32":
+        o = torch.full((M, N), NAN, device="cuda")
+    elif corruption == "out_shape":
+        o = torch.full((M, N + 1), NAN, dtype=torch.bfloat16, device="cuda")
+    elif corruption == "out_not_a_tensor":
+        o = None
+    elif corruption == "out_cpu":
+        o = out.cpu()
+    elif corruption == "lhs_not_a_pair":
+        lhs = a
+    elif corruption == "a_rank3":
+        lhs = (a[None], sa)
+    elif corruption == "w_rank1":
+        rhs = (w[0], sw)
+    elif corruption == "a_scales_shape":
+        lhs = (a, torch.rand(M, kb + 1, device="cuda"))
+    elif corruption == "w_scales_shape":
+        rhs = (w, torch.rand(nb + 1, kb, device="cuda"))
+    elif corruption == "a_scales_fp16":
+        lhs = (a, sa.half())
+    elif corruption == "a_cpu":
+        lhs = (a.cpu(), sa)
+    elif corruption == "a_bf16":
+        lhs = (a.float().to(torch.bfloat16), sa)
+    elif corruption == "w_column_major":
+        rhs = (w.t().contiguous().t(), sw)
+    elif corruption == "k_mismatch":
+        rhs = (_randn(N * (K + 128), dt).view(N, K + 128), torch.rand(nb, kb + 1, device="cuda"))
+    _expect_refusal(lambda: warpspec.gemm_fp8_fp8_bf16_nt(lhs, rhs, o), *CORRUPTIONS["fp8_gemm"][corruption][:2],
+                    "warpspec.gemm_fp8_fp8_bf16_nt")
+    torch.cuda.synchronize()
+    assert torch.isnan(out.float()).all(), "out was written by a refused call"
+
+
 def run_bad(p):
     _need_gpu()
     {"gemm": _bad_gemm, "scaled_mm": _bad_scaled_mm, "attention": _bad_attention, "varlen": _bad_varlen,
-     "kvcache": _bad_kvcache}[p["target"]](p, p["corruption"])
+     "kvcache": _bad_kvcache, "combine": _bad_combine, "fp8_gemm": _bad_fp8_gemm, "describe_gemm": _bad_gemm,
+     "describe_attention": _bad_attention}[p["target"]](p, p["corruption"])
     return None
 
 
 # ------------------------------------------------------------------ the case functions
 
 _RUN = {"gemm": run_gemm, "scaled_mm": run_scaled_mm, "attention": run_attention, "varlen": run_varlen,
-        "kvcache": run_kvcache, "bad": run_bad}
+        "kvcache": run_kvcache, "bad": run_bad, "combine": run_combine, "fp8_gemm": run_fp8_gemm,
+        "describe": run_describe}
 
 
 def run_case(family, seed, corruption=None):

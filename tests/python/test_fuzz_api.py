@@ -77,6 +77,24 @@ def test_kvcache(seed):
 
 @needs_hopper
 @pytest.mark.parametrize("seed", SEEDS)
+def test_combine(seed):
+    run("combine", seed)
+
+
+@needs_hopper
+@pytest.mark.parametrize("seed", SEEDS)
+def test_fp8_gemm(seed):
+    run("fp8_gemm", seed)
+
+
+@needs_hopper
+@pytest.mark.parametrize("seed", SEEDS)
+def test_describe(seed):
+    run("describe", seed)
+
+
+@needs_hopper
+@pytest.mark.parametrize("seed", SEEDS)
 def test_bad_input(seed):
     run("bad", seed)
 
