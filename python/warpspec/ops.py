@@ -52,9 +52,10 @@ _FLT_MAX = 3.4028234663852886e38
 
 
 def _f32(x, name: str) -> float:
-    """A Python number as the float32 the C ABI takes: TypeError for a non-number,
-    ValueError when it does not fit (the struct would otherwise raise OverflowError or
-    round a tiny value to 0)."""
+    """A Python number (or a one-element tensor) as the float32 the C ABI takes: TypeError
+    for a non-number, ValueError when its magnitude passes float32's largest (the struct
+    would raise OverflowError). A tiny value rounds to 0, as float32 arithmetic would;
+    where 0 means something else (softmax_scale, softcap) the caller checks that."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         if isinstance(x, torch.Tensor) and x.numel() == 1:
             x = x.item()
