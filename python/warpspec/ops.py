@@ -166,7 +166,7 @@ def _call(packed_fn, packed: bytes, index: int):
 
 # ------------------------------------------------------------------ eager fast path
 
-_is_compiling = getattr(torch.compiler, "is_compiling", None) or (lambda: False)
+_is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", None) or (lambda: False)  # torch < 2.1
 _dispatch_modes = getattr(torch._C, "_len_torch_dispatch_stack", None)
 _function_modes = getattr(torch._C, "_is_torch_function_mode_enabled", None)
 _profiling = getattr(torch._C._autograd, "_profiler_enabled", None) if hasattr(torch._C, "_autograd") else None
@@ -316,6 +316,18 @@ def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE, fields
                         _BENCH_TILE_N, 0, _BENCH_DECOMPOSITION, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast),
                         _lib.SCALING_BLOCK if block else _lib.SCALING_TENSOR_OR_ROW)
     return _call(lib._gemm_packed, packed, index)
+
+
+def _overlaps(x: torch.Tensor, y: torch.Tensor) -> bool:
+    """Whether the byte ranges x and y can touch intersect (the library's own check, for the
+    paths that copy a result into out= without the library seeing out)."""
+    def span(t):
+        if t.numel() == 0:
+            return None
+        last = sum((n - 1) * st for n, st in zip(t.shape, t.stride()))
+        return t.data_ptr(), t.data_ptr() + (last + 1) * t.element_size()
+    a, b = span(x), span(y)
+    return a is not None and b is not None and a[0] < b[1] and b[0] < a[1]
 
 
 def _check_out(out: torch.Tensor, shape, dtype: torch.dtype, like: torch.Tensor):
@@ -497,9 +509,9 @@ def _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_f
     return _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum)
 
 
-def _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum: bool, out=None):
-    """scaled_mm's work (scale_result is not used: FP8 output is not built); out: the
-    result's buffer, or None for a new one."""
+def _scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype):
+    """The result's dtype, with the refusals that need no library (also the fake's, so a
+    compiled graph raises where eager does)."""
     out_dtype = a.dtype if out_dtype is None else out_dtype
     if out_dtype not in (torch.bfloat16, torch.float16, torch.float32):
         raise ValueError(f"out_dtype: warpspec.scaled_mm writes bfloat16, float16 or float32, got {out_dtype} "
@@ -507,6 +519,13 @@ def _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum: bool
     for name, t in (("scale_a", scale_a), ("scale_b", scale_b)):
         if t.dtype != torch.float32:
             raise ValueError(f"{name}: must be float32, got {t.dtype}")
+    return out_dtype
+
+
+def _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum: bool, out=None):
+    """scaled_mm's work (scale_result is not used: FP8 output is not built); out: the
+    result's buffer, or None for a new one."""
+    out_dtype = _scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype)
     # scale_result applies only to an FP8 output (torch._scaled_mm ignores it otherwise).
     return _gemm_impl(a, b, None, 1.0, 0.0, out_dtype, out,
                       (scale_a, scale_b, bias, _lib.ACTIVATION_NONE, False, bool(use_fast_accum),
@@ -514,7 +533,7 @@ def _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum: bool
 
 
 def _scaled_mm_fake(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum):
-    return a.new_empty((a.shape[0], b.shape[1]), dtype=a.dtype if out_dtype is None else out_dtype)
+    return a.new_empty(_gemm_shape(a, b), dtype=_scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype))
 
 
 _scaled_mm = _register("scaled_mm", "(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, Tensor? bias, "
@@ -543,6 +562,9 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
                      ("scale_result", scale_result, True))
     if _plain_eager(a, b, scale_a, scale_b, bias):
         return _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum)
+    if _needs_grad(a, b, scale_a, scale_b, bias):
+        return _ForwardOnly.apply("scaled_mm", _scaled_mm, a, b, scale_a, scale_b, bias, scale_result, out_dtype,
+                                  bool(use_fast_accum))
     return _scaled_mm(a, b, scale_a, scale_b, bias, scale_result, out_dtype, bool(use_fast_accum))
 
 
@@ -571,7 +593,11 @@ def gemm_fp8_fp8_bf16_nt(lhs, rhs, out: torch.Tensor) -> None:
                          f"for lhs {tuple(a.shape)} and rhs {tuple(w.shape)}; got {tuple(sa.shape)} and {tuple(sw.shape)}")
     if _plain_eager(a, sa, w, sw, out):
         _scaled_mm_run(a, b, sa, sb, None, torch.bfloat16, False, out)
-    else:
+    else:  # out's rules as the eager path's (_gemm_impl): exactly (M, N), no overlap with the inputs
+        _check_out(out, (a.shape[0], w.shape[0]), torch.bfloat16, a)
+        for t, name in ((a, "lhs[0]"), (w, "rhs[0]")):
+            if _overlaps(out, t):
+                raise ValueError(f"out: overlaps {name}")
         with torch.no_grad():
             out.copy_(_scaled_mm(a, b, sa, sb, None, None, torch.bfloat16, False))
 
@@ -1197,7 +1223,7 @@ def _kvcache_fake(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqle
                   page_table, cu_seqlens_q, max_seqlen_q, softmax_scale, causal, window_left, window_right,
                   attention_chunk, softcap, rotary_interleaved, num_splits, pack_gqa=-1):
     out_shape, lse_shape = _attention_shapes(q, cu_seqlens_q is not None)
-    return q.new_empty(out_shape), q.new_empty(lse_shape, dtype=torch.float32)
+    return q.new_empty(out_shape, dtype=_attention_out_dtype(q.dtype)), q.new_empty(lse_shape, dtype=torch.float32)
 
 
 # The op writes k and v into the caches in place (FlashAttention-3's semantics): it says so,
@@ -1343,8 +1369,8 @@ def _combine_impl(out_partial: torch.Tensor, lse_partial: torch.Tensor, out_dtyp
         raise lib.error(status)
     if dp != d:
         out = out[..., :d]
-        if out_buffer is None:
-            out = out.contiguous()  # a new result is contiguous, as the registered op's
+        if out_buffer is None:  # a new result is contiguous, as the fake's (even when empty)
+            out = out.clone(memory_format=torch.contiguous_format)
     if out_buffer is not None and out is not out_buffer:
         out_buffer.copy_(out)
         out = out_buffer
