@@ -230,6 +230,13 @@ def test_scaled_mm_compiles():
     sa, sb = torch.rand(128, 1, device="cuda") + 0.5, torch.rand(1, 64, device="cuda") + 0.5
     f = torch.compile(lambda a, b, sa, sb: warpspec.scaled_mm(a, b, sa, sb, out_dtype=torch.bfloat16), fullgraph=True)
     check(f(a, b, sa, sb), reference(a, b, sa, sb), a, b, sa, sb, 2 ** -12)
+    # A batched a (an FP8 linear layer over (batch, seq, hidden)): the fake's shape is eager's.
+    a3 = fp8(2, 64, 256)
+    sa3 = torch.rand(1, device="cuda") + 0.5
+    eager = warpspec.scaled_mm(a3, b, sa3, sa3, out_dtype=torch.bfloat16)
+    compiled = f(a3, b, sa3, sa3)
+    assert compiled.shape == eager.shape == (2, 64, 64)
+    assert torch.equal(compiled, eager)
 
 
 ACTIVATIONS = {
