@@ -47,56 +47,10 @@ def test_cases_are_drawn_deterministically():
 
 @needs_hopper
 @pytest.mark.parametrize("seed", SEEDS)
-def test_gemm(seed):
-    run("gemm", seed)
-
-
-@needs_hopper
-@pytest.mark.parametrize("seed", SEEDS)
-def test_scaled_mm(seed):
-    run("scaled_mm", seed)
-
-
-@needs_hopper
-@pytest.mark.parametrize("seed", SEEDS)
-def test_attention(seed):
-    run("attention", seed)
-
-
-@needs_hopper
-@pytest.mark.parametrize("seed", SEEDS)
-def test_varlen(seed):
-    run("varlen", seed)
-
-
-@needs_hopper
-@pytest.mark.parametrize("seed", SEEDS)
-def test_kvcache(seed):
-    run("kvcache", seed)
-
-
-@needs_hopper
-@pytest.mark.parametrize("seed", SEEDS)
-def test_combine(seed):
-    run("combine", seed)
-
-
-@needs_hopper
-@pytest.mark.parametrize("seed", SEEDS)
-def test_fp8_gemm(seed):
-    run("fp8_gemm", seed)
-
-
-@needs_hopper
-@pytest.mark.parametrize("seed", SEEDS)
-def test_describe(seed):
-    run("describe", seed)
-
-
-@needs_hopper
-@pytest.mark.parametrize("seed", SEEDS)
-def test_bad_input(seed):
-    run("bad", seed)
+@pytest.mark.parametrize("family", fuzz_api.FAMILIES)
+def test_family(family, seed):
+    # Each family's case for each seed (the "bad" family: a random corruption of a random call).
+    run(family, seed)
 
 
 @needs_hopper
