@@ -760,7 +760,7 @@ const CombineRefusal kCombineRefusals[] = {
     {"too many splits", [](warpspec_combine_args& a) { a.num_splits = 129; }, WARPSPEC_INVALID_ARGUMENT, "num_splits: must be from 1 to 128"},
     {"bf16 partials", [](warpspec_combine_args& a) { a.out_partial.dtype = WARPSPEC_DTYPE_BF16; }, WARPSPEC_INVALID_ARGUMENT, "out_partial.dtype: must be fp32"},
     {"partial rank", [](warpspec_combine_args& a) { a.out_partial.rank = 3; }, WARPSPEC_INVALID_ARGUMENT, "out_partial.rank: must be 4"},
-    {"head_dim 6", [](warpspec_combine_args& a) { a.out_partial.shape[3] = a.out.shape[3] = 6; }, WARPSPEC_UNSUPPORTED, "head_dim): must be a multiple of 4"},
+    {"head_dim 6", [](warpspec_combine_args& a) { a.out_partial.shape[3] = a.out.shape[3] = 6; }, WARPSPEC_UNSUPPORTED, "head_dim): must be a positive multiple of 4"},
     {"split stride", [](warpspec_combine_args& a) { a.out_partial_split_stride = 6; }, WARPSPEC_MISALIGNED, "out_partial_split_stride"},
     {"lse dtype", [](warpspec_combine_args& a) { a.lse_partial.dtype = WARPSPEC_DTYPE_BF16; }, WARPSPEC_INVALID_ARGUMENT, "lse_partial.dtype: must be fp32"},
     {"lse heads", [](warpspec_combine_args& a) { a.lse_partial.shape[2] = 4; }, WARPSPEC_INVALID_ARGUMENT, "lse_partial.shape[2] (heads)"},
