@@ -87,27 +87,25 @@ def _pow2(g):
     return g >= 1 and g & (g - 1) == 0
 
 
+def _banded(rng, bands):
+    """One draw from bands [(cumulative probability, lo, hi), ...]: uniform in [lo, hi] of
+    the band rng.random() falls in (the last band's probability is not read; lo == hi
+    draws nothing more)."""
+    r = rng.random()
+    for p, lo, hi in bands[:-1]:
+        if r < p:
+            return lo if lo == hi else rng.randint(lo, hi)
+    _, lo, hi = bands[-1]
+    return lo if lo == hi else rng.randint(lo, hi)
+
+
 def _extent(rng, top=4000):
     """A GEMM extent: 1..8, 1..300 (odd sizes), hundreds, or thousands."""
-    r = rng.random()
-    if r < 0.12:
-        return rng.randint(1, 8)
-    if r < 0.60:
-        return rng.randint(1, 300)
-    if r < 0.90:
-        return rng.randint(301, 1500)
-    return rng.randint(1501, top)
+    return _banded(rng, [(0.12, 1, 8), (0.60, 1, 300), (0.90, 301, 1500), (1.0, 1501, top)])
 
 
 def _seqlen(rng, top=1500):
-    r = rng.random()
-    if r < 0.10:
-        return 1
-    if r < 0.35:
-        return rng.randint(1, 64)
-    if r < 0.75:
-        return rng.randint(65, 512)
-    return rng.randint(513, top)
+    return _banded(rng, [(0.10, 1, 1), (0.35, 1, 64), (0.75, 65, 512), (1.0, 513, top)])
 
 
 def _heads(rng, top=32):
@@ -300,9 +298,7 @@ def draw_varlen(rng):
     k_packed = p["mode"] in ("packed", "dense_q_packed_k")
 
     def length():
-        r = rng.random()
-        return 0 if r < 0.08 else 1 if r < 0.18 else rng.randint(2, 64) if r < 0.48 else \
-            rng.randint(65, 400) if r < 0.85 else rng.randint(401, 1200)
+        return _banded(rng, [(0.08, 0, 0), (0.18, 1, 1), (0.48, 2, 64), (0.85, 65, 400), (1.0, 401, 1200)])
 
     self_attn = p["mode"] == "packed" and rng.random() < 0.3
     sq = [length() for _ in range(b)] if q_packed else [max(1, length())] * b  # a dense side: one padded length
