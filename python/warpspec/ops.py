@@ -1237,6 +1237,32 @@ _kvcache = _register("flash_attn_with_kvcache",
                      _kvcache_op_impl, _kvcache_fake, mutates=("k_cache", "v_cache"))
 
 
+def _kvcache_read_impl(q, k_cache, v_cache, cache_seqlens, cache_batch_idx, cache_leftpad, page_table, cu_seqlens_q,
+                       max_seqlen_q, softmax_scale, causal, window_left, window_right, attention_chunk, softcap,
+                       num_splits, pack_gqa=-1):
+    return _kvcache_impl(q, k_cache, v_cache, None, None, None, None, cache_seqlens, cache_batch_idx, cache_leftpad,
+                         page_table, cu_seqlens_q, max_seqlen_q, softmax_scale, causal, window_left, window_right,
+                         attention_chunk, softcap, False, num_splits, pack_gqa)
+
+
+def _kvcache_read_fake(q, k_cache, v_cache, cache_seqlens, cache_batch_idx, cache_leftpad, page_table, cu_seqlens_q,
+                       max_seqlen_q, softmax_scale, causal, window_left, window_right, attention_chunk, softcap,
+                       num_splits, pack_gqa=-1):
+    return _kvcache_fake(q, k_cache, v_cache, None, None, None, None, cache_seqlens, cache_batch_idx, cache_leftpad,
+                         page_table, cu_seqlens_q, max_seqlen_q, softmax_scale, causal, window_left, window_right,
+                         attention_chunk, softcap, False, num_splits, pack_gqa)
+
+
+# A call without k and v only reads the caches: its own op says so, so torch.compile's
+# functionalisation neither copies the caches nor writes them back on every decode step.
+_kvcache_read = _register("flash_attn_with_kvcache_read",
+                          "(Tensor q, Tensor k_cache, Tensor v_cache, Tensor? cache_seqlens, Tensor? cache_batch_idx, "
+                          "Tensor? cache_leftpad, Tensor? page_table, Tensor? cu_seqlens_q, int max_seqlen_q, "
+                          "float? softmax_scale, bool causal, int window_left, int window_right, int attention_chunk, "
+                          "float softcap, int num_splits, int pack_gqa=-1) -> (Tensor, Tensor)",
+                          _kvcache_read_impl, _kvcache_read_fake)
+
+
 def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary_cos=None, rotary_sin=None,
                             cache_seqlens=None, cache_batch_idx=None, cache_leftpad=None, page_table=None,
                             cu_seqlens_q=None, cu_seqlens_k_new=None, max_seqlen_q=None, rotary_seqlens=None,
@@ -1318,7 +1344,10 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, qv=None, rotary
         # Forward only: under autograd the op runs without recording (a backward through
         # the result finds nothing to differentiate and says so).
         with torch.no_grad():
-            out, lse = _kvcache(*args)
+            if k is None:  # no k: args[3:7] (k, v, rotary) and args[19] (rotary_interleaved) are unused
+                out, lse = _kvcache_read(*args[:3], *args[7:19], *args[20:])
+            else:
+                out, lse = _kvcache(*args)
     return (out, lse) if return_softmax_lse else out
 
 

@@ -447,6 +447,9 @@ def test_opcheck():
             case.page_table, None, 0, None, True, -1, 0, 0, 0.0, False, 3)
     torch.library.opcheck(torch.ops.warpspec.flash_attn_with_kvcache.default, args,
                           test_utils=("test_schema", "test_faketensor"))
+    read = (args[0], args[1], args[2], *args[7:19], args[20])
+    torch.library.opcheck(torch.ops.warpspec.flash_attn_with_kvcache_read.default, read,
+                          test_utils=("test_schema", "test_faketensor", "test_aot_dispatch_dynamic"))
     op, lp = torch.randn(3, 2, 1, 4, 64, device="cuda"), torch.randn(3, 2, 1, 4, device="cuda")
     torch.library.opcheck(torch.ops.warpspec.flash_attn_combine.default, (op, lp, torch.bfloat16),
                           test_utils=("test_schema", "test_faketensor", "test_aot_dispatch_dynamic"))
@@ -458,6 +461,53 @@ def test_opcheck():
     torch.library.opcheck(torch.ops.warpspec.flash_attn_forward.default,
                           (q, k, k, None, False, -1, -1, 0.0, None, None, None, None, None, 0, 0, 4, None, None, None),
                           test_utils=("test_schema", "test_faketensor", "test_aot_dispatch_dynamic"))
+
+
+def test_only_the_append_declares_the_caches_written():
+    """A call without k and v only reads the caches: its op must not declare them mutated,
+    or torch.compile's functionalisation copies both caches on every decode step."""
+    if not hasattr(torch.library, "custom_op"):
+        pytest.skip("the registered ops need torch >= 2.4")
+
+    def written(op):
+        return [a.name for a in op._schema.arguments if a.alias_info is not None and a.alias_info.is_write]
+
+    assert written(torch.ops.warpspec.flash_attn_with_kvcache_read.default) == []
+    assert written(torch.ops.warpspec.flash_attn_with_kvcache.default) == ["k_cache", "v_cache"]
+
+
+@needs_hopper
+@pytest.mark.parametrize("append", [False, True])
+def test_registered_op_routing(seed, append):
+    """Off the direct path (here under a dispatch mode), a call without k and v takes the
+    read-only op, one with them the appending op; both give the direct call's bits."""
+    if not hasattr(torch.library, "custom_op"):
+        pytest.skip("the registered ops need torch >= 2.4")
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Seen(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.ops = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(str(func.name()))
+            return func(*args, **(kwargs or {}))
+
+    case = Case(batch=2, seqlen_q=2, new=2 if append else 0, cache_len=300, page=64)
+    kw = dict(k=case.k, v=case.v, cache_seqlens=case.cache_seqlens, page_table=case.page_table, causal=True,
+              num_splits=2, return_softmax_lse=True)
+    kc, vc = case.k_cache.clone(), case.v_cache.clone()
+    direct = warpspec.flash_attn_with_kvcache(case.q, kc, vc, **kw)
+    kc2, vc2 = case.k_cache.clone(), case.v_cache.clone()
+    with Seen() as seen:
+        routed = warpspec.flash_attn_with_kvcache(case.q, kc2, vc2, **kw)
+    want = "warpspec::flash_attn_with_kvcache" if append else "warpspec::flash_attn_with_kvcache_read"
+    other = "warpspec::flash_attn_with_kvcache_read" if append else "warpspec::flash_attn_with_kvcache"
+    assert want in seen.ops and other not in seen.ops, seen.ops
+    assert all(torch.equal(x, y) for x, y in zip(direct, routed))
+    assert torch.equal(kc, kc2) and torch.equal(vc, vc2)
+    assert torch.equal(kc2, case.k_cache) != append  # appended rows differ from the random cache
 
 
 @needs_hopper
@@ -474,6 +524,14 @@ def test_torch_compile(seed):
     kc, vc = case.k_cache.clone(), case.v_cache.clone()
     out = compiled(case.q, kc, vc, case.k, case.v, case.cos, case.sin, case.cache_seqlens)
     assert torch.equal(out, eager) and torch.equal(kc, k_ref) and torch.equal(vc, v_ref)
+    # A read of the updated cache (no append), compiled, gives the eager call's bits.
+    read = torch.compile(lambda q, a, b, lens: warpspec.flash_attn_with_kvcache(q, a, b, cache_seqlens=lens,
+                                                                                causal=True, num_splits=3),
+                         fullgraph=True)
+    assert torch.equal(read(case.q, kc, vc, case.cache_seqlens),
+                       warpspec.flash_attn_with_kvcache(case.q, kc, vc, cache_seqlens=case.cache_seqlens,
+                                                        causal=True, num_splits=3))
+    assert torch.equal(kc, k_ref) and torch.equal(vc, v_ref)
     op, lp = torch.randn(3, 2, 1, 4, 64, device="cuda"), torch.randn(3, 2, 1, 4, device="cuda")
     c = torch.compile(lambda a, b: warpspec.flash_attn_combine(a, b, out_dtype=torch.bfloat16), fullgraph=True)
     assert all(torch.equal(x, y) for x, y in zip(c(op, lp), warpspec.flash_attn_combine(op, lp,
