@@ -468,7 +468,10 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
     if bias is not None or act != _lib.ACTIVATION_NONE:
         epilogue = (None, None, bias, act, False, False, False)
         if out is not None:
-            _gemm_out(a, b, c, alpha, beta, bias, act, out)
+            if _plain_eager(a, b, c, bias, out):
+                _gemm_out_impl(a, b, c, alpha, beta, bias, act, out)
+            else:
+                _gemm_out(a, b, c, alpha, beta, bias, act, out)
             return out
         if _needs_grad(a, b, c, bias):
             raise RuntimeError("warpspec.gemm: bias/activation are forward only; call it under torch.no_grad()")
@@ -477,8 +480,9 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
         return _gemm(a, b, c, alpha, beta, out_dtype, bias, act)
     if out is not None:
         if _plain_eager(a, b, c, out):
-            return _gemm_impl(a, b, c, alpha, beta, out.dtype, out)
-        _gemm_out(a, b, c, alpha, beta, None, 0, out)
+            _gemm_out_impl(a, b, c, alpha, beta, None, act, out)
+        else:
+            _gemm_out(a, b, c, alpha, beta, None, act, out)
         return out
     if _plain_eager(a, b, c):
         return _gemm_impl(a, b, c, alpha, beta, out_dtype)

@@ -49,6 +49,24 @@ def test_gemm_out_views(view, seed):
 
 
 @needs_hopper
+@pytest.mark.parametrize("activation", [None, "gelu_tanh"])
+def test_gemm_bias_out_is_a_direct_call(activation, seed, monkeypatch):
+    """Plain eager gemm(bias=..., out=...) calls the library directly (the registered op's
+    dispatch costs tens of microseconds a call) and writes the allocating call's bits."""
+    from warpspec import ops
+
+    def dispatched(*args):
+        raise AssertionError("took the registered op")
+
+    a, w, bias = rand(200, 264), rand(320, 264), rand(320)
+    want = warpspec.gemm(a, w.t(), bias=bias, activation=activation)
+    out = torch.full((200, 320), float("nan"), device="cuda", dtype=torch.bfloat16)
+    monkeypatch.setattr(ops, "_gemm_out", dispatched)
+    assert warpspec.gemm(a, w.t(), bias=bias, activation=activation, out=out) is out
+    assert torch.equal(out, want)
+
+
+@needs_hopper
 def test_gemm_out_refusals():
     a, b = rand(64, 64), rand(64, 64)
     with pytest.raises(ValueError, match="out: must have the result's shape"):
