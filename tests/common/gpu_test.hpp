@@ -56,6 +56,11 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) { o.ptr_ = nullptr; o.bytes_ = 0; }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(bytes_, o.bytes_);
+    return *this;
+  }
   ~DeviceBuffer() { if (ptr_) cudaFree(ptr_); }
   void* get() const { return ptr_; }
   template <class T> T* as() const { return static_cast<T*>(ptr_); }
@@ -84,6 +89,46 @@ std::vector<T> to_host(const DeviceBuffer& d, size_t count) {
 inline cudaError_t poison(const DeviceBuffer& d) {
   const cudaError_t e = testbed::poison(d.get(), d.bytes());
   return e == cudaSuccess ? cudaDeviceSynchronize() : e;
+}
+
+// A paged K/V cache built from a logical one: sequence b's `rows` rows (`row_bytes` each)
+// of `lk` / `lv`, read from its entry entry[b] (b without `entry`), copied page by page
+// (`page` rows a page; `rows` a multiple of it) to pages in random order, with three spare
+// pages. Every page is poisoned first, so a read through a wrong table entry shows.
+struct PagedKv {
+  int pages_per_seq = 0, num_pages = 0;
+  DeviceBuffer k, v;
+  std::vector<int32_t> table = {0};  // (batch, pages_per_seq), row-major; one 0 when empty
+};
+
+template <class Gen>
+cudaError_t scatter_pages(const DeviceBuffer& lk, const DeviceBuffer& lv, int batch, int rows, int page,
+                          size_t row_bytes, const int32_t* entry, Gen& gen, PagedKv* out) {
+  PagedKv& p = *out;
+  p.pages_per_seq = rows / page;
+  p.num_pages = batch * p.pages_per_seq + 3;
+  const size_t page_bytes = size_t(page) * row_bytes;
+  p.k = DeviceBuffer(size_t(p.num_pages) * page_bytes);
+  p.v = DeviceBuffer(size_t(p.num_pages) * page_bytes);
+  p.table.assign(std::max<size_t>(1, size_t(batch) * p.pages_per_seq), 0);
+  if (!p.k.get() || !p.v.get()) return cudaErrorMemoryAllocation;
+  std::vector<int> order(p.num_pages);
+  for (int i = 0; i < p.num_pages; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), gen);
+  cudaError_t e = poison(p.k);
+  if (e == cudaSuccess) e = poison(p.v);
+  for (int b = 0; b < batch && e == cudaSuccess; ++b)
+    for (int j = 0; j < p.pages_per_seq && e == cudaSuccess; ++j) {
+      const int pg = order[size_t(b) * p.pages_per_seq + j];
+      p.table[size_t(b) * p.pages_per_seq + j] = pg;
+      const size_t src = (size_t(entry ? entry[b] : b) * rows + size_t(j) * page) * row_bytes;
+      e = cudaMemcpy(p.k.as<char>() + size_t(pg) * page_bytes, lk.as<char>() + src, page_bytes,
+                     cudaMemcpyDeviceToDevice);
+      if (e == cudaSuccess)
+        e = cudaMemcpy(p.v.as<char>() + size_t(pg) * page_bytes, lv.as<char>() + src, page_bytes,
+                       cudaMemcpyDeviceToDevice);
+    }
+  return e;
 }
 
 }  // namespace warpspec::test

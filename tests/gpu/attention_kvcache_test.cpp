@@ -75,27 +75,14 @@ void run(const KvCase& c, uint64_t seed) {
   std::iota(perm.begin(), perm.end(), 0);
   std::shuffle(perm.begin(), perm.end(), gen);
   for (int b = 0; b < B; ++b) idx[b] = c.permute ? perm[b] : b;
-  const int pages_per_seq = c.page ? (c.cap + c.page - 1) / c.page : 0;
-  const int num_pages = c.page ? B * pages_per_seq + 3 : 0;
-  test::DeviceBuffer pk(size_t(num_pages) * c.page * row_k * e), pv(size_t(num_pages) * c.page * row_k * e);
-  std::vector<int32_t> table(std::max<size_t>(1, size_t(B) * pages_per_seq), 0);
+  test::PagedKv paged;
   if (c.page) {
     ASSERT_EQ(c.cap % c.page, 0);
-    std::vector<int> order(num_pages);
-    std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), gen);
-    CUDA_ASSERT(test::poison(pk));
-    CUDA_ASSERT(test::poison(pv));
-    const size_t page_bytes = size_t(c.page) * row_k * e;
-    for (int b = 0; b < B; ++b)
-      for (int j = 0; j < pages_per_seq; ++j) {
-        const int pg = order[size_t(b) * pages_per_seq + j];
-        table[size_t(b) * pages_per_seq + j] = pg;
-        const size_t src = (size_t(idx[b]) * c.cap + size_t(j) * c.page) * row_k * e;
-        CUDA_ASSERT(cudaMemcpy(pk.as<char>() + size_t(pg) * page_bytes, lk.as<char>() + src, page_bytes, cudaMemcpyDeviceToDevice));
-        CUDA_ASSERT(cudaMemcpy(pv.as<char>() + size_t(pg) * page_bytes, lv.as<char>() + src, page_bytes, cudaMemcpyDeviceToDevice));
-      }
+    CUDA_ASSERT(test::scatter_pages(lk, lv, B, c.cap, c.page, row_k * e, idx.data(), gen, &paged));
   }
+  const int pages_per_seq = paged.pages_per_seq, num_pages = paged.num_pages;
+  const test::DeviceBuffer &pk = paged.k, &pv = paged.v;
+  const std::vector<int32_t>& table = paged.table;
   test::DeviceBuffer d_table = test::to_device(table);
   test::DeviceBuffer d_lens = test::to_device(lens), d_idx = test::to_device(idx), d_pad = test::to_device(pad);
   test::DeviceBuffer d_o(size_t(B) * c.sq * row_q * e), d_lse(size_t(B) * hq * c.sq * 4);

@@ -162,29 +162,14 @@ void run(const PackCase& c) {
 
   // Paged: the logical cache copied page by page to pages in random order (spare pages
   // poisoned: a read through a wrong table entry shows).
-  const int pages_per_seq = c.page ? c.sk / c.page : 0;
-  const int num_pages = c.page ? B * pages_per_seq + 3 : 0;
-  test::DeviceBuffer pk(size_t(num_pages) * c.page * row_k * e), pv(size_t(num_pages) * c.page * row_k * e);
-  std::vector<int32_t> table(std::max<size_t>(1, size_t(B) * pages_per_seq), 0);
+  test::PagedKv paged;
   if (c.page) {
     ASSERT_EQ(c.sk % c.page, 0);
-    std::vector<int> order(num_pages);
-    std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), gen);
-    CUDA_ASSERT(test::poison(pk));
-    CUDA_ASSERT(test::poison(pv));
-    const size_t page_bytes = size_t(c.page) * row_k * e;
-    for (int b = 0; b < B; ++b)
-      for (int j = 0; j < pages_per_seq; ++j) {
-        const int pg = order[size_t(b) * pages_per_seq + j];
-        table[size_t(b) * pages_per_seq + j] = pg;
-        const size_t src = (size_t(b) * c.sk + size_t(j) * c.page) * row_k * e;
-        CUDA_ASSERT(cudaMemcpy(pk.as<char>() + size_t(pg) * page_bytes, lk.as<char>() + src, page_bytes,
-                               cudaMemcpyDeviceToDevice));
-        CUDA_ASSERT(cudaMemcpy(pv.as<char>() + size_t(pg) * page_bytes, lv.as<char>() + src, page_bytes,
-                               cudaMemcpyDeviceToDevice));
-      }
+    CUDA_ASSERT(test::scatter_pages(lk, lv, B, c.sk, c.page, row_k * e, nullptr, gen, &paged));
   }
+  const int pages_per_seq = paged.pages_per_seq, num_pages = paged.num_pages;
+  const test::DeviceBuffer &pk = paged.k, &pv = paged.v;
+  const std::vector<int32_t>& table = paged.table;
   std::vector<float> sink_host(hq);
   for (int h = 0; h < hq; ++h) sink_host[h] = 4.0f * testbed::hash_uniform(seed + 3, h) + 1.0f;  // in [-3, 5)
   test::DeviceBuffer d_table = test::to_device(table), d_lens_k = test::to_device(lens_k),
