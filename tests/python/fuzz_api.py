@@ -953,7 +953,7 @@ def run_gemm(p):
 def run_scaled_mm(p):
     _need_gpu()
     import warpspec
-    from test_scaled_mm import block_scales, check, expand_blocks, reference
+    from test_scaled_mm import FAST, PROMOTED, block_scales, check, expand_blocks, reference
 
     fa_t, fb_t = (_dt(f) for f in p["formats"])
     od = _dt(p["out_dtype"])
@@ -991,7 +991,7 @@ def run_scaled_mm(p):
     assert tuple(got.shape) == (M, N) and got.dtype == od, f"got {tuple(got.shape)} {got.dtype}"
     fa, fb = expand_blocks(sa, sb, M, N, K) if p["scaling"] == "block" else (sa, sb)
     want = reference(a, b, fa, fb, bias)
-    rel = 2.0 ** -9 if fast else 2.0 ** -12
+    rel = FAST if fast else PROMOTED
     if p["nan_scale"] == "a_tensor":
         assert torch.isnan(got).all(), f"a NaN scale_a: {int((~torch.isnan(got)).sum())} elements are not NaN"
         return None
@@ -1850,7 +1850,7 @@ def run_combine(p):
 def run_fp8_gemm(p):
     _need_gpu()
     import warpspec
-    from test_scaled_mm import block_scales, check, expand_blocks, reference
+    from test_scaled_mm import PROMOTED, block_scales, check, expand_blocks, reference
 
     e4m3 = _dt("e4m3")
     M, N, K = p["M"], p["N"], p["K"]
@@ -1864,7 +1864,7 @@ def run_fp8_gemm(p):
     assert _outside_untouched(base, out), "out: memory outside the view was written"
     fa, fb = expand_blocks(sa, sb, M, N, K)
     try:
-        check(out, reference(a, w.t(), fa, fb), a, w.t(), fa, fb, 2 ** -12)
+        check(out, reference(a, w.t(), fa, fb), a, w.t(), fa, fb, PROMOTED)
     except AssertionError as e:
         raise AssertionError(f"against the float64 reference: {_one_line(e)}") from None
     same = _call(warpspec.scaled_mm, a, w.t(), sa, sb, out_dtype=torch.bfloat16)
