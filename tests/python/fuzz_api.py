@@ -30,6 +30,10 @@ reproducible description (the seed and every drawn parameter) on a mismatch. Fam
              scaled_mm with the same block scales
   describe   describe_gemm / describe_attention on a valid gemm / attention case:
              one line, no exception, and the call itself runs
+  attention_fp8  warpspec.flash_attn_func on e4m3 q, k, v: head dims 64/128/256, GQA,
+             causal, per-(batch, kv head) descales given or absent, softmax_scale,
+             padded views, out=, LSE; test_attention_fp8's bounds against a float32
+             reference of the dequantised inputs
 
 Drawing a case is pure Python (random.Random), so `--dry-run` lists cases without torch.
 The references and tolerances are the existing tests' (test_attention.check,
@@ -37,7 +41,7 @@ test_kvcache.Case / check_out, test_scaled_mm.check, testing/gemm_check.hpp's el
 tolerance), imported from those modules.
 
     python3 tests/python/fuzz_api.py --cases N --seed S [--family gemm|scaled_mm|attention|varlen|kvcache|bad|
-                                                                  combine|fp8_gemm|describe]
+                                                                  combine|fp8_gemm|describe|attention_fp8]
 
 runs N cases per family (seeds S .. S+N-1), prints each failure's line and a summary line
 per family, and exits 1 if any case failed (77, ctest's skip code, without a Hopper GPU).
@@ -66,7 +70,8 @@ except ImportError:  # drawing cases (and --dry-run) needs no torch
     torch = None
 
 # New families go at the end: a family's salt is its position, so earlier draws stay as they were.
-FAMILIES = ("gemm", "scaled_mm", "attention", "varlen", "kvcache", "bad", "combine", "fp8_gemm", "describe")
+FAMILIES = ("gemm", "scaled_mm", "attention", "varlen", "kvcache", "bad", "combine", "fp8_gemm", "describe",
+            "attention_fp8")
 _SALT = {name: i + 1 for i, name in enumerate(FAMILIES)}
 NAN = float("nan")
 
@@ -706,9 +711,34 @@ def draw_bad(rng, forced=None):
     return p
 
 
+def draw_attention_fp8(rng):
+    """flash_attn_func on e4m3 inputs, inside what FP8 attention supports (dense, causal or
+    not, GQA, head dims 64 / 128 / 256; no window, softcap, sink, split or pack-GQA)."""
+    p = {"d": rng.choice([64, 128, 256]), "batch": rng.choice([1, 1, 2, 3])}
+    p["h"], p["hk"] = _heads(rng, top=16)
+    sq, sk = _seqlen(rng, top=1200), _seqlen(rng, top=1200)
+    if rng.random() < 0.3:
+        sk = sq
+    if rng.random() < 0.02:
+        sk = 0  # every row sees no key: out = 0, lse = -inf
+    while p["batch"] * p["h"] * sq * max(sk, 1) > 12_000_000:
+        sq, sk = max(1, sq // 2), sk // 2
+    p["sq"], p["sk"] = sq, sk
+    p["causal"] = rng.random() < 0.4
+    # Per tensor: "pow2" quantised with a power-of-two descale per (batch, kv head), passed;
+    # "none" cast as it is, no descale (it reads as 1).
+    for t in "qkv":
+        p[t + "_descale"] = "pow2" if rng.random() < 0.7 else "none"
+        p[t + "_view"] = "padded_heads" if rng.random() < 0.25 else "contig"
+    p["softmax_scale"] = None if rng.random() < 0.7 else round(rng.uniform(0.02, 0.3), 4)
+    p["return_lse"] = rng.random() < 0.7
+    p["out"] = "none" if rng.random() < 0.75 else rng.choice(["contig", "odd_offset"])
+    return p
+
+
 _DRAW = {"gemm": draw_gemm, "scaled_mm": draw_scaled_mm, "attention": draw_attention, "varlen": draw_varlen,
          "kvcache": draw_kvcache, "bad": draw_bad, "combine": draw_combine, "fp8_gemm": draw_fp8_gemm,
-         "describe": draw_describe}
+         "describe": draw_describe, "attention_fp8": draw_attention_fp8}
 
 
 def draw(family, seed, corruption=None):
@@ -2052,9 +2082,78 @@ def run_bad(p):
 
 # ------------------------------------------------------------------ the case functions
 
+# ------------------------------------------------------------------ FP8 attention
+
+
+def run_attention_fp8(p):
+    _need_gpu()
+    import warpspec
+    from test_attention import attention_ref
+    from test_attention_fp8 import dequantize, quantize, score_magnitude
+
+    e4m3 = _dt("e4m3")
+    b, sq, sk, h, hk, d = p["batch"], p["sq"], p["sk"], p["h"], p["hk"], p["d"]
+
+    def operand(t, s_, heads):
+        x = torch.randn(b, s_, heads, d, device="cuda")
+        if p[t + "_descale"] == "pow2":
+            x8, desc = quantize(x, hk)
+            xf = dequantize(x8, desc)
+        else:
+            x8, desc = x.to(e4m3), None
+            xf = x8.float()
+        if p[t + "_view"] == "padded_heads":  # a head more in the buffer, NaN (e4m3 0x7F) there
+            buf = torch.empty(b, s_, heads + 1, d, device="cuda", dtype=e4m3)
+            buf.view(torch.uint8).fill_(0x7F)
+            buf[:, :, :heads].copy_(x8)
+            x8 = buf[:, :, :heads]
+        return x8, desc, xf
+
+    (q8, qd, qf), (k8, kd, kf), (v8, vd, vf) = operand("q", sq, h), operand("k", sk, hk), operand("v", sk, hk)
+    kw = dict(softmax_scale=p["softmax_scale"], causal=p["causal"], q_descale=qd, k_descale=kd, v_descale=vd,
+              return_attn_probs=p["return_lse"])
+    out, base = None, None
+    if p["out"] != "none":
+        out, base = _nan_buffer_view((b, sq, h, d), torch.bfloat16, p["out"])
+        kw["out"] = out
+    try:
+        result = warpspec.flash_attn_func(q8, k8, v8, **kw)
+    except Exception as e:  # noqa: BLE001 - a refusal of a supported case is the finding
+        if "WARPSPEC_FP8_ATTENTION" in str(e):  # a library built without the FP8 kernels says so
+            raise FuzzSkip(_one_line(e)) from None
+        raise AssertionError(f"raised {type(e).__name__}: {_one_line(e)}") from None
+    torch.cuda.synchronize()
+    got, lse = result if p["return_lse"] else (result, None)
+    assert tuple(got.shape) == (b, sq, h, d) and got.dtype == torch.bfloat16, f"out {tuple(got.shape)} {got.dtype}"
+    if lse is not None:
+        assert tuple(lse.shape) == (b, h, sq) and lse.dtype == torch.float32, f"lse {tuple(lse.shape)} {lse.dtype}"
+    if out is not None:
+        assert got is out, "out= given but another tensor was returned"
+        assert _outside_untouched(base, out), "out=: memory outside the view was written"
+    assert not torch.isnan(got.float()).any(), "NaN in out (a read outside a padded view shows so)"
+    ref, lse_ref = attention_ref(qf, kf, vf, softmax_scale=p["softmax_scale"], causal=p["causal"])
+    # test_attention_fp8's bound: P rounded to e4m3 (2^-4), O to bf16 (2^-9), fp32 order (2^-10).
+    vmax = vf.abs().max().item() if vf.numel() else 0.0
+    err = (got.float() - ref).abs().max().item() if got.numel() else 0.0
+    bound = (2.0 ** -4 + 2.0 ** -9 + 2.0 ** -10) * vmax
+    assert err <= bound, f"out: max error {err:.4g} > (2^-4 + 2^-9 + 2^-10) * max|v| = {bound:.4g}"
+    no_key = torch.isinf(lse_ref)  # rows that see no key (causal sq > sk, or sk = 0): out 0
+    rows = no_key.permute(0, 2, 1)  # (b, sq, h)
+    assert torch.all(got.float()[rows] == 0), "a row that sees no key is not 0"
+    if lse is not None:
+        assert torch.equal(torch.isinf(lse) & (lse < 0), no_key), "lse: -inf where a row sees keys, or not where none"
+        if (~no_key).any():
+            scale = p["softmax_scale"] if p["softmax_scale"] is not None else d ** -0.5
+            accum = (d / 32) * 2.0 ** -13 * scale * score_magnitude(qf, kf).item()
+            tol = 1e-3 + 1e-4 * lse_ref[~no_key].abs().max().item() + accum
+            lse_err = (lse[~no_key] - lse_ref[~no_key]).abs().max().item()
+            assert lse_err <= tol, f"lse: max error {lse_err:.4g} > {tol:.4g} (accumulation term {accum:.4g})"
+    return None
+
+
 _RUN = {"gemm": run_gemm, "scaled_mm": run_scaled_mm, "attention": run_attention, "varlen": run_varlen,
         "kvcache": run_kvcache, "bad": run_bad, "combine": run_combine, "fp8_gemm": run_fp8_gemm,
-        "describe": run_describe}
+        "describe": run_describe, "attention_fp8": run_attention_fp8}
 
 
 def run_case(family, seed, corruption=None):
