@@ -1129,19 +1129,25 @@ def _check_attention(q, k, v, out, lse, p, sink):
     check(q, k, v, out.contiguous(), lse, p["softmax_scale"], p["causal"], "attention", **_mask_kwargs(p, sink))
 
 
+def _attention_qkv(p, dt):
+    """A dense case's q, k, v: sliced from one (b, s, h + 2 hk, d) tensor ("packed_qkv"),
+    or each in its own drawn layout."""
+    b, sq, sk, h, hk, d = p["batch"], p["sq"], p["sk"], p["h"], p["hk"], p["d"]
+    if p["layout"] == "packed_qkv":
+        qkv = torch.randn(b, sq, h + 2 * hk, d, device="cuda", dtype=dt)
+        return qkv[:, :, :h], qkv[:, :, h:h + hk], qkv[:, :, h + hk:]
+    lq, lk, lv = p["layout"].split("/")
+    return _bshd(b, sq, h, d, dt, lq), _bshd(b, sk, hk, d, dt, lk), _bshd(b, sk, hk, d, dt, lv)
+
+
 def run_attention(p):
     _need_gpu()
     import warpspec
     from test_attention import poison
 
     dt = _dt(p["dtype"])
-    b, sq, sk, h, hk, d = p["batch"], p["sq"], p["sk"], p["h"], p["hk"], p["d"]
-    if p["layout"] == "packed_qkv":
-        qkv = torch.randn(b, sq, h + 2 * hk, d, device="cuda", dtype=dt)
-        q, k, v = qkv[:, :, :h], qkv[:, :, h:h + hk], qkv[:, :, h + hk:]
-    else:
-        lq, lk, lv = p["layout"].split("/")
-        q, k, v = _bshd(b, sq, h, d, dt, lq), _bshd(b, sk, hk, d, dt, lk), _bshd(b, sk, hk, d, dt, lv)
+    b, sq, h = p["batch"], p["sq"], p["h"]
+    q, k, v = _attention_qkv(p, dt)
     sink = torch.randn(h, device="cuda") * 2 if p["sink"] else None
     kw = _attention_call_kwargs(p, sink)
     q_ref, out, base = q, None, None
@@ -1928,14 +1934,7 @@ def run_describe(p):
         _call(warpspec.gemm, a, b, c, **kw)
         head = "gemm "
     else:
-        dt = _dt(p["dtype"])
-        b, sq, sk, h, hk, d = p["batch"], p["sq"], p["sk"], p["h"], p["hk"], p["d"]
-        if p["layout"] == "packed_qkv":
-            qkv = torch.randn(b, sq, h + 2 * hk, d, device="cuda", dtype=dt)
-            q, k, v = qkv[:, :, :h], qkv[:, :, h:h + hk], qkv[:, :, h + hk:]
-        else:
-            lq, lk, lv = p["layout"].split("/")
-            q, k, v = _bshd(b, sq, h, d, dt, lq), _bshd(b, sk, hk, d, dt, lk), _bshd(b, sk, hk, d, dt, lv)
+        q, k, v = _attention_qkv(p, _dt(p["dtype"]))
         kw = dict(softmax_scale=p["softmax_scale"], causal=p["causal"])
         line = _call(warpspec.describe_attention, q, k, v, pack_gqa=p["pack_gqa"], **kw)
         _call(warpspec.flash_attn_func, q, k, v, pack_gqa=p["pack_gqa"], **kw)
