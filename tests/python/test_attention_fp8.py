@@ -65,7 +65,9 @@ def quantize(x, heads_k):
     the group's largest |x| lands in [224, 448]."""
     b, s, h, d = x.shape
     g = x.float().reshape(b, s, heads_k, h // heads_k, d)
-    amax = g.abs().amax(dim=(1, 3, 4)).clamp_min(1e-12)  # (b, heads_k)
+    # (b, heads_k); an empty sequence (s = 0) has no values to scale: descale 1.
+    amax = g.abs().amax(dim=(1, 3, 4)) if s > 0 else torch.full((b, heads_k), E4M3_MAX, device=x.device)
+    amax = amax.clamp_min(1e-12)
     descale = torch.exp2(torch.ceil(torch.log2(amax / E4M3_MAX)))
     x8 = (g / descale.view(b, 1, heads_k, 1, 1)).reshape(b, s, h, d).to(E4M3)
     return x8, descale.float().contiguous()
