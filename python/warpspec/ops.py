@@ -363,16 +363,17 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     if status == _lib.OK:
         return d
     e = lib.error(status)
-    # A caller's out= that TMA cannot address as it is (a storage offset or a row that is
-    # not a 16-byte multiple, or no unit stride): computed into an aligned buffer, then
-    # copied in, as torch does with out= views. Other refusals (an out that overlaps a
-    # or b, say) stand.
-    if out is not None and ": d." in str(e) and (e.code == _lib.MISALIGNED or "stride" in str(e)):
-        d2 = _aligned_empty(out)
+    # A D that TMA cannot address as it is (a caller's out= at a storage offset, a row
+    # that is not a 16-byte multiple, no unit stride; or a new (M, 1) D, which only a
+    # column-major reading addresses, where the kernel writes a row-major D only, as the
+    # block-scaled one does): computed into an aligned buffer, then copied in, as torch
+    # does with out= views. Other refusals (an out that overlaps a or b, say) stand.
+    if ": d." in str(e) and (e.code == _lib.MISALIGNED or "stride" in str(e)):
+        d2 = _aligned_empty(d)
         status = _gemm_run(lib, index, a, b, c, d2, alpha, beta, epilogue)
         if status == _lib.OK:
-            out.copy_(d2)
-            return out
+            d.copy_(d2)
+            return d
         e = lib.error(status)
     # Views TMA cannot address as they are (odd leading dimensions, unaligned data, no
     # unit stride, C in the other layout, an output row not a multiple of 16 bytes):

@@ -141,7 +141,9 @@ def block_scales(m, n, k, a_m_contiguous=True):
 
 @needs_hopper
 @needs_fp8
-@pytest.mark.parametrize("shape", [(257, 200, 528), (64, 384, 1040), (1, 16, 16), (130, 520, 4096)])
+# (4, 1, 720): a new (M, 1) D reads only column-major, which the block-scaled kernel does
+# not write: computed through a padded row-major buffer (the fuzz's fp8_gemm seed 777049).
+@pytest.mark.parametrize("shape", [(257, 200, 528), (64, 384, 1040), (1, 16, 16), (130, 520, 4096), (4, 1, 720)])
 @pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float32])
 @pytest.mark.parametrize("a_m_contiguous", [True, False])
 def test_scaled_mm_block_scales(shape, out_dtype, a_m_contiguous, seed):
