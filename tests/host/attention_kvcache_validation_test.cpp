@@ -218,8 +218,9 @@ TEST(KvCacheValidation, KeyBlockChoice) {
 // The query tile of head dim 64 (config.hpp: two configurations at the same min_keys;
 // attention.cpp: plan_config): three warpgroups' 192-row tiles (speed 1.15) unless their
 // padding (rows past the end, the causal diagonal's or a window's masked blocks) costs
-// more than that, where two warpgroups' 128-row tiles run; the fastest where the lengths
-// are unknown. The choice is made on the unpacked rows, whatever pack_gqa says.
+// more than the lean two-warpgroup kernel's 1.03, where its 128-row tiles run; the
+// fastest where the lengths are unknown. A call that packs GQA runs the 192-row kernel
+// (the lean one has no pack-GQA).
 // A dense call of batch 2 and 8 query heads, one split, at fake addresses (planning only).
 AttentionArgs dense_call(int64_t sq, int64_t sk, int64_t d, bool causal = false, int64_t heads_kv = 8,
                          DType t = DType::kBF16) {
@@ -245,8 +246,11 @@ TEST(KvCacheValidation, RowBlockChoice) {
     EXPECT_EQ(s.kernel_d, 64);
     return s.block_m;
   };
-  // Full 512: 3 tiles of 192 rows (576 computed for 512) x 1.15 beat 4 of 128.
-  EXPECT_EQ(block_m(call(512, 512, false)), 192);
+  // Full 512 and 1k: 3 tiles of 192 rows (576 computed for 512), 0.889 x 1.15 = 1.022,
+  // against 4 of 128 at 1.03; 2k: 0.970 x 1.15 = 1.115.
+  EXPECT_EQ(block_m(call(512, 512, false)), 128);
+  EXPECT_EQ(block_m(call(1024, 1024, false)), 128);
+  EXPECT_EQ(block_m(call(2048, 2048, false)), 192);
   EXPECT_EQ(block_m(call(16384, 16384, false)), 192);
   // Causal 512: 9 blocks of 192 x 128 against 10 of 128 x 128 for the same visible pairs.
   EXPECT_EQ(block_m(call(512, 512, true)), 128);
@@ -263,18 +267,27 @@ TEST(KvCacheValidation, RowBlockChoice) {
   a.causal = false;  // 513 keys a row
   a.window_right = 256;
   EXPECT_EQ(block_m(a), 128);
-  // Packed GQA (8 query heads over 1, 100 positions): the tile is chosen on the unpacked
-  // rows (100 of 128 against 100 of 192), then packed by FlashAttention-3's rule on it
-  // (800 rows in 7 tiles of 128); pack_gqa set either way keeps the tile.
+  // Packed GQA (8 query heads over 1, 100 positions): chosen on the unpacked rows (100 of
+  // 128 against 100 of 192: the lean 128-row kernel), then packed by FlashAttention-3's
+  // rule, which moves the call to the kernel that packs (800 rows in 5 tiles of 192);
+  // pack_gqa false keeps the lean kernel.
   a = call(100, 4096, false, 1);
   ai::PlanSummary s;
   for (const std::optional<bool> mode : {std::optional<bool>{}, std::optional<bool>{true}, std::optional<bool>{false}}) {
     a.pack_gqa = mode;
     ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());
-    EXPECT_EQ(s.block_m, 128);
-    EXPECT_EQ(s.pack_shift, mode.value_or(true) ? 3 : 0);
+    const bool packs = mode.value_or(true);
+    EXPECT_EQ(s.block_m, packs ? 192 : 128);
+    EXPECT_EQ(s.pack_shift, packs ? 3 : 0);
+    EXPECT_EQ(s.pack_gqa, packs);
   }
   a.pack_gqa.reset();
+  // Chunked attention: likewise on the kernel with the chunk mask.
+  a = call(512, 512, true);
+  a.attention_chunk = 256;
+  ASSERT_TRUE(ai::plan_summary(a, 132, &s).ok());
+  EXPECT_EQ(s.block_m, 192);
+  EXPECT_TRUE(s.chunk);
   // Lengths on the device (seqused_k, seqused_q: the capacity may be far from them): the
   // fastest.
   a = call(512, 512, true);

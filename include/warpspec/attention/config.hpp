@@ -80,7 +80,7 @@ struct HeadDimConfig {
 // (v26: +13-16% at 4k-16k). 160 registers hold 32 O + 64 S + 32 P. Short causal
 // sequences lose 8-9% to the 192-row tile's masked rows, and short query sides to its
 // padded rows: those run two warpgroups without turns on 128-row tiles (v32), chosen by
-// the speeds (1.15: v26's 16k and 8k) and the calls' padding.
+// the speeds (1.15: v26's 16k and 8k) and the calls' padding; that kernel is lean (v65).
 // Head dim 128 has two: 128-key blocks, and 192-key blocks for rows that see 3072 keys
 // or more on average (dense lengths known to the host; with seqused_k or a page table the
 // default), where each block's fixed cost (the row max, the turn, the barrier
@@ -99,8 +99,14 @@ inline constexpr HeadDimConfig kHeadDimConfigs[] = {
     {.head_dim = 128, .block_n = 192, .stages = 2, .split_kv = false, .min_keys = 3072},
     {.head_dim = 192, .block_n = 112, .stages = 2},
     {.head_dim = 256, .block_n = 80, .stages = 2, .split_kv = false},
-    // Appended (the list's order names the kernels): head dim 64's short calls.
-    {.head_dim = 64, .block_n = 128, .stages = 3, .pingpong = false, .split_kv = false},
+    // Appended (the list's order names the kernels): head dim 64's short calls, lean (no
+    // pack-GQA or chunks: +1.6-2.2% at 512 and 1k, full and causal, bench/NOTES.md v65);
+    // calls that pack or chunk run on the three-warpgroup kernel, which has both. Its
+    // speed per computed pair, 1.03, is the lean gain measured on head dim 128 (v33): full
+    // 512 and 1k now run 128-row tiles (1.03 against 0.889 x 1.15 = 1.022: +2.4% at 512
+    // through Python).
+    {.head_dim = 64, .block_n = 128, .stages = 3, .pingpong = false, .split_kv = false, .speed = 1.03f,
+     .pack_gqa = false, .chunk = false},
     // Head dim 128's lean sibling of its 128-key configuration (no pack-GQA, chunks or
     // split-KV): the one a plain call under 3072 keys a row runs.
     {.head_dim = 128, .block_n = 128, .stages = 2, .split_kv = false, .speed = 1.03f, .pack_gqa = false, .chunk = false},
