@@ -37,4 +37,15 @@ inline TensorView lse_contiguous(float* data, int64_t b, int64_t h, int64_t s) {
   return lse_view(data, b, h, s, h * s, s, 1);
 }
 
+// A paged cache's block table: (batch, pages_per_seq) int32, row-major.
+inline TensorView page_table_view(const void* data, int64_t batch, int64_t pages_per_seq) {
+  TensorView v;
+  v.data = const_cast<void*>(data);
+  v.dtype = DType::kI32;
+  v.rank = 2;
+  v.shape[0] = batch, v.shape[1] = pages_per_seq;
+  v.stride[0] = pages_per_seq, v.stride[1] = 1;
+  return v;
+}
+
 }  // namespace warpspec::testbed

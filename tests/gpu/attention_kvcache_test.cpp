@@ -94,9 +94,7 @@ void run(const KvCase& c, uint64_t seed) {
   if (c.page) {
     a.k = testbed::bshd_contiguous(pk.get(), c.dtype, num_pages, c.page, c.hkv, c.d);
     a.v = testbed::bshd_contiguous(pv.get(), c.dtype, num_pages, c.page, c.hkv, c.d);
-    a.page_table.data = d_table.get(), a.page_table.dtype = DType::kI32, a.page_table.rank = 2;
-    a.page_table.shape[0] = B, a.page_table.shape[1] = pages_per_seq;
-    a.page_table.stride[0] = pages_per_seq, a.page_table.stride[1] = 1;
+    a.page_table = testbed::page_table_view(d_table.get(), B, pages_per_seq);
   } else {
     a.k = testbed::bshd_contiguous(lk.get(), c.dtype, cache_b, c.cap, c.hkv, c.d);
     a.v = testbed::bshd_contiguous(lv.get(), c.dtype, cache_b, c.cap, c.hkv, c.d);
@@ -323,8 +321,7 @@ TEST_P(KvAppend, WritesOnlyTheNewRows) {
   a.v_new = testbed::bshd_contiguous(vn.get(), t, B, sn, hkv, d);
   a.cache_seqlens = i32(d_lens.get(), B);
   if (page) {
-    a.page_table.data = d_table.get(), a.page_table.dtype = DType::kI32, a.page_table.rank = 2;
-    a.page_table.shape[0] = B, a.page_table.shape[1] = pps, a.page_table.stride[0] = pps, a.page_table.stride[1] = 1;
+    a.page_table = testbed::page_table_view(d_table.get(), B, pps);
   }
   if (rotary) {
     for (TensorView* v : {&a.rotary_cos, &a.rotary_sin}) {

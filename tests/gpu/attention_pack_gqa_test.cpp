@@ -195,9 +195,7 @@ void run(const PackCase& c) {
   if (c.page) {
     a.k = testbed::bshd_contiguous(pk.get(), c.dtype, num_pages, c.page, c.hkv, c.d);
     a.v = testbed::bshd_contiguous(pv.get(), c.dtype, num_pages, c.page, c.hkv, c.d);
-    a.page_table.data = d_table.get(), a.page_table.dtype = DType::kI32, a.page_table.rank = 2;
-    a.page_table.shape[0] = B, a.page_table.shape[1] = pages_per_seq;
-    a.page_table.stride[0] = pages_per_seq, a.page_table.stride[1] = 1;
+    a.page_table = testbed::page_table_view(d_table.get(), B, pages_per_seq);
   } else {
     a.k = testbed::bshd_contiguous(lk.get(), c.dtype, B, c.sk, c.hkv, c.d);
     a.v = testbed::bshd_contiguous(lv.get(), c.dtype, B, c.sk, c.hkv, c.d);

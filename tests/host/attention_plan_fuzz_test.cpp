@@ -66,10 +66,7 @@ AttentionArgs random_call(Gen& g) {
   if (paged) {
     a.k = warpspec::testbed::bshd_contiguous(fake(slot()), t, pages * batch, page, hkv, d);
     a.v = warpspec::testbed::bshd_contiguous(fake(slot()), t, pages * batch, page, hkv, d);
-    a.page_table = TensorView{};
-    a.page_table.data = fake(slot()), a.page_table.dtype = DType::kI32, a.page_table.rank = 2;
-    a.page_table.shape[0] = batch, a.page_table.shape[1] = pages;
-    a.page_table.stride[0] = pages, a.page_table.stride[1] = 1;
+    a.page_table = warpspec::testbed::page_table_view(fake(slot()), batch, pages);
     a.seqused_k = vec(batch, slot());
   } else {
     a.k = side(sk, hkv, packed_k, t);

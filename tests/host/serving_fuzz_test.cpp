@@ -88,8 +88,7 @@ TEST(ServingFuzz, AppendCallsAreRefusedByNameOrReachTheDevice) {
     if (paged) {
       a.k_cache = warpspec::testbed::bshd_contiguous(host(uintptr_t(1) << 30), t, b * pages + 1, page, hkv, d);
       a.v_cache = warpspec::testbed::bshd_contiguous(host(uintptr_t(2) << 30), t, b * pages + 1, page, hkv, d);
-      a.page_table.data = host(uintptr_t(3) << 30), a.page_table.dtype = DType::kI32, a.page_table.rank = 2;
-      a.page_table.shape[0] = b, a.page_table.shape[1] = pages, a.page_table.stride[0] = pages, a.page_table.stride[1] = 1;
+      a.page_table = warpspec::testbed::page_table_view(host(uintptr_t(3) << 30), b, pages);
     } else {
       a.k_cache = warpspec::testbed::bshd_contiguous(host(uintptr_t(1) << 30), t, b, cap, hkv, d);
       a.v_cache = warpspec::testbed::bshd_contiguous(host(uintptr_t(2) << 30), t, b, cap, hkv, d);
