@@ -6,8 +6,7 @@
 //     warp 0 — mainloop loads: A and B tiles by TMA into the staged ring;
 //     warp 1 — epilogue loads: C chunks by TMA, only when beta != 0, starting after
 //              warp 0 has issued its first tile (the loads the math waits on first);
-//     warp 2 — the consumer's side loads, when it has any (FP8 block scales by
-//              cp.async: gemm/block_scale.cuh).
+//     warp 2 idles (FP8 block scales are loaded by the consumers: gemm/block_scale.cuh).
 //   warpgroups 1, 2 (consumers, 232 registers): wgmma (MmaConsumer: 16-bit, or FP8 with
 //     two-level accumulation) over rows 0-63 and 64-127 of the
 //     same tile, then the fixup (a unit covering part of K: publish the partial, or sum
@@ -66,8 +65,8 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     PipelineStorage<kStages> mainloop_barriers;
     PipelineStorage<kEpiStages> epilogue_barriers;
     uint64_t load_order;  // mainloop warp -> epilogue load warp, once
-    // FP8 block scales' rings (empty otherwise); last, where the 1 KB-aligned members
-    // leave room (the 128 x 256 FP8 tile has 2 KB).
+    // What the consumer keeps beside the stages (the k-interleaved consumer's partials;
+    // empty otherwise); last, where the 1 KB-aligned members leave room.
     typename MmaT::ConsumerStorage consumer;
   };
 
@@ -87,7 +86,6 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     Pipeline<kStages>(s.mainloop_barriers).init(1, 4 * MmaT::kWarpgroupsPerStage * Cast::kCtas);
     Pipeline<kEpiStages>(s.epilogue_barriers).init(1, kConsumerWarpgroups);
     hopper::mbarrier_init(&s.load_order, 1);
-    MmaT::init_side(s.consumer);
   }
 
   __device__ __forceinline__ static void prefetch(const Params& p) {
@@ -121,12 +119,6 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
       const auto& units = Cast::units(p.sched);
       for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t))
         if (t.in_bounds && p.sched.is_final(t)) EpilogueT::load(p, c.epilogue, st, c.s.epilogue, t);
-    } else if (warp == 2 && MmaT::side_loads(p)) {
-      // The consumer's side loads (FP8 block scales), all lanes, unit by unit.
-      typename MmaT::SideState st;
-      const auto& units = Cast::units(p.sched);
-      for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) MmaT::load_side(p, c.s.consumer, st, t);
-      hopper::cp_async_wait_all();  // no copy outlives its warp
     }
   }
 
@@ -134,19 +126,18 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     const Params& p = c.p;
     PipelineState<kStages> st;
     PipelineState<kEpiStages> epi_st;
-    typename MmaT::SideState side_st;
     const auto& units = Cast::units(p.sched);
     if constexpr (kCarried) {
       if (CarriedT::eligible(p)) {  // FP8, data-parallel: the tensor pipe kept fed across tiles
         CarriedT::template run<EpilogueT>(p, units, consumer, c.mainloop, st, c.s.mainloop, c.epilogue, epi_st,
-                                          c.s.epilogue, c.s.consumer, side_st);
+                                          c.s.epilogue);
         EpilogueT::store_tail();
         return;
       }
     }
     float acc[kCfg.tile.block_n / 2];
     for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
-      MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t, acc, c.s.consumer, side_st);
+      MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t, acc, c.s.consumer);
       if (!MmaT::combine(consumer, acc, c.s.consumer)) continue;  // the other warpgroup finishes this unit
       if (FixupT::reduce(p, consumer, t, acc) && t.in_bounds)
         EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);

@@ -83,14 +83,9 @@ struct Mainloop {
 
   using Pipe = Pipeline<kStages>;
   using State = PipelineState<kStages>;
-  // What the consumer keeps beside the stages, and its side loads: nothing here (FP8's
-  // block scales: mma_fp8.cuh).
+  // What the consumer keeps beside the stages: nothing here (the k-interleaved
+  // consumer's partials: mma_k_interleaved.cuh).
   struct ConsumerStorage {};
-  struct SideState {};
-  __device__ __forceinline__ static void init_side(ConsumerStorage&) {}
-  __device__ __forceinline__ static bool side_loads(const GemmParams&) { return false; }
-  __device__ __forceinline__ static void load_side(const GemmParams&, ConsumerStorage&, SideState&,
-                                                   const schedule::KWorkUnit&) {}
 
   // Rows of A that tile m0's stages hold, a whole number of 64-row boxes (a warpgroup's
   // rows): p.a_rows (64 where M <= 64, else the tile), and for a 16-bit tile that M ends
@@ -186,7 +181,7 @@ struct Mainloop {
   // (the producer loaded exactly those stages).
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
                                              const schedule::KWorkUnit& t, float (&acc)[kBlockN / 2],
-                                             ConsumerStorage&, SideState&) {
+                                             ConsumerStorage&) {
     mma_rows<1>(p, pipe, st, s, 64 * wg, t, reinterpret_cast<float(&)[1][kBlockN / 2]>(acc));
   }
 

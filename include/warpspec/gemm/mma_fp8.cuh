@@ -56,17 +56,10 @@ struct MmaFp8Promote {
   using State = typename Loads::State;
   using Storage = typename Loads::Storage;
   static constexpr int kWarpgroupsPerStage = kConsumerWarpgroups;
-  // Block scales (block_scale.cuh): their ring, its loader (producer warp 2) and the
-  // consumers' reader, whose ring position persists across units as the stages' does.
-  using Scales = BlockScales<kParts, kPartN, kCfg.tile.block_m, kBlockN, kConsumerWarpgroups * 128>;
-  using ConsumerStorage = typename Scales::Storage;
-  using SideState = typename Scales::State;
-  __device__ __forceinline__ static void init_side(ConsumerStorage& s) { Scales::init(s); }
-  __device__ __forceinline__ static bool side_loads(const GemmParams& p) { return p.block_scale.a != nullptr; }
-  __device__ __forceinline__ static void load_side(const GemmParams& p, ConsumerStorage& s, SideState& st,
-                                                   const schedule::KWorkUnit& t) {
-    Scales::load(p, s, st, t);
-  }
+  // Block scales (block_scale.cuh): each consumer thread loads its own factors, so the
+  // consumer keeps nothing beside the stages.
+  using Scales = BlockScales<kParts, kPartN, kCfg.tile.block_m, kBlockN>;
+  using ConsumerStorage = typename Loads::ConsumerStorage;
   __device__ __forceinline__ static bool combine(int, float (&)[kAcc], ConsumerStorage&) { return true; }
   // The loop carried across tiles (gemm/mma_fp8_carried.cuh) runs this consumer's k-block steps.
   template <GemmConfig>
@@ -79,20 +72,19 @@ struct MmaFp8Promote {
   // The loop is built twice, with and without block scales (one kernel still: the
   // choice is the runtime p.block_scale.a), so the tensor-wise loop has no scale code.
   __device__ __forceinline__ static void mma(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
-                                             const schedule::KWorkUnit& t, float (&acc)[kAcc],
-                                             ConsumerStorage& own, SideState& side) {
+                                             const schedule::KWorkUnit& t, float (&acc)[kAcc], ConsumerStorage&) {
     if constexpr (kParts == 1) {
       if (p.block_scale.a != nullptr)
-        run_overlapped<typename Scales::Reader>(p, pipe, st, s, wg, t, acc, own, side);
+        run_overlapped<typename Scales::Reader>(p, pipe, st, s, wg, t, acc);
       else if (p.promote_every == 1)
-        run_overlapped<UnitScale>(p, pipe, st, s, wg, t, acc, own, side);
+        run_overlapped<UnitScale>(p, pipe, st, s, wg, t, acc);
       else
-        run<UnitScale>(p, pipe, st, s, wg, t, acc, own, side);
+        run<UnitScale>(p, pipe, st, s, wg, t, acc);
     } else {
       if (p.block_scale.a != nullptr)
-        run<typename Scales::Reader>(p, pipe, st, s, wg, t, acc, own, side);
+        run<typename Scales::Reader>(p, pipe, st, s, wg, t, acc);
       else
-        run<UnitScale>(p, pipe, st, s, wg, t, acc, own, side);
+        run<UnitScale>(p, pipe, st, s, wg, t, acc);
     }
   }
 
@@ -112,9 +104,9 @@ struct MmaFp8Promote {
   }
 
   // acc += frag x the k-block's factors, once frag's group is retired (the caller's
-  // wait_group). The scales' ring goes through its k-blocks in order, as the promotions do.
+  // wait_group). The scales' reader goes through its k-blocks in order, as the promotions do.
   template <class Scale>
-  __device__ __forceinline__ static void promote(float (&acc)[kAcc], float (&frag)[kPartAcc], const Scale& scale) {
+  __device__ __forceinline__ static void promote(float (&acc)[kAcc], float (&frag)[kPartAcc], Scale& scale) {
     scale.begin_kblock();
     hopper::wgmma_fence_operands(frag);
     add_scaled(acc, 0, frag, scale);
@@ -153,7 +145,7 @@ struct MmaFp8Promote {
   // promoted once retired, and its stage (prev) released.
   template <class Scale>
   __device__ __forceinline__ static void step(Pipe& pipe, State& st, State& prev, const Storage& s, int wg,
-                                              bool releaser, const typename Loads::Cast& cast, const Scale& scale,
+                                              bool releaser, const typename Loads::Cast& cast, Scale& scale,
                                               float (&acc)[kAcc], float (&next)[kPartAcc], float (&done)[kPartAcc]) {
     pipe.consumer_wait(st);
     issue_kblock(next, s, st, wg);
@@ -166,23 +158,20 @@ struct MmaFp8Promote {
 
   template <class Scale>
   __device__ __forceinline__ static void run_overlapped(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
-                                                        const schedule::KWorkUnit& t, float (&acc)[kAcc],
-                                                        ConsumerStorage& own, SideState& side) {
-    const Scale scale(own, side, wg);
+                                                        const schedule::KWorkUnit& t, float (&acc)[kAcc]) {
+    Scale scale(p, t, wg);
     const typename Loads::Cast cast;
     const bool releaser = cast.releaser();
     const int k_count = t.k_end - t.k_begin;
 #pragma unroll
     for (int i = 0; i < kAcc; ++i) acc[i] = 0.0f;
     if (k_count == 0) return;
-    if (64 * wg >= p.a_rows) {  // idle warpgroup: every stage and scale slot still waited for and released
+    if (64 * wg >= p.a_rows) {  // idle warpgroup: every stage still waited for and released
 #pragma unroll 1
       for (int kt = 0; kt < k_count; ++kt) {
-        scale.begin_kblock();
         pipe.consumer_wait(st);
         if (releaser) cast.release(pipe, st);
         st.advance();
-        scale.end_kblock();
       }
       return;
     }
@@ -210,9 +199,8 @@ struct MmaFp8Promote {
 
   template <class Scale>
   __device__ __forceinline__ static void run(const GemmParams& p, Pipe& pipe, State& st, Storage& s, int wg,
-                                             const schedule::KWorkUnit& t, float (&acc)[kAcc],
-                                             ConsumerStorage& own, SideState& side) {
-    const Scale scale(own, side, wg);
+                                             const schedule::KWorkUnit& t, float (&acc)[kAcc]) {
+    Scale scale(p, t, wg);
     constexpr hopper::WgmmaOperandLayout la = Loads::layout_a(), lb = Loads::layout_b();
     const typename Loads::Cast cast;
     const bool releaser = cast.releaser();
@@ -227,7 +215,7 @@ struct MmaFp8Promote {
     int since = 0;  // k-blocks accumulated in tmp since the last promotion
 #pragma unroll 1
     for (int kt = 0; kt < k_count; ++kt) {
-      scale.begin_kblock();  // idle warpgroups too: every consumer thread releases the scales
+      scale.begin_kblock();
       pipe.consumer_wait(st);
       const uint32_t a_base = hopper::smem_u32(s.a[st.index]);
       const uint32_t b_base = hopper::smem_u32(s.b[st.index]);

@@ -21,14 +21,14 @@
 // What it needs, checked by eligible(): data-parallel units (every unit a whole tile,
 // final, nothing to reduce), both warpgroups with rows (p.a_rows > 64), promotion every
 // k-block, a one-part tile, no block scales. Other launches run the per-unit loop. Block
-// scales would ride along (their ring is read in promotion order, which crosses tiles in
-// order too), but their instance of this loop cost as much build time as the first (one
+// scales would need their reader (block_scale.cuh, made per unit) to look ahead across
+// tiles, and their instance of this loop cost as much build time as the first (one
 // e4m3 kernel's compile, three runs each: 10 s without the loop, 17.5 s with it for tensor-
 // and row-wise scales, 24 s with the block-scaled instance too), and the whole build must
 // stay under two minutes; block-scaled launches keep the per-unit loop (bench/NOTES.md v45).
 //
-// Stage and scale-slot protocol as run_overlapped's: stage u-1 released once wait_group
-// shows its reads are done; every stage and slot released exactly once, in order.
+// Stage protocol as run_overlapped's: stage u-1 released once wait_group shows its reads
+// are done; every stage released exactly once, in order.
 #include "warpspec/gemm/mma_fp8.cuh"
 #include "warpspec/schedule/stream_k.hpp"
 
@@ -50,10 +50,9 @@ struct Fp8Carried {
   __device__ __forceinline__ static void run(const GemmParams& p, const Units& units, int wg,
                                              typename Mma::Pipe& pipe, typename Mma::State& st,
                                              typename Mma::Storage& s, EpiPipe& epi, EpiState& epi_st,
-                                             typename Epi::Storage& es, typename Mma::ConsumerStorage& own,
-                                             typename Mma::SideState& side) {
+                                             typename Epi::Storage& es) {
     if constexpr (kBuilt) {
-      loop<UnitScale, Epi>(p, units, wg, pipe, st, s, epi, epi_st, es, own, side);
+      loop<UnitScale, Epi>(p, units, wg, pipe, st, s, epi, epi_st, es);
     }
   }
 
@@ -62,9 +61,8 @@ struct Fp8Carried {
   __device__ __forceinline__ static void loop(const GemmParams& p, const Units& units, int wg,
                                               typename Mma::Pipe& pipe, typename Mma::State& st,
                                               typename Mma::Storage& s, EpiPipe& epi, EpiState& epi_st,
-                                              typename Epi::Storage& es, typename Mma::ConsumerStorage& own,
-                                              typename Mma::SideState& side) {
-    const Scale scale(own, side, wg);
+                                              typename Epi::Storage& es) {
+    Scale scale;
     const typename Mma::Loads::Cast cast;
     const bool releaser = cast.releaser();
     const int k_count = p.sched.k_iters();  // every unit's (data-parallel)

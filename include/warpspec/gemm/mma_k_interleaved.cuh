@@ -49,16 +49,10 @@ struct MmaKInterleaved {
   struct ConsumerStorage {
     alignas(16) float partial[kAcc * 128];
   };
-  struct SideState {};
-  __device__ __forceinline__ static void init_side(ConsumerStorage&) {}
-  __device__ __forceinline__ static bool side_loads(const GemmParams&) { return false; }
-  __device__ __forceinline__ static void load_side(const GemmParams&, ConsumerStorage&, SideState&,
-                                                   const schedule::KWorkUnit&) {}
 
   // Consumer warpgroup `wg`: its half of unit t's k-iterations into acc (zero when it has none).
   __device__ __forceinline__ static void mma(const GemmParams&, Pipe& pipe, State& st, Storage& s, int wg,
-                                             const schedule::KWorkUnit& t, float (&acc)[kAcc], ConsumerStorage&,
-                                             SideState&) {
+                                             const schedule::KWorkUnit& t, float (&acc)[kAcc], ConsumerStorage&) {
     const int k_count = t.k_end - t.k_begin;
     constexpr hopper::WgmmaOperandLayout la = Loads::layout_a(), lb = Loads::layout_b();
     const typename Loads::Cast cast;

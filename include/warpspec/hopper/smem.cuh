@@ -39,14 +39,4 @@ WARPSPEC_DEVICE uint4 ld_shared_v4(uint32_t addr) {
   return v;
 }
 
-// cp.async of 4 bytes from global memory into shared memory, by shared-window address
-// (cuda_pipeline_primitives.h's __pipeline_memcpy_async takes a generic pointer; CCCL's
-// cuda::ptx wraps only the bulk forms). Completion is tracked by an mbarrier
-// (cuda::ptx::cp_async_mbarrier_arrive_noinc) or cp.async.wait_group.
-WARPSPEC_DEVICE void cp_async_4(uint32_t dst, const void* src) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(src) : "memory");
-}
-// Wait for every cp.async this thread issued (a loader's tail, before it exits).
-WARPSPEC_DEVICE void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
-
 }  // namespace warpspec::hopper
