@@ -248,8 +248,9 @@ struct Plan {
   // workspace they use (the caller's or, when null, the cached one) and its layout.
   int splits = 1;
   bool heuristic_splits = false;
-  // Dense causal calls cut into L2 sections (schedule/attention.hpp) run the dynamic
-  // schedule on the library's tile counter (launch()).
+  // Dense causal calls cut into L2 sections (schedule/attention.hpp), and head dim 64's
+  // full calls from 1k keys, run the dynamic schedule on the library's tile counter
+  // (launch()).
   bool l2_dynamic = false;
   void* workspace = nullptr;
   size_t workspace_bytes = 0, lse_offset = 0;
@@ -776,6 +777,14 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
       sa.section = int(section);
       out->plan.l2_dynamic = true;
     }
+  } else if (!a.causal && !ragged && !attention_impl::is_fp8(p.dtype) && p.splits == 1 && tiles_m > 0 &&
+             cfg.head_dim == 64 && p.seqlen_k >= 1024) {
+    // Head dim 64's full calls from 1k keys on the dynamic schedule (one section): the
+    // consumers take the decoded tile from the loader's ring instead of dividing (v36's
+    // handover). Its tiles are the shortest, so that fixed cost shows most. Measured on
+    // the H200 against the static order (bench/NOTES.md stop 52): hd64 full 1k +1.8%,
+    // 2k +2.2%, 512 -0.7%; head dim 128 full 512 -2.2%, so only head dim 64 from 1k.
+    out->plan.l2_dynamic = true;
   }
   sa.grid_size = schedule::attention_grid_size(sa.tiles_m, sa.heads, sa.batch, device.sm_count, sa.splits);
   if (const char* why = schedule::AttentionScheduler::check(sa)) return internal_error(fmt("scheduler: %s", why));
@@ -1002,7 +1011,7 @@ int32_t* library_tile_counter(int device, cudaStream_t stream) {
 }
 
 Status launch(const Prepared& p, cudaStream_t stream) {
-  if (p.plan.l2_dynamic) {  // dense, causal, unsplit, not empty (prepare)
+  if (p.plan.l2_dynamic) {  // dense, unsplit, not empty (prepare)
     Prepared run = p;
     run.params.tile_counter = library_tile_counter(p.plan.device, stream);
     if (run.params.tile_counter == nullptr) {  // the static schedule, without sections (they need the dynamic one)

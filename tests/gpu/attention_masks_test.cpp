@@ -325,16 +325,14 @@ TEST(AttentionMasksSchedule, DynamicIsDeterministicAndMatchesStatic) {
   }
 }
 
-// L2 sections (schedule/attention.hpp): a dense causal call whose heads' K/V outgrow half
-// of L2 runs section by section on the dynamic schedule with the library's tile counter.
-// Its O is the same bits as the same problem given packed (varlen: the caller's counter,
-// no sections; each tile is computed alike wherever it runs), twice (the counter left
-// zero), and a few heads of it match the reference.
-TEST(AttentionMasksSchedule, L2SectionsMatchPackedAndReference) {
-  WARPSPEC_REQUIRE_HOPPER();
+// A dense call the library runs on the dynamic schedule with its own tile counter: its O
+// is the same bits as the same problem given packed (varlen: the caller's counter, no
+// sections; each tile is computed alike wherever it runs), twice (the counter left zero),
+// and three (batch, head) pairs of it match the reference. `sections`: whether the plan
+// cuts the work into L2 sections.
+void dense_dynamic_matches_packed(int batch, int sq, int hkv, int hq, int d, bool causal, bool sections) {
   const uint64_t seed = test::fresh_seed();
   SCOPED_TRACE(test::seed_note(seed));
-  const int batch = 3, sq = 3000, hkv = 8, hq = 32, d = 128;  // K/V 1.5 MB a head: 20 heads a section on an H200
   const DType t = DType::kBF16;
   const size_t rows = size_t(batch) * sq, row_q = size_t(hq) * d, row_k = size_t(hkv) * d;
   test::DeviceBuffer q(rows * row_q * 2), k(rows * row_k * 2), v(rows * row_k * 2), o(rows * row_q * 2),
@@ -348,10 +346,10 @@ TEST(AttentionMasksSchedule, L2SectionsMatchPackedAndReference) {
   a.k = testbed::bshd_contiguous(k.get(), t, batch, sq, hkv, d);
   a.v = testbed::bshd_contiguous(v.get(), t, batch, sq, hkv, d);
   a.o = testbed::bshd_contiguous(o.get(), t, batch, sq, hq, d);
-  a.causal = true;
+  a.causal = causal;
   std::string line;
   ASSERT_TRUE(warpspec::describe(a, &line).ok());
-  EXPECT_NE(line.find(" l2_sections="), std::string::npos) << line;
+  EXPECT_EQ(line.find(" l2_sections=") != std::string::npos, sections) << line;
   EXPECT_NE(line.find(" schedule=dynamic"), std::string::npos) << line;
 
   std::vector<int> cu(batch + 1);
@@ -386,10 +384,10 @@ TEST(AttentionMasksSchedule, L2SectionsMatchPackedAndReference) {
   const auto o_host = test::to_host<uint16_t>(o, rows * row_q);
   const auto v_host = test::to_host<uint16_t>(v, rows * row_k);
   const double max_v = testbed::max_abs(t, v_host.data(), v_host.size());
-  for (auto [b, h] : {std::pair{0, 0}, std::pair{1, 13}, std::pair{2, 31}}) {
+  for (auto [b, h] : {std::pair{0, 0}, std::pair{batch / 2, hq / 2 - 3}, std::pair{batch - 1, hq - 1}}) {
     SCOPED_TRACE("batch " + std::to_string(b) + " head " + std::to_string(h));
-    testbed::RefProblem rp{1, sq, sq, 1, 1, d, true, 1.0f / std::sqrt(float(d)), t};
-    const size_t q_at = (size_t(b) * sq * row_q + size_t(h) * d) * 2, k_at = (size_t(b) * sq * row_k + size_t(h / 4) * d) * 2;
+    testbed::RefProblem rp{1, sq, sq, 1, 1, d, causal, 1.0f / std::sqrt(float(d)), t};
+    const size_t q_at = (size_t(b) * sq * row_q + size_t(h) * d) * 2, k_at = (size_t(b) * sq * row_k + size_t(h / (hq / hkv)) * d) * 2;
     const testbed::RefTensor rq{q.as<char>() + q_at, 0, int64_t(row_q), 0};
     const testbed::RefTensor rk{k.as<char>() + k_at, 0, int64_t(row_k), 0};
     const testbed::RefTensor rv{v.as<char>() + k_at, 0, int64_t(row_k), 0};
@@ -404,6 +402,19 @@ TEST(AttentionMasksSchedule, L2SectionsMatchPackedAndReference) {
     EXPECT_EQ(err.nan, 0);
     EXPECT_LE(err.o, testbed::attention_o_tolerance(t, err.o_plain, err.max_ref, max_v, sq)) << "vs plain " << err.o_plain;
   }
+}
+
+// L2 sections (schedule/attention.hpp): a dense causal call whose heads' K/V outgrow half
+// of L2 runs section by section on the dynamic schedule.
+TEST(AttentionMasksSchedule, L2SectionsMatchPackedAndReference) {
+  WARPSPEC_REQUIRE_HOPPER();
+  dense_dynamic_matches_packed(3, 3000, 8, 32, 128, /*causal=*/true, /*sections=*/true);  // K/V 1.5 MB a head: 20 heads a section
+}
+
+// Head dim 64's full calls from 1k keys run the dynamic schedule too, in one section.
+TEST(AttentionMasksSchedule, HeadDim64FullCallsRunDynamicAndMatch) {
+  WARPSPEC_REQUIRE_HOPPER();
+  dense_dynamic_matches_packed(3, 2100, 4, 16, 64, /*causal=*/false, /*sections=*/false);
 }
 
 class AttentionMasks : public ::testing::TestWithParam<MaskCase> {};
