@@ -7,13 +7,15 @@
 // scales then never reach the epilogue.
 //
 // Where the scales come from: each consumer thread loads its own, from global memory
-// (ld.global.nc), one k-block ahead: the two rows of A it holds (r and r + 8 of its m64
+// (ld.global.nc), two k-blocks ahead: the two rows of A it holds (r and r + 8 of its m64
 // fragment) and B's block of each 128-column part. begin_kblock() at k-block u's
-// promotion takes the factors loaded at u - 1's and issues u + 1's loads, so their L2
-// latency hides behind a k-block of wgmmas; only a unit's first k-block waits for its
-// loads (issued when the reader is made, before the unit's first stage wait). Nothing is
-// shared: no ring, no barriers, no loader warp. Registers: 2 + kParts values and 2 +
-// kParts pointers a thread.
+// promotion takes the factors loaded at u - 2's and issues u + 2's loads, so their L2
+// latency hides behind two k-blocks of wgmmas (one was not enough for row-major A scales,
+// whose 8 rows a warp reads are 8 sectors: -4.8% against the shared ring there, +2.5%
+// M-major; bench/NOTES.md v66); only a unit's first k-block waits for its loads (issued
+// when the reader is made, before the unit's first stage wait). Nothing is shared: no
+// ring, no barriers, no loader warp. Registers: 3 x (2 + kParts) values and 2 + kParts
+// pointers a thread.
 //
 // (Until v66 a loader warp copied each k-block's scales into a shared ring of 3 slots by
 // cp.async and the consumers waited on its barriers and released its slots: on the H200
@@ -52,16 +54,38 @@ struct BlockScales {
                    int64_t(t.k_begin) * b.b_stride_k;
       a_step_ = b.a_stride_k;
       b_step_ = b.b_stride_k;
-      left_ = t.k_end - t.k_begin - 1;  // k-blocks after the one loaded next
-      if (left_ >= 0) load();  // an empty unit (k_begin == k_end) reads nothing
+      left_ = t.k_end - t.k_begin - 1;  // k-blocks after the one the pointers are at
+      if (left_ >= 0) {  // an empty unit (k_begin == k_end) reads nothing
+        load(next_);
+        advance();
+        load(after_);
+      }
     }
-    // At each k-block's start: its factors (loaded a k-block ago) in hand, the next
-    // k-block's loads issued (the last k-block's reload its own: no branch per load).
+    // At each k-block's start: its factors (loaded two k-blocks ago) in hand, the loads
+    // of the k-block two ahead issued (past the unit's last, its last again: no branch
+    // per load).
     __device__ __forceinline__ void begin_kblock() {
+      cur_ = next_;
+      next_ = after_;
+      advance();
+      load(after_);
+    }
+    // The factor of part `part`, row r (half 0) or r + 8 (half 1) of the thread's m64
+    // fragment (warp w of the warpgroup holds rows 16w + lane / 4 and + 8).
+    __device__ __forceinline__ float factor(int part, int half) const { return cur_.a[half] * cur_.b[part]; }
+    __device__ __forceinline__ void end_kblock() const {}
+
+   private:
+    struct Factors {
+      float a[2], b[kParts];
+    };
+    __device__ __forceinline__ void load(Factors& f) const {
 #pragma unroll
-      for (int h = 0; h < 2; ++h) cur_a_[h] = next_a_[h];
+      for (int h = 0; h < 2; ++h) f.a[h] = __ldg(a_[h]);
 #pragma unroll
-      for (int part = 0; part < kParts; ++part) cur_b_[part] = next_b_[part];
+      for (int part = 0; part < kParts; ++part) f.b[part] = __ldg(b_[part]);
+    }
+    __device__ __forceinline__ void advance() {
       if (left_ > 0) {
         --left_;
 #pragma unroll
@@ -69,26 +93,12 @@ struct BlockScales {
 #pragma unroll
         for (int part = 0; part < kParts; ++part) b_[part] += b_step_;
       }
-      load();
-    }
-    // The factor of part `part`, row r (half 0) or r + 8 (half 1) of the thread's m64
-    // fragment (warp w of the warpgroup holds rows 16w + lane / 4 and + 8).
-    __device__ __forceinline__ float factor(int part, int half) const { return cur_a_[half] * cur_b_[part]; }
-    __device__ __forceinline__ void end_kblock() const {}
-
-   private:
-    __device__ __forceinline__ void load() {
-#pragma unroll
-      for (int h = 0; h < 2; ++h) next_a_[h] = __ldg(a_[h]);
-#pragma unroll
-      for (int part = 0; part < kParts; ++part) next_b_[part] = __ldg(b_[part]);
     }
     const float* a_[2];
     const float* b_[kParts];
     int64_t a_step_, b_step_;
     int left_;
-    float next_a_[2], next_b_[kParts];
-    float cur_a_[2], cur_b_[kParts];
+    Factors cur_, next_, after_;  // k-blocks u (being promoted), u + 1, u + 2
   };
 };
 
