@@ -24,6 +24,8 @@
 //
 // Without block scales the consumer runs UnitScale: factors are a constant 1 and
 // fmaf(tmp, 1, acc) is the plain add, so tensor- and row-wise calls carry none of this.
+#include <type_traits>
+
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/schedule/stream_k.hpp"
@@ -39,9 +41,10 @@ struct BlockScales {
   // begin_kblock() once per k-block (before its factors are read), factor() any number
   // of times, end_kblock() after. Rows past M (TMA zero-filled them: their products are
   // 0) and column blocks past N read the last row or block, inside the tensors.
-  class Reader {
+  // AheadReader: A's and B's factors loaded two k-blocks ahead, each thread its own.
+  class AheadReader {
    public:
-    __device__ __forceinline__ Reader(const GemmParams& p, const schedule::KWorkUnit& t, int wg) {
+    __device__ __forceinline__ AheadReader(const GemmParams& p, const schedule::KWorkUnit& t, int wg) {
       const BlockScaleParams& b = p.block_scale;
       const int lane = int(threadIdx.x) % 32, warp = (int(threadIdx.x) / 32) % 4;
       const int row = t.m_block * kBlockM + 64 * wg + 16 * warp + lane / 4;
@@ -100,6 +103,85 @@ struct BlockScales {
     int left_;
     Factors cur_, next_, after_;  // k-blocks u (being promoted), u + 1, u + 2
   };
+
+  // BatchReader (the 128 x 128 tile): A's factors as AheadReader's; B's (one address for
+  // the whole warp, which ptxas moves into a uniform register one k-block after its load,
+  // stalling there: ncu, bench/NOTES.md stop 52) from a batch of 32 k-blocks' B scales, one
+  // a lane, loaded 32 k-blocks ahead and read by shuffle (v68: +6.3% at 8192^3). The
+  // 128 x 256 tile (kParts 2) has no registers for it and keeps AheadReader.
+  class BatchReader {
+   public:
+    __device__ __forceinline__ BatchReader(const GemmParams& p, const schedule::KWorkUnit& t, int wg) {
+      const BlockScaleParams& b = p.block_scale;
+      const int lane = int(threadIdx.x) % 32, warp = (int(threadIdx.x) / 32) % 4;
+      const int row = t.m_block * kBlockM + 64 * wg + 16 * warp + lane / 4;
+      a_[0] = b.a + int64_t(min(row, b.m_last)) * b.a_stride_m + int64_t(t.k_begin) * b.a_stride_k;
+      a_[1] = b.a + int64_t(min(row + 8, b.m_last)) * b.a_stride_m + int64_t(t.k_begin) * b.a_stride_k;
+#pragma unroll
+      for (int part = 0; part < kParts; ++part)
+        b_[part] = b.b + int64_t(min((t.n_block * kBlockN + part * kPartN) / kScaleBlock, b.n_block_last)) * b.b_stride_n +
+                   int64_t(t.k_begin) * b.b_stride_k;
+      a_step_ = b.a_stride_k;
+      b_step_ = b.b_stride_k;
+      last_ = t.k_end - t.k_begin - 1;  // the unit's last k-block, from its first
+      i_ = 0;                           // the k-block begun next
+      if (last_ >= 0) {  // an empty unit (k_begin == k_end) reads nothing
+        load_a(next_);
+        if (last_ >= 1) advance_a();
+        load_a(after_);
+        load_b(batch_, 0);
+        load_b(batch_next_, 32);
+      }
+    }
+    // At each k-block's start: A's factors (loaded two k-blocks ago) in hand, the loads
+    // of the k-block two ahead issued; B's factor from the lane of the batch that holds
+    // it (a batch: 32 k-blocks' B scales, one a lane, loaded 32 k-blocks ahead).
+    __device__ __forceinline__ void begin_kblock() {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        cur_[h] = next_[h];
+        next_[h] = after_[h];
+      }
+      if (i_ + 2 <= last_) advance_a();  // A's pointers at k-block min(i_ + 2, last_)
+      load_a(after_);
+      if ((i_ & 31) == 0 && i_ > 0) {
+#pragma unroll
+        for (int part = 0; part < kParts; ++part) batch_[part] = batch_next_[part];
+        load_b(batch_next_, i_ + 32);
+      }
+#pragma unroll
+      for (int part = 0; part < kParts; ++part) cur_b_[part] = __shfl_sync(0xffffffffu, batch_[part], i_ & 31);
+      ++i_;
+    }
+    // The factor of part `part`, row r (half 0) or r + 8 (half 1) of the thread's m64
+    // fragment (warp w of the warpgroup holds rows 16w + lane / 4 and + 8).
+    __device__ __forceinline__ float factor(int part, int half) const { return cur_[half] * cur_b_[part]; }
+    __device__ __forceinline__ void end_kblock() const {}
+
+   private:
+    __device__ __forceinline__ void load_a(float (&f)[2]) const {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) f[h] = __ldg(a_[h]);
+    }
+    // Lane l: k-block `first` + l of the unit (past its last: the last), every part.
+    __device__ __forceinline__ void load_b(float (&f)[kParts], int first) const {
+      const int k = min(first + int(threadIdx.x) % 32, last_);
+#pragma unroll
+      for (int part = 0; part < kParts; ++part) f[part] = __ldg(b_[part] + int64_t(k) * b_step_);
+    }
+    __device__ __forceinline__ void advance_a() {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) a_[h] += a_step_;
+    }
+    const float* a_[2];
+    const float* b_[kParts];  // B's column block of each part, at the unit's first k-block
+    int64_t a_step_, b_step_;
+    int last_, i_;
+    float cur_[2], next_[2], after_[2];  // A's factors of k-blocks u, u + 1, u + 2
+    float batch_[kParts], batch_next_[kParts], cur_b_[kParts];
+  };
+
+  using Reader = std::conditional_t<kParts == 1, BatchReader, AheadReader>;
 };
 
 // No block scales (tensor- or row-wise, applied in the epilogue): the Reader's calls,
