@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# On the device machine, from the repository root: a block-scale reader probe (bs-always,
+# bs-branch: the per-k-block batch turn without predication, bench/NOTES.md stop 53) against
+# main. The probe's name is this script's, or PROBE (bs-branch-run.sh).
+#   LIBS="main=PATH NAME=PATH" bench/probes/NAME-run.sh
+# PATH: a library file or its .xz (scripts/gpu-bench-compare). ./build holds main's program
+# and tests.
+set -u
+name=${PROBE:-$(basename "$0" -run.sh)}
+libs=() probe=""
+for l in ${LIBS:?LIBS=\"main=PATH $name=PATH\"}; do
+  libs+=(--lib "$l")
+  case $l in "$name"=*) probe=${l#*=} ;; esac
+done
+out=${OUT:-/tmp}
+dir=/tmp/probe-$name
+lib=$dir/libwarpspec.so.0
+mkdir -p $dir
+case $probe in *.xz) xz -dc "$probe" > $lib ;; *) cp "$probe" $lib ;; esac
+ln -sf libwarpspec.so.0 $dir/libwarpspec.so
+main=${LIBS#main=}; main=${main%% *}
+case $main in *.xz) xz -dc "$main" > /tmp/main-lib.so; main=/tmp/main-lib.so ;; esac
+# What ptxas made of it: predicated global loads and branches in the whole library's SASS.
+for l in "$main" $lib; do
+  cuobjdump -sass "$l" > $dir/sass.txt 2>/dev/null
+  echo "sass $l: predicated LDG $(grep -cE '@!?P[0-9T] +LDG' $dir/sass.txt) BRA $(grep -c ' BRA ' $dir/sass.txt)"
+done
+# Correctness first: the FP8 GEMM tests and racecheck on the block-scaled cases, on the probe.
+LD_LIBRARY_PATH=$dir timeout 150 build/tests/warpspec_gpu_tests \
+  --gtest_filter='GemmFp8.*:Fp8/GemmFp8Sweep.*:GemmKSplit.*' > $out/$name-tests.log 2>&1
+echo "probe FP8 tests rc=$? $(grep -E '^\[  (PASSED|FAILED) ' $out/$name-tests.log | tr '\n' ' ')"
+LD_LIBRARY_PATH=$dir WARPSPEC_TEST_CPU_REFERENCE=1 timeout 150 compute-sanitizer --tool racecheck \
+  build/tests/warpspec_gpu_tests --gtest_filter='Fp8/GemmFp8Sweep.*_s3_*' 2>&1 | grep -E "RACECHECK SUMMARY|PASSED|FAILED"
+timeout 150 scripts/gpu-bench-compare "${libs[@]}" -- bench gemm --dtype e4m3 --scaling block \
+  --shape 8192x8192x8192 --shape 4096x14336x4096 --rounds 3
+# Through Python, A's scales M-major, ABBA by library.
+for l in "$main" $lib $lib "$main"; do
+  echo "== $l m-major"
+  WARPSPEC_LIBRARY=$l PYTHONPATH=$PWD/python timeout 60 python3 bench/scaled_mm_vs_torch.py \
+    --scaling block --a-scales m-major --shapes 8192x8192x8192 --rounds 3 2>&1 | tail -2 | head -1
+done
