@@ -11,8 +11,10 @@ that moves our block-scaled and tensor-wise FP8 kernels.
   ffma_yield.py LIB OUT [--fraction F] [--min-run N] [--filter QGMMA]
 
 Within each run of at least N (16) consecutive FFMAs in a function whose SASS holds the
-filter's opcode, the first F (9/16) of the run's FFMAs that carry the reuse flag lose it
-and get their yield flag toggled. Each run's bytes are found in the file (every copy of
+filter's opcode, among the first F (9/16) of the run's FFMAs: --mode reuse, those that carry
+the reuse flag lose it and get their yield flag toggled (stop 53: 1-2% slower); --mode
+plain, every E-th (2) of those that carry no reuse flag and whose yield bit is set get it
+cleared (a warp switch there breaks no reuse: ptxas's reuse flags stay). Each run's bytes are found in the file (every copy of
 the exact run) and rewritten; the counts go to stdout.
 """
 import argparse
@@ -73,6 +75,8 @@ def main():
     ap.add_argument("--fraction", default="9/16")
     ap.add_argument("--min-run", type=int, default=16)
     ap.add_argument("--filter", default="QGMMA")
+    ap.add_argument("--mode", choices=["reuse", "plain"], default="reuse")
+    ap.add_argument("--every", type=int, default=2)
     ap.add_argument("--show", type=int, default=2, help="print this many changed runs")
     a = ap.parse_args()
     frac = Fraction(a.fraction)
@@ -92,8 +96,17 @@ def main():
                 stats["reuse"] += bool(hi & REUSE)
                 stats["yield"] += bool(hi & YIELD)
             limit = int(len(run) * frac)
-            new = [(t, lo, (hi ^ (REUSE | YIELD)) if (i < limit and hi & REUSE) else hi)
-                   for i, (t, lo, hi) in enumerate(run)]
+            if a.mode == "reuse":
+                new = [(t, lo, (hi ^ (REUSE | YIELD)) if (i < limit and hi & REUSE) else hi)
+                       for i, (t, lo, hi) in enumerate(run)]
+            else:  # "plain": the yield flag cleared on every `every`-th FFMA that reuses nothing
+                new, j = [], 0
+                for i, (t, lo, hi) in enumerate(run):
+                    if i < limit and not hi & REUSE and hi & YIELD:
+                        if j % a.every == 0:
+                            hi ^= YIELD
+                        j += 1
+                    new.append((t, lo, hi))
             old_b, new_b = encode(run), encode(new)
             if old_b == new_b:
                 continue
