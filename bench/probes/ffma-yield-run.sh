@@ -8,10 +8,10 @@ set -u
 out=${OUT:-/tmp}
 lib=$(ls build/libwarpspec.so.0.*.* | head -1)
 libs=(--lib main=build)
-for v in "half:--mode plain --fraction 1 --every 2" "every:--mode plain --fraction 1 --every 1"; do
+for v in "set:--mode set --fraction 1" "sethalf:--mode set --fraction 1/2"; do
   name=${v%%:*}
   mkdir -p /tmp/ffma-$name
-  python3 bench/probes/ffma_yield.py "$lib" /tmp/ffma-$name/libwarpspec.so.0 ${v#*:} --show $([ $name = half ] && echo 1 || echo 0)
+  python3 bench/probes/ffma_yield.py "$lib" /tmp/ffma-$name/libwarpspec.so.0 ${v#*:} --show $([ $name = set ] && echo 1 || echo 0)
   ln -sf libwarpspec.so.0 /tmp/ffma-$name/libwarpspec.so
   cuobjdump -sass /tmp/ffma-$name/libwarpspec.so.0 > /tmp/ffma-$name/sass.txt 2>&1
   echo "$name: disassembles rc=$? FFMA lines $(grep -c FFMA /tmp/ffma-$name/sass.txt) with reuse $(grep -c 'FFMA.*reuse' /tmp/ffma-$name/sass.txt)"

@@ -14,7 +14,8 @@ Within each run of at least N (16) consecutive FFMAs in a function whose SASS ho
 filter's opcode, among the first F (9/16) of the run's FFMAs: --mode reuse, those that carry
 the reuse flag lose it and get their yield flag toggled (stop 53: 1-2% slower); --mode
 plain, every E-th (2) of those that carry no reuse flag and whose yield bit is set get it
-cleared (a warp switch there breaks no reuse: ptxas's reuse flags stay). Each run's bytes are found in the file (every copy of
+cleared (stop 53: 4-6% slower; bit 59 is one operand slot's reuse flag, not every
+slot's); --mode set, the yield bit set on every FFMA of the run that lacks it. Each run's bytes are found in the file (every copy of
 the exact run) and rewritten; the counts go to stdout.
 """
 import argparse
@@ -75,7 +76,7 @@ def main():
     ap.add_argument("--fraction", default="9/16")
     ap.add_argument("--min-run", type=int, default=16)
     ap.add_argument("--filter", default="QGMMA")
-    ap.add_argument("--mode", choices=["reuse", "plain"], default="reuse")
+    ap.add_argument("--mode", choices=["reuse", "plain", "set"], default="reuse")
     ap.add_argument("--every", type=int, default=2)
     ap.add_argument("--show", type=int, default=2, help="print this many changed runs")
     a = ap.parse_args()
@@ -99,6 +100,8 @@ def main():
             if a.mode == "reuse":
                 new = [(t, lo, (hi ^ (REUSE | YIELD)) if (i < limit and hi & REUSE) else hi)
                        for i, (t, lo, hi) in enumerate(run)]
+            elif a.mode == "set":  # the yield bit set on every FFMA of the run without it
+                new = [(t, lo, hi | YIELD if i < limit else hi) for i, (t, lo, hi) in enumerate(run)]
             else:  # "plain": the yield flag cleared on every `every`-th FFMA that reuses nothing
                 new, j = [], 0
                 for i, (t, lo, hi) in enumerate(run):
