@@ -37,6 +37,25 @@ struct BlockScales {
   static constexpr int kScaleBlock = 128;  // K per A scale; K and N per B scale
   static_assert(kPartN <= kScaleBlock && kScaleBlock % kPartN == 0, "a part lies in one column block");
 
+  // Where a consumer thread's scales start for unit t (both readers): A's rows r and r + 8
+  // of its m64 fragment (warp w of the warpgroup holds rows 16w + lane / 4 and + 8) and B's
+  // column block of each part, at the unit's first k-block; the steps to the next k-block.
+  __device__ __forceinline__ static void start(const GemmParams& p, const schedule::KWorkUnit& t, int wg,
+                                               const float* (&a)[2], const float* (&bp)[kParts], int64_t& a_step,
+                                               int64_t& b_step) {
+    const BlockScaleParams& b = p.block_scale;
+    const int lane = int(threadIdx.x) % 32, warp = (int(threadIdx.x) / 32) % 4;
+    const int row = t.m_block * kBlockM + 64 * wg + 16 * warp + lane / 4;
+    a[0] = b.a + int64_t(min(row, b.m_last)) * b.a_stride_m + int64_t(t.k_begin) * b.a_stride_k;
+    a[1] = b.a + int64_t(min(row + 8, b.m_last)) * b.a_stride_m + int64_t(t.k_begin) * b.a_stride_k;
+#pragma unroll
+    for (int part = 0; part < kParts; ++part)
+      bp[part] = b.b + int64_t(min((t.n_block * kBlockN + part * kPartN) / kScaleBlock, b.n_block_last)) * b.b_stride_n +
+                 int64_t(t.k_begin) * b.b_stride_k;
+    a_step = b.a_stride_k;
+    b_step = b.b_stride_k;
+  }
+
   // A consumer thread's scales for unit t, k-block by k-block in order from t.k_begin:
   // begin_kblock() once per k-block (before its factors are read), factor() any number
   // of times, end_kblock() after. Rows past M (TMA zero-filled them: their products are
@@ -45,18 +64,7 @@ struct BlockScales {
   class AheadReader {
    public:
     __device__ __forceinline__ AheadReader(const GemmParams& p, const schedule::KWorkUnit& t, int wg) {
-      const BlockScaleParams& b = p.block_scale;
-      const int lane = int(threadIdx.x) % 32, warp = (int(threadIdx.x) / 32) % 4;
-      const int row = t.m_block * kBlockM + 64 * wg + 16 * warp + lane / 4;
-      a_[0] = b.a + int64_t(min(row, b.m_last)) * b.a_stride_m + int64_t(t.k_begin) * b.a_stride_k;
-      a_[1] = b.a + int64_t(min(row + 8, b.m_last)) * b.a_stride_m + int64_t(t.k_begin) * b.a_stride_k;
-#pragma unroll
-      for (int part = 0; part < kParts; ++part)
-        b_[part] = b.b +
-                   int64_t(min((t.n_block * kBlockN + part * kPartN) / kScaleBlock, b.n_block_last)) * b.b_stride_n +
-                   int64_t(t.k_begin) * b.b_stride_k;
-      a_step_ = b.a_stride_k;
-      b_step_ = b.b_stride_k;
+      start(p, t, wg, a_, b_, a_step_, b_step_);
       left_ = t.k_end - t.k_begin - 1;  // k-blocks after the one the pointers are at
       if (left_ >= 0) {  // an empty unit (k_begin == k_end) reads nothing
         load(next_);
@@ -112,17 +120,7 @@ struct BlockScales {
   class BatchReader {
    public:
     __device__ __forceinline__ BatchReader(const GemmParams& p, const schedule::KWorkUnit& t, int wg) {
-      const BlockScaleParams& b = p.block_scale;
-      const int lane = int(threadIdx.x) % 32, warp = (int(threadIdx.x) / 32) % 4;
-      const int row = t.m_block * kBlockM + 64 * wg + 16 * warp + lane / 4;
-      a_[0] = b.a + int64_t(min(row, b.m_last)) * b.a_stride_m + int64_t(t.k_begin) * b.a_stride_k;
-      a_[1] = b.a + int64_t(min(row + 8, b.m_last)) * b.a_stride_m + int64_t(t.k_begin) * b.a_stride_k;
-#pragma unroll
-      for (int part = 0; part < kParts; ++part)
-        b_[part] = b.b + int64_t(min((t.n_block * kBlockN + part * kPartN) / kScaleBlock, b.n_block_last)) * b.b_stride_n +
-                   int64_t(t.k_begin) * b.b_stride_k;
-      a_step_ = b.a_stride_k;
-      b_step_ = b.b_stride_k;
+      start(p, t, wg, a_, b_, a_step_, b_step_);
       last_ = t.k_end - t.k_begin - 1;  // the unit's last k-block, from its first
       i_ = 0;                           // the k-block begun next
       if (last_ >= 0) {  // an empty unit (k_begin == k_end) reads nothing
