@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """warpspec.flash_attn_func against PyTorch SDPA (cuDNN and flash backends) in the
 same process, on a Hopper GPU: FlashAttention-3's forward sweep (16k tokens in all,
-batch = 16384 / seqlen, hidden 2048, heads = 2048 / head_dim), causal and not.
+batch = 16384 / seqlen (--tokens for other totals), hidden 2048, heads = 2048 / head_dim), causal and not.
 
 Timing (bench/measure.py, the method of `warpspec bench`): warpspec and every available
 SDPA backend interleaved call by call (W C F F C W, reversed on odd rounds) after at
@@ -38,6 +38,9 @@ def main():
     ap.add_argument("--seqlens", type=int, nargs="+", default=[512, 1024, 2048, 4096, 8192, 16384])
     ap.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16")
     ap.add_argument("--causal", choices=["both", "yes", "no"], default="both")
+    ap.add_argument("--tokens", type=int, nargs="+", default=[16384],
+                    help="tokens in all (batch = tokens / seqlen); FlashAttention-3's sweep is 16384, and "
+                         "e.g. 16896 at seqlen 512 gives 33 sequences: tile counts that fill whole waves")
     args = ap.parse_args()
     if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
         sys.exit("attention_vs_torch: needs a Hopper GPU (compute capability 9.0)")
@@ -52,8 +55,8 @@ def main():
     ratios = {name: [] for name in SDPA_BACKENDS}
     for d in args.head_dims:
         for causal in causals:
-            for s in args.seqlens:
-                b, h = max(1, 16384 // s), 2048 // d
+            for s, tokens in ((s, t) for s in args.seqlens for t in args.tokens):
+                b, h = max(1, tokens // s), 2048 // d
                 sets = [tuple(torch.randn(b, s, h, d, device="cuda", dtype=dtype) for _ in range(3)) for _ in range(2)]
                 flops = attention_flops(b, h, s, s, d, causal)
                 peers = sdpa_calls(sets, causal, bshd=True)

@@ -848,6 +848,8 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   q.seqused_q = static_cast<const int32_t*>(a.seqused_q.data);
   q.seqused_k = static_cast<const int32_t*>(a.seqused_k.data);
   q.sink = static_cast<const float*>(a.sink.data);
+  q.plain_seqs = q.cu_seqlens_q == nullptr && q.cu_seqlens_k == nullptr && q.seqused_q == nullptr &&
+                 q.seqused_k == nullptr && q.kv_batch_idx == nullptr && q.leftpad_k == nullptr;
   const auto descale = [](const TensorView& v) {
     return attention_impl::DescaleView{static_cast<const float*>(v.data), v.empty() ? 0 : v.stride[0],
                                        v.empty() ? 0 : v.stride[1]};

@@ -78,6 +78,9 @@ struct AttentionParams {
   // length is seqused_k[b] - leftpad_k[b].
   const int32_t* kv_batch_idx;
   const int32_t* leftpad_k;
+  // 1 where none of cu_seqlens_q/k, seqused_q/k, kv_batch_idx and leftpad_k is given:
+  // every sequence is the whole dense extent, and SeqInfo::get reads nothing.
+  int32_t plain_seqs;
   // Paged KV (kv_source.cuh): K and V are (num_pages, page_size, heads_kv, d) and the
   // key at position j of sequence b is row j % page_size of page
   // page_table[b * page_table_stride + j / page_size]. map_k / map_v then have boxes of

@@ -39,6 +39,16 @@ struct SeqInfo {
 
   WARPSPEC_DEVICE static SeqInfo get(const AttentionParams& p, int b) {
     SeqInfo s;
+    // Dense calls (the common case) on one branch: the general path's pointer tests and
+    // loads are if-converted by ptxas into ~100 predicated instructions, run at every
+    // tile boundary by every role (bench/NOTES.md v70).
+    if (p.plain_seqs) {
+      s.seqlen_q = p.seqlen_q;
+      s.seqlen_k = p.seqlen_k;
+      s.q_batch = b;
+      s.k_batch = b;
+      return s;
+    }
     span(p.cu_seqlens_q, p.seqused_q, p.seqlen_q, b, s.q_offset, s.seqlen_q, s.q_batch);
     span(p.cu_seqlens_k, p.seqused_k, p.seqlen_k, b, s.k_offset, s.seqlen_k, s.k_batch);
     // KV cache: another cache entry (an index past the cache makes TMA read zeros), and
