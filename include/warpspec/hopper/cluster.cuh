@@ -1,7 +1,7 @@
 #pragma once
 // Thread-block clusters: rank, size, the cluster barrier; and programmatic dependent
 // launch (griddepcontrol), which also synchronises grids rather than threads.
-#include <cuda/ptx>
+#include "warpspec/hopper/cuda_ptx.hpp"
 
 #include "warpspec/hopper/arch.cuh"
 

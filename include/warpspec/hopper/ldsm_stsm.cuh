@@ -18,7 +18,7 @@
 // - stmatrix writes through the generic proxy: a wgmma (async proxy) that reads the
 //   data needs fence_proxy_async_smem() in every writer, then a barrier (HOPPER-FACTS
 //   §10.3).
-#include <cuda/ptx>
+#include "warpspec/hopper/cuda_ptx.hpp"
 
 #include <cstdint>
 

@@ -7,7 +7,7 @@
 // and the transaction count both reach zero. Parity names a phase: waiting on parity P
 // returns once the phase with that parity has completed. On a fresh barrier parity 1
 // reads as complete, which is why producers start their empty-waits on parity 1.
-#include <cuda/ptx>
+#include "warpspec/hopper/cuda_ptx.hpp"
 
 #include "warpspec/hopper/arch.cuh"
 

@@ -22,7 +22,7 @@
 //    there; never further). Keep the innermost extent a multiple of 16 bytes, or own
 //    the bytes up to that boundary, when storing.
 #include <cuda.h>
-#include <cuda/ptx>
+#include "warpspec/hopper/cuda_ptx.hpp"
 
 #include "warpspec/hopper/arch.cuh"
 
