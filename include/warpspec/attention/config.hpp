@@ -155,11 +155,11 @@ constexpr MaskFeatures mask_features(const HeadDimConfig& c) { return {packs_gqa
 // Shared memory: Q (block_m x d) + stages x (K + vload + Vᵀ) (block_n x d bytes each):
 //   d  64: 12 KB + 2 x 24 KB =  60 KB   (three consumers, 192 query rows; block_n 128)
 //   d 128: 16 KB + 2 x 72 KB = 160 KB   (block_n 192)
-//   d 256: 32 KB + 2 x 48 KB + 3 x 24 KB = 200 KB   (block_n 96, a third Vᵀ stage;
-//          direct stores)
-// Registers: d 256 holds 128 O + 48 S + 12 P at block_n 96; at 128 (64 S + 16 P) the
-// consumer spilled 40 B at 240 (ptxas, 2026-11-30), so d 256 takes 96-key blocks (whole
-// 32-key pump units; Fp8VTranspose.Pump_BlockN96_D256_VtSw32 covers the Vᵀ layout).
+//   d 256: 32 KB + 2 x 64 KB + 2 x 32 KB = 224 KB   (block_n 128, FlashAttention-3's
+//          FP8 tile; direct stores)
+// Registers: d 256 holds 128 O + 64 S + 16 P at block_n 128, without spills since the
+// consumer's tile state shrank (ptxas, 2026-12-04; it spilled 40 B at 2026-11-30, when
+// d 256 took 96-key blocks and a third Vᵀ stage).
 // d 64 runs three consumer warpgroups without turns (as 16-bit hd64, its softmax outlasts
 // its GEMMs): 160 registers hold 32 O + 64 S + 16 P at block_n 128 (at 192 they would
 // not); +10-18% over two warpgroups at block_n 192 (bench/NOTES.md v27).
@@ -169,7 +169,7 @@ constexpr MaskFeatures mask_features(const HeadDimConfig& c) { return {packs_gqa
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
     {.head_dim = 64, .block_n = 128, .stages = 2, .pingpong = false, .consumers = 3, .split_kv = false},
     {.head_dim = 128, .block_n = 192, .stages = 2, .rescale_beside_s = true},
-    {.head_dim = 256, .block_n = 96, .stages = 2, .v_stages = 3, .pingpong = false, .split_kv = false},
+    {.head_dim = 256, .block_n = 128, .stages = 2, .v_stages = 2, .pingpong = false, .split_kv = false},
 };
 
 constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }
