@@ -264,8 +264,13 @@ TEST(Describe, AttentionLineNamesTheHeadDimKernel) {
   c.kernel = ai::config_for(256, warpspec::DType::kE4M3);
   w = words(ai::describe(c));
   EXPECT_EQ(w["stages"], std::to_string(c.kernel.stages));
-  EXPECT_EQ(w["v_stages"], std::to_string(c.kernel.v_depth()));
-  EXPECT_GT(c.kernel.v_depth(), c.kernel.stages);  // the FP8 hd256 kernel's deeper V ring
+  EXPECT_EQ(w["block_n"], "128");        // FP8 hd256 on FlashAttention-3's FP8 tile (v72)
+  EXPECT_EQ(w.count("v_stages"), 0u);    // and V's ring is K's
+  {
+    ai::AttentionChoice deeper = c;      // a V ring deeper than K's is named (config.hpp: v_stages)
+    deeper.kernel.v_stages = c.kernel.stages + 1;
+    EXPECT_EQ(words(ai::describe(deeper))["v_stages"], std::to_string(c.kernel.stages + 1));
+  }
   EXPECT_EQ(w.count("window_left"), 0u) << "causal is not a window";
   EXPECT_EQ(w.count("softcap"), 0u);
   c.window_right = -1;

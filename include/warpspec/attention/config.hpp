@@ -169,7 +169,7 @@ constexpr MaskFeatures mask_features(const HeadDimConfig& c) { return {packs_gqa
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
     {.head_dim = 64, .block_n = 128, .stages = 2, .pingpong = false, .consumers = 3, .split_kv = false},
     {.head_dim = 128, .block_n = 192, .stages = 2, .rescale_beside_s = true},
-    {.head_dim = 256, .block_n = 128, .stages = 2, .v_stages = 2, .pingpong = false, .split_kv = false},
+    {.head_dim = 256, .block_n = 128, .stages = 2, .pingpong = false, .split_kv = false},
 };
 
 constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }
