@@ -164,12 +164,15 @@ constexpr MaskFeatures mask_features(const HeadDimConfig& c) { return {packs_gqa
 // its GEMMs): 160 registers hold 32 O + 64 S + 16 P at block_n 128 (at 192 they would
 // not); +10-18% over two warpgroups at block_n 192 (bench/NOTES.md v27).
 // Only these head dims are built; the host refuses the others by name.
-// FP8 never splits (the host refuses num_splits > 1); the head dim 128 kernel keeps the
-// partial epilogue it was measured with.
+// All three are lean: the host refuses split-KV, pack-GQA and chunks for e4m3 calls
+// (attention.cpp: check_fp8_options), so their code is left out (+1-7% at head dims 64
+// and 128, most at 512-1k; bench/NOTES.md v73). A feature that comes to FP8 comes with a
+// sibling configuration that has it, as for 16-bit.
 inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
-    {.head_dim = 64, .block_n = 128, .stages = 2, .pingpong = false, .consumers = 3, .split_kv = false},
-    {.head_dim = 128, .block_n = 192, .stages = 2, .rescale_beside_s = true},
-    {.head_dim = 256, .block_n = 128, .stages = 2, .pingpong = false, .split_kv = false},
+    {.head_dim = 64, .block_n = 128, .stages = 2, .pingpong = false, .consumers = 3, .split_kv = false, .pack_gqa = false,
+     .chunk = false},
+    {.head_dim = 128, .block_n = 192, .stages = 2, .rescale_beside_s = true, .split_kv = false, .pack_gqa = false, .chunk = false},
+    {.head_dim = 256, .block_n = 128, .stages = 2, .pingpong = false, .split_kv = false, .pack_gqa = false, .chunk = false},
 };
 
 constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }
