@@ -212,8 +212,9 @@ void run_check() {
 // Name, block_n, head dim, vload stages, Vᵀ stages, transposed (pump) or direct.
 // Vᵀ swizzle: SW128 at block_n 128, SW64 at 192, SW32 at 96; V: SW64 at d 64, else
 // SW128. The head dim 128 and 256 kernels' own blocks (config.hpp: 192 x 128, 128 x 256),
-// the other swizzles (192 x 64, 96 x 256) and one SW128 Vᵀ with a third stage. (The pump's speed is measured inside the kernel, by
-// `warpspec bench attention --dtype e4m3`, not by a test.)
+// the other swizzles (192 x 64, 96 x 256) and one SW128 Vᵀ with a third stage. (The
+// pump's speed is measured inside the kernel, by `warpspec bench attention --dtype e4m3`,
+// not by a test.)
 #define FP8_V_PUMP_CASE(name, block_n, d, load_stages, vt_stages, transpose) \
   TEST(Fp8VTranspose, name) {                                                \
     WARPSPEC_REQUIRE_HOPPER();                                               \
