@@ -228,7 +228,7 @@ AttentionArgs dense_call(int64_t sq, int64_t sk, int64_t d, bool causal = false,
   a.q = bshd(2, sq, 8, d, t, fake());
   a.k = bshd(2, sk, heads_kv, d, t, fake(0x4000000));
   a.v = bshd(2, sk, heads_kv, d, t, fake(0x8000000));
-  a.o = bshd(2, sq, 8, d, t, fake(0xC000000));
+  a.o = bshd(2, sq, 8, d, t == DType::kE4M3 ? DType::kBF16 : t, fake(0xC000000));  // e4m3 writes bf16
   a.causal = causal;
   a.num_splits = 1;
   return a;
@@ -330,6 +330,24 @@ TEST(KvCacheValidation, KeyBlockChoiceHeadDim256) {
   AttentionArgs a = dense_call(512, 512, 256, true);
   a.seqused_k = i32(2, fake(0xE000000));
   EXPECT_EQ(block_n(a), 80) << "lengths on the device: the fastest";
+}
+
+// FP8 head dim 128's key block (config.hpp: 192 keys, and 128 at speed 0.95 where 192-key
+// blocks pad a row by more than 1 / 0.95).
+TEST(KvCacheValidation, KeyBlockChoiceFp8HeadDim128) {
+  namespace ai = warpspec::attention_impl;
+  const auto block_n = [](int64_t s, bool causal) {
+    ai::PlanSummary p;
+    const warpspec::Status st = ai::plan_summary(dense_call(s, s, 128, causal, 8, DType::kE4M3), 132, &p);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    return p.block_n;
+  };
+  EXPECT_EQ(block_n(512, false), 128) << "3 x 192 = 576 keys against 512";
+  EXPECT_EQ(block_n(1024, false), 128) << "6 x 192 = 1152 keys against 1024";
+  EXPECT_EQ(block_n(2048, false), 192) << "11 x 192 = 2112 keys against 2048";
+  EXPECT_EQ(block_n(16384, false), 192);
+  EXPECT_EQ(block_n(512, true), 128);
+  EXPECT_EQ(block_n(16384, true), 192);
 }
 
 // Head dim 128 under 3072 keys a row has a lean sibling (config.hpp: no pack-GQA, chunks

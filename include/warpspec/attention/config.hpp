@@ -154,7 +154,8 @@ constexpr MaskFeatures mask_features(const HeadDimConfig& c) { return {packs_gqa
 // FP8 (e4m3 Q, K, V; bf16 O): design note docs/design/fp8-attention.md §5, §7.1.
 // Shared memory: Q (block_m x d) + stages x (K + vload + Vᵀ) (block_n x d bytes each):
 //   d  64: 12 KB + 2 x 24 KB =  60 KB   (three consumers, 192 query rows; block_n 128)
-//   d 128: 16 KB + 2 x 72 KB = 160 KB   (block_n 192)
+//   d 128: 16 KB + 2 x 72 KB = 160 KB   (block_n 192; short rows 16 KB + 2 x 48 KB = 112 KB
+//          with block_n 128)
 //   d 256: 32 KB + 2 x 64 KB + 2 x 32 KB = 224 KB   (block_n 128, FlashAttention-3's
 //          FP8 tile; direct stores)
 // Registers: d 256 holds 128 O + 64 S + 16 P at block_n 128, without spills since the
@@ -173,6 +174,14 @@ inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
      .chunk = false},
     {.head_dim = 128, .block_n = 192, .stages = 2, .rescale_beside_s = true, .split_kv = false, .pack_gqa = false, .chunk = false},
     {.head_dim = 256, .block_n = 128, .stages = 2, .pingpong = false, .split_kv = false, .pack_gqa = false, .chunk = false},
+    // Appended (the list's order names the kernels): head dim 128 on 128-key blocks for short
+    // rows, where 192-key ones compute 11% padding (512 and 1k keys: 3 and 6 blocks of 192).
+    // The host runs it where its visible fraction makes up for its speed per computed pair
+    // against the 192-key kernel (attention.cpp: plan_config): full and causal 512 and 1k,
+    // +8-17% there; 2k and 16k keep 192 (bench/NOTES.md v74). The 0.95 is an estimate (the
+    // 16-bit 128-key kernel's 5-6% behind its 192-key one at 8k-16k, v29), not a measurement.
+    {.head_dim = 128, .block_n = 128, .stages = 2, .rescale_beside_s = true, .split_kv = false, .speed = 0.95f,
+     .pack_gqa = false, .chunk = false},
 };
 
 constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }
