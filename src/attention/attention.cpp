@@ -2,9 +2,12 @@
 // Nothing is launched or written unless every check passes.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 #include <string>
 
@@ -317,40 +320,87 @@ int64_t mean_visible_keys(const Plan& p, const AttentionArgs& a) {
   return sum / kRows;
 }
 
-// The fraction of the (query, key) pairs that configuration `c`'s tiles compute which are
-// visible, for a plan whose rows see `mean_keys` keys on average (mean_visible_keys, > 0):
-// a tile computes whole blocks of block_m rows (rows past the sequence's end too; packed,
-// block_m / g positions of g heads) by block_n keys, from its first row's first visible
-// key to its last row's last. From the dense or mean lengths as mean_visible_keys; up to
-// 64 tiles spread over the sequence.
-double visible_fraction(const Plan& p, const attention_impl::HeadDimConfig& c, int64_t mean_keys) {
-  const int64_t batch = std::max<int64_t>(p.batch, 1);
-  const int64_t sq = p.packed_q ? p.seqlen_q / batch : p.seqlen_q;
-  const int64_t sk = p.packed_k ? p.seqlen_k / batch : p.seqlen_k;
-  const int64_t pack = int64_t(1) << p.pack_shift, block_m = c.block_m(), block_n = c.block_n;
-  const int64_t positions = std::max<int64_t>(block_m / pack, 1);  // query positions per tile
-  const int64_t tiles = (sq + positions - 1) / positions;
-  if (sq <= 0 || sk <= 0 || tiles <= 0) return 1.0;
-  const int64_t left = p.window_left, right = p.window_right;
-  const auto chunk_start = [&](int64_t key) {
-    return (key >= 0 ? key : key - p.chunk + 1) / p.chunk * p.chunk;
-  };
-  constexpr int64_t kTiles = 64;
-  const int64_t samples = std::min(tiles, kTiles);
-  double blocks = 0;
-  for (int64_t t = 0; t < samples; ++t) {
-    const int64_t m = samples == tiles ? t : (2 * t + 1) * tiles / (2 * samples);
+// Configuration `c`'s tiles on a plan's dense or mean lengths: how many there are per
+// (batch, work head), and the key blocks each computes. A tile computes whole blocks of
+// block_m rows (rows past the sequence's end too; packed, block_m / g positions of g
+// heads) by block_n keys, from its first row's first visible key to its last row's last.
+struct TileBlocks {
+  int64_t sq = 0, sk = 0, pack = 1, positions = 1, tiles = 0;
+  int64_t left = 0, right = 0, chunk = 0, block_n = 1;
+
+  TileBlocks(const Plan& p, const attention_impl::HeadDimConfig& c) {
+    const int64_t batch = std::max<int64_t>(p.batch, 1);
+    sq = p.packed_q ? p.seqlen_q / batch : p.seqlen_q;
+    sk = p.packed_k ? p.seqlen_k / batch : p.seqlen_k;
+    pack = int64_t(1) << p.pack_shift;
+    positions = std::max<int64_t>(c.block_m() / pack, 1);  // query positions per tile
+    tiles = sq > 0 ? (sq + positions - 1) / positions : 0;
+    left = p.window_left, right = p.window_right, chunk = p.chunk, block_n = c.block_n;
+  }
+  // Key blocks of tile m (0 where its rows see no key).
+  int64_t blocks(int64_t m) const {
+    const auto chunk_start = [&](int64_t key) { return (key >= 0 ? key : key - chunk + 1) / chunk * chunk; };
     const int64_t first = m * positions, last = std::min(sq, first + positions) - 1;
     int64_t lo = std::max<int64_t>(0, first + sk - sq - left), hi = std::min(sk - 1, last + sk - sq + right);
-    if (p.chunk > 1) {
+    if (chunk > 1) {
       lo = std::max(lo, chunk_start(first + sk - sq));
-      hi = std::min(hi, chunk_start(last + sk - sq) + p.chunk - 1);
+      hi = std::min(hi, chunk_start(last + sk - sq) + chunk - 1);
     }
-    if (hi >= lo) blocks += double(hi / block_n - lo / block_n + 1);
+    return hi >= lo ? hi / block_n - lo / block_n + 1 : 0;
   }
-  const double computed = blocks * double(tiles) / double(samples) * double(block_m * block_n);
-  const double visible = double(mean_keys) * double(sq * pack);
+};
+
+// The fraction of the (query, key) pairs that configuration `c`'s tiles compute which are
+// visible, for a plan whose rows see `mean_keys` keys on average (mean_visible_keys, > 0),
+// from up to 64 tiles spread over the sequence.
+double visible_fraction(const Plan& p, const attention_impl::HeadDimConfig& c, int64_t mean_keys) {
+  const TileBlocks t(p, c);
+  if (t.sq <= 0 || t.sk <= 0 || t.tiles <= 0) return 1.0;
+  constexpr int64_t kTiles = 64;
+  const int64_t samples = std::min(t.tiles, kTiles);
+  double blocks = 0;
+  for (int64_t i = 0; i < samples; ++i)
+    blocks += double(t.blocks(samples == t.tiles ? i : (2 * i + 1) * t.tiles / (2 * samples)));
+  const double computed = blocks * double(t.tiles) / double(samples) * double(c.block_m() * c.block_n);
+  const double visible = double(mean_keys) * double(t.sq * t.pack);
   return computed > 0 ? std::min(1.0, visible / computed) : 1.0;
+}
+
+// The fraction of `sm_count` SMs' time that configuration `c`'s tiles keep busy on the
+// static schedule (schedule/attention.hpp: the work list longest first, dealt to
+// min(tiles, sm_count) CTAs in serpentine rounds), a tile's time its key blocks: the work
+// over the busiest CTA's. Fewer, larger tiles fill fewer SMs: 176 tiles of 192 rows run
+// in two rounds on 132 SMs, the second a third full, where 256 of 128 rows run in two
+// full ones. Tiles of one length: whole rounds, tiles / (rounds x SMs). Unequal ones are
+// dealt out tile by tile up to 16 rounds; past that, the serpentine's last rounds deal the
+// shortest tiles and the loads even out: 1. (Packed lengths: the mean's tiles.)
+double busy_fraction(const Plan& p, const attention_impl::HeadDimConfig& c, int sm_count) {
+  const TileBlocks t(p, c);
+  const int64_t per_m = std::max<int64_t>(p.batch, 1) * (p.heads_q / t.pack);  // tiles per m_block
+  const int64_t total = t.tiles * per_m;
+  if (sm_count <= 0 || t.sk <= 0 || total <= 0) return 1.0;
+  const int64_t grid = std::min<int64_t>(total, sm_count);
+  constexpr int64_t kSamples = 64;
+  const int64_t samples = std::min(t.tiles, kSamples);
+  bool equal = true;
+  for (int64_t i = 1; i < samples && equal; ++i)
+    equal = t.blocks(samples == t.tiles ? i : (2 * i + 1) * t.tiles / (2 * samples)) == t.blocks(0);
+  if (equal) return double(total) / double((total + grid - 1) / grid * int64_t(sm_count));
+  constexpr int64_t kMax = 16 * 256;  // on the stack: the plan allocates nothing
+  if (total > 16 * int64_t(sm_count) || t.tiles > kMax || grid > kMax) return 1.0;
+  std::array<int64_t, kMax> len, load;
+  for (int64_t m = 0; m < t.tiles; ++m) len[size_t(m)] = t.blocks(m);
+  std::sort(len.begin(), len.begin() + t.tiles, std::greater<>());
+  std::fill(load.begin(), load.begin() + grid, 0);
+  int64_t work = 0;
+  for (int64_t i = 0; i < total; ++i) {
+    const int64_t round = i / grid, pos = i % grid;
+    const int64_t cta = round % 2 == 0 ? pos : grid - 1 - pos;
+    load[size_t(cta)] += len[size_t(i / per_m)];
+    work += len[size_t(i / per_m)];
+  }
+  const int64_t busiest = *std::max_element(load.begin(), load.begin() + grid);
+  return busiest > 0 ? double(work) / (double(busiest) * double(sm_count)) : 1.0;
 }
 
 // The plan's configuration, then its pack-GQA: config_for's choice at the rows' mean keys,
@@ -358,14 +408,16 @@ double visible_fraction(const Plan& p, const attention_impl::HeadDimConfig& c, i
 // and min_keys) the one with the most visible work per unit of time (speed x visible
 // fraction of the unpacked rows; ties to config_for's). Scored unpacked, the choice does
 // not depend on pack_gqa, so a call with pack_gqa unset runs the configuration that the
-// same call with pack_gqa set either way runs (only the packing differs).
+// same call with pack_gqa set either way runs (only the packing differs). On a GPU of
+// `sm_count` SMs (0: unknown), the visible work per unit of time counts the SMs the
+// tiles leave idle too (busy_fraction).
 //
 // Only configurations that have what the call uses compete (config.hpp: a lean one has no
 // pack-GQA, chunks or split-KV): the chunk mask where attention_chunk is set, and
 // pack-GQA where the plan packs, which the configuration's tile rows decide (the
 // siblings' are the same, so a plan that packs on a lean configuration packs on the
 // sibling it moves to).
-Status plan_config(const AttentionArgs& a, Plan* plan) {
+Status plan_config(const AttentionArgs& a, Plan* plan, int sm_count) {
   Plan& p = *plan;
   p.pack_shift = 0;
   if (a.num_splits > 1) {
@@ -380,7 +432,7 @@ Status plan_config(const AttentionArgs& a, Plan* plan) {
       if (c.head_dim != p.kernel_d || c.min_keys != first.min_keys) continue;
       if ((p.chunk > 0 && !attention_impl::chunks(c)) || (pack && !attention_impl::packs_gqa(c))) continue;
       // Where the lengths are on the device, the fastest (config_for's rule).
-      const double rate = c.speed * (keys > 0 ? visible_fraction(p, c, keys) : 1.0);
+      const double rate = c.speed * (keys > 0 ? visible_fraction(p, c, keys) * busy_fraction(p, c, sm_count) : 1.0);
       if (rate > best || (rate == best && c == first)) p.cfg = c, best = rate;
     }
   };
@@ -394,7 +446,8 @@ Status plan_config(const AttentionArgs& a, Plan* plan) {
   return Status::Ok();
 }
 
-Status make_plan(const AttentionArgs& a, Plan* plan) {
+// On a GPU of `sm_count` SMs (0: unknown; plan_config).
+Status make_plan(const AttentionArgs& a, Plan* plan, int sm_count) {
   Plan p;
   p.packed_q = !a.cu_seqlens_q.empty();
   p.packed_k = !a.cu_seqlens_k.empty();
@@ -626,7 +679,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan) {
     return unsupported(fmt("num_splits: split-KV is not supported with head_dim > 192 yet (the head dim 256 kernel has "
                            "no registers left for the partial epilogue), got num_splits %d at head_dim %" PRId64,
                            a.num_splits, p.head_dim));
-  WARPSPEC_RETURN_IF_ERROR(plan_config(a, &p));
+  WARPSPEC_RETURN_IF_ERROR(plan_config(a, &p, sm_count));
   if (a.workspace == nullptr && a.workspace_bytes != 0)
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
   if (a.workspace != nullptr && reinterpret_cast<uintptr_t>(a.workspace) % 16 != 0)
@@ -718,9 +771,11 @@ Status check_pointers(const AttentionArgs& a, int device) {
 }
 
 Status prepare(const AttentionArgs& a, Prepared* out) {
-  WARPSPEC_RETURN_IF_ERROR(make_plan(a, &out->plan));
+  // The device's SMs pick the configuration; a call's arguments are judged first.
   DeviceProps device;
-  WARPSPEC_RETURN_IF_ERROR(current_device_props(&device));
+  const Status props = current_device_props(&device);
+  WARPSPEC_RETURN_IF_ERROR(make_plan(a, &out->plan, props.ok() ? device.sm_count : 0));
+  WARPSPEC_RETURN_IF_ERROR(props);
   const Plan* plan = &out->plan;
   AttentionParams* params = &out->params;
   LaunchShape* shape = &out->shape;
@@ -1040,7 +1095,7 @@ namespace attention_impl {
 
 Status plan_summary(const AttentionArgs& args, int sm_count, PlanSummary* out) {
   Plan p;
-  WARPSPEC_RETURN_IF_ERROR(make_plan(args, &p));
+  WARPSPEC_RETURN_IF_ERROR(make_plan(args, &p, sm_count));
   WARPSPEC_RETURN_IF_ERROR(plan_splits(args, &p, sm_count));
   *out = PlanSummary{p.kernel_d,   p.cfg.block_n,
                      p.cfg.block_m(), p.pack_shift,

@@ -20,7 +20,7 @@ Status launch_attention_hd192(const AttentionConfig& cfg, const AttentionParams&
                               cudaStream_t stream);
 Status launch_attention_hd256(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
                               cudaStream_t stream);
-// The FP8 kernels (e4m3 Q, K, V; bf16 O), per head dim (128 has two), nothing padded.
+// The FP8 kernels (e4m3 Q, K, V; bf16 O), per head dim (128 has three), nothing padded.
 Status launch_attention_e4m3_hd64(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
                                   cudaStream_t stream);
 Status launch_attention_e4m3_hd128(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,

@@ -211,8 +211,8 @@ void run_check() {
 
 // Name, block_n, head dim, vload stages, Vᵀ stages, transposed (pump) or direct.
 // Vᵀ swizzle: SW128 at block_n 128, SW64 at 192, SW32 at 96; V: SW64 at d 64, else
-// SW128. The head dim 128 and 256 kernels' own blocks (config.hpp: 192 x 128 and 128 x 128,
-// 128 x 256), the other swizzles (192 x 64, 96 x 256) and one SW128 Vᵀ with a third stage. (The
+// SW128. The head dim 128 and 256 kernels' own blocks (config.hpp: 192 x 128, 128 x 128 and
+// 96 x 128, 128 x 256), the other swizzles (192 x 64, 96 x 256) and one SW128 Vᵀ with a third stage. (The
 // pump's speed is measured inside the kernel, by `warpspec bench attention --dtype e4m3`,
 // not by a test.)
 #define FP8_V_PUMP_CASE(name, block_n, d, load_stages, vt_stages, transpose) \
@@ -225,6 +225,7 @@ FP8_V_PUMP_CASE(Pump_BlockN192_D64_VtSw64, 192, 64, 2, 2, true)
 FP8_V_PUMP_CASE(Pump_BlockN192_D128_VtSw64, 192, 128, 2, 2, true)
 FP8_V_PUMP_CASE(Pump_BlockN128_D128_VtSw128, 128, 128, 2, 2, true)
 FP8_V_PUMP_CASE(Pump_BlockN128_D128_Vt3Stages, 128, 128, 2, 3, true)
+FP8_V_PUMP_CASE(Pump_BlockN96_D128_VtSw32, 96, 128, 2, 2, true)
 FP8_V_PUMP_CASE(Pump_BlockN96_D256_VtSw32, 96, 256, 2, 2, true)
 FP8_V_PUMP_CASE(Pump_BlockN128_D256_VtSw128, 128, 256, 2, 2, true)
 FP8_V_PUMP_CASE(Direct_BlockN128_D256, 128, 256, 2, 2, false)

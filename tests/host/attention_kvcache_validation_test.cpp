@@ -223,12 +223,12 @@ TEST(KvCacheValidation, KeyBlockChoice) {
 // (the lean one has no pack-GQA).
 // A dense call of batch 2 and 8 query heads, one split, at fake addresses (planning only).
 AttentionArgs dense_call(int64_t sq, int64_t sk, int64_t d, bool causal = false, int64_t heads_kv = 8,
-                         DType t = DType::kBF16) {
+                         DType t = DType::kBF16, int64_t batch = 2) {
   AttentionArgs a;
-  a.q = bshd(2, sq, 8, d, t, fake());
-  a.k = bshd(2, sk, heads_kv, d, t, fake(0x4000000));
-  a.v = bshd(2, sk, heads_kv, d, t, fake(0x8000000));
-  a.o = bshd(2, sq, 8, d, t == DType::kE4M3 ? DType::kBF16 : t, fake(0xC000000));  // e4m3 writes bf16
+  a.q = bshd(batch, sq, 8, d, t, fake());
+  a.k = bshd(batch, sk, heads_kv, d, t, fake(0x4000000));
+  a.v = bshd(batch, sk, heads_kv, d, t, fake(0x8000000));
+  a.o = bshd(batch, sq, 8, d, t == DType::kE4M3 ? DType::kBF16 : t, fake(0xC000000));  // e4m3 writes bf16
   a.causal = causal;
   a.num_splits = 1;
   return a;
@@ -236,9 +236,8 @@ AttentionArgs dense_call(int64_t sq, int64_t sk, int64_t d, bool causal = false,
 
 TEST(KvCacheValidation, RowBlockChoice) {
   namespace ai = warpspec::attention_impl;
-  const auto call = [](int64_t sq, int64_t sk, bool causal, int64_t heads_kv = 8, DType t = DType::kBF16) {
-    return dense_call(sq, sk, 64, causal, heads_kv, t);
-  };
+  const auto call = [](int64_t sq, int64_t sk, bool causal, int64_t heads_kv = 8, DType t = DType::kBF16,
+                       int64_t batch = 2) { return dense_call(sq, sk, 64, causal, heads_kv, t, batch); };
   const auto block_m = [](const AttentionArgs& a) {
     ai::PlanSummary s;
     const warpspec::Status st = ai::plan_summary(a, 132, &s);
@@ -247,15 +246,19 @@ TEST(KvCacheValidation, RowBlockChoice) {
     return s.block_m;
   };
   // Full 512 and 1k: 3 tiles of 192 rows (576 computed for 512), 0.889 x 1.15 = 1.022,
-  // against 4 of 128 at 1.03; 2k: 0.970 x 1.15 = 1.115.
+  // against 4 of 128 at 1.03; 2k: 0.970 x 1.15 = 1.115 where the tiles fill the GPU
+  // (batch 16: 11 and 16 rounds of 132 tiles, 0.97 busy either way).
   EXPECT_EQ(block_m(call(512, 512, false)), 128);
   EXPECT_EQ(block_m(call(1024, 1024, false)), 128);
-  EXPECT_EQ(block_m(call(2048, 2048, false)), 192);
+  EXPECT_EQ(block_m(call(2048, 2048, false, 8, DType::kBF16, 16)), 192);
   EXPECT_EQ(block_m(call(16384, 16384, false)), 192);
+  // Batch 2 at 2k: 176 tiles of 192 rows take two rounds on 132 SMs (2/3 busy), 256 of 128
+  // rows two rounds of a shorter tile (0.97 busy): 1.115 x 0.667 against 1.03 x 0.97.
+  EXPECT_EQ(block_m(call(2048, 2048, false)), 128) << "192-row tiles would leave a third of the SMs idle";
   // Causal 512: 9 blocks of 192 x 128 against 10 of 128 x 128 for the same visible pairs.
   EXPECT_EQ(block_m(call(512, 512, true)), 128);
   EXPECT_EQ(block_m(call(1024, 1024, true)), 128);
-  EXPECT_EQ(block_m(call(2048, 2048, true)), 192) << "the diagonal's share falls with the length";
+  EXPECT_EQ(block_m(call(2048, 2048, true, 8, DType::kBF16, 16)), 192) << "the diagonal's share falls with the length";
   EXPECT_EQ(block_m(call(8192, 8192, true)), 192);
   EXPECT_EQ(block_m(call(100, 4096, false)), 128) << "a short query side: 100 of 192 rows computed for nothing";
   EXPECT_EQ(block_m(call(100, 4096, false, 8, DType::kFP16)), 128);
@@ -332,8 +335,8 @@ TEST(KvCacheValidation, KeyBlockChoiceHeadDim256) {
   EXPECT_EQ(block_n(a), 80) << "lengths on the device: the fastest";
 }
 
-// FP8 head dim 128's key block (config.hpp: 192 keys, and 128 at speed 0.95 where 192-key
-// blocks pad a row by more than 1 / 0.95).
+// FP8 head dim 128's key block (config.hpp: 192 keys, 128 at speed 0.95 where 192-key
+// blocks pad a row by more than 1 / 0.95, and three warpgroups on 96 keys at long rows).
 TEST(KvCacheValidation, KeyBlockChoiceFp8HeadDim128) {
   namespace ai = warpspec::attention_impl;
   const auto block_n = [](int64_t s, bool causal) {
@@ -345,9 +348,20 @@ TEST(KvCacheValidation, KeyBlockChoiceFp8HeadDim128) {
   EXPECT_EQ(block_n(512, false), 128) << "3 x 192 = 576 keys against 512";
   EXPECT_EQ(block_n(1024, false), 128) << "6 x 192 = 1152 keys against 1024";
   EXPECT_EQ(block_n(2048, false), 192) << "11 x 192 = 2112 keys against 2048";
-  EXPECT_EQ(block_n(16384, false), 192);
+  EXPECT_EQ(block_n(16384, false), 96) << "three warpgroups: 192-row tiles pad little";
   EXPECT_EQ(block_n(512, true), 128);
-  EXPECT_EQ(block_n(16384, true), 192);
+  EXPECT_EQ(block_n(1024, true), 128) << "192-row tiles pad causal 1k by 30%";
+  EXPECT_EQ(block_n(16384, true), 96);
+  // The SMs the tiles fill (attention.cpp: busy_fraction). Batch 1 at 16k, 8 heads: 688
+  // tiles of 192 rows run in 6 rounds on 132 SMs (0.87 busy), 1024 of 128 rows in 8 (0.97):
+  // 1.06 x 0.99 x 0.87 against 0.99 x 0.97.
+  ai::PlanSummary p;
+  ASSERT_TRUE(ai::plan_summary(dense_call(16384, 16384, 128, false, 8, DType::kE4M3, 1), 132, &p).ok());
+  EXPECT_EQ(p.block_n, 192) << "192-row tiles would leave SMs idle in their last round";
+  ASSERT_TRUE(ai::plan_summary(dense_call(16384, 16384, 128, false, 8, DType::kE4M3, 1), 0, &p).ok());
+  EXPECT_EQ(p.block_n, 96) << "an unknown GPU: the padding alone";
+  ASSERT_TRUE(ai::plan_summary(dense_call(16384, 16384, 128, false, 8, DType::kE4M3, 1), 86, &p).ok());
+  EXPECT_EQ(p.block_n, 96) << "86 SMs: 688 tiles fill 8 whole rounds";
 }
 
 // Head dim 128 under 3072 keys a row has a lean sibling (config.hpp: no pack-GQA, chunks

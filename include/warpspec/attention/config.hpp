@@ -182,6 +182,15 @@ inline constexpr HeadDimConfig kFp8HeadDimConfigs[] = {
     // 16-bit 128-key kernel's 5-6% behind its 192-key one at 8k-16k, v29), not a measurement.
     {.head_dim = 128, .block_n = 128, .stages = 2, .rescale_beside_s = true, .split_kv = false, .speed = 0.95f,
      .pack_gqa = false, .chunk = false},
+    // Appended: head dim 128 with three consumer warpgroups (192-row tiles) taking turns on
+    // 96-key blocks, O's rescale beside S. Three warpgroups at 128 keys spill 192 B (ptxas);
+    // at 96 they hold 64 O + 48 S + 12 P without spills. Its speed per computed pair against
+    // the 192-key kernel, from stop 58's probe at 16k tokens (bench/NOTES.md v77; the
+    // ratios over the visible and busy fractions, attention.cpp: plan_config): 1.05 and
+    // 1.07 full at 8k and 16k, 1.11 and 1.08 causal. Its 192-row tiles pad more and fill
+    // fewer SMs, so the host weighs them per call.
+    {.head_dim = 128, .block_n = 96, .stages = 2, .pingpong = true, .rescale_beside_s = true, .consumers = 3,
+     .split_kv = false, .speed = 1.06f, .pack_gqa = false, .chunk = false},
 };
 
 constexpr bool is_fp8(DType t) { return t == DType::kE4M3; }
