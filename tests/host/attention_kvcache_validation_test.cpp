@@ -330,6 +330,10 @@ TEST(KvCacheValidation, KeyBlockChoiceHeadDim256) {
   EXPECT_EQ(block_n(dense_call(64, 100, 256)), 64) << "100 keys: 160 against 128";
   EXPECT_EQ(block_n(dense_call(512, 512, 200, true)), 64) << "head dim 200 runs padded on 256's kernels";
   EXPECT_EQ(block_n(dense_call(512, 512, 256, true, 8, DType::kFP16)), 64);
+  // Fewer tiles than SMs: the call takes its longest tile's time (busy_fraction). Causal
+  // 333: 384 keys (6 x 64) against 400 (5 x 80), under 1 / 0.94; causal 445: 448 against 480.
+  EXPECT_EQ(block_n(dense_call(333, 333, 256, true)), 80);
+  EXPECT_EQ(block_n(dense_call(445, 445, 256, true)), 64);
   AttentionArgs a = dense_call(512, 512, 256, true);
   a.seqused_k = i32(2, fake(0xE000000));
   EXPECT_EQ(block_n(a), 80) << "lengths on the device: the fastest";
