@@ -643,6 +643,11 @@ TEST(SplitKv, HeuristicSplitsOnlyAnEmptyGrid) {
   EXPECT_GE(s, 3);
   EXPECT_LE(s * 32, 2 * 132);
   EXPECT_LE(split_heuristic(1, 132, 1 << 20), warpspec::schedule::kMaxKvSplits);
+  // Batch 1, 8 KV heads (pack-GQA: 8 tiles): 16 splits fill 128 of 132 SMs; 14 (112) read
+  // 3-4% less of an 8192-key cache (64 blocks) on the H100.
+  EXPECT_EQ(split_heuristic(8, 132, 64), 16);
+  EXPECT_EQ(split_heuristic(8, 132, 1024), 16);
+  EXPECT_EQ(split_heuristic(8, 132, 20), 10);  // at most 20 / 2 splits: 80 of 132 SMs
 }
 
 TEST(SplitKv, SchedulerVisitsEveryTileAndSplitOnce) {

@@ -36,9 +36,14 @@ inline constexpr int kMaxKvSplits = 128;
 
 // num_splits = 0: how many splits to use. Split only when the grid would otherwise leave
 // SMs idle: with `tiles` (m_block, head, batch) tiles and `sm_count` SMs, pick the
-// smallest split count whose waves fill the SMs about as well as the best count does,
-// never more splits than key blocks (each split keeps at least two blocks, so the pipeline
-// has something to overlap) and never more than kMaxKvSplits.
+// smallest split count whose waves fill the SMs within 5% of the best count, never more
+// splits than key blocks (each split keeps at least two blocks, so the pipeline has
+// something to overlap) and never more than kMaxKvSplits. A decode step is bound by
+// reading K and V, and an idle SM is bandwidth not asked for: at batch 1, 8 KV heads
+// (8 tiles) on 132 SMs, 16 splits (128 CTAs) read 1492 GB/s against 14 splits' (112
+// CTAs, the old rule's "within 15%") 1437-1456 at an 8192-key cache, level (2904 against
+// 2850-2886) at 131072, and more splits lose at both (24: 1252 and 2725; 33: 1277 and
+// 2881; H100, bench/NOTES.md stop 60).
 inline int split_heuristic(int64_t tiles, int sm_count, int key_blocks) {
   if (tiles <= 0 || sm_count <= 0 || key_blocks < 4) return 1;
   if (tiles * 10 >= int64_t(sm_count) * 8) return 1;  // 80% of the SMs busy: splitting costs more than it gains
@@ -56,7 +61,7 @@ inline int split_heuristic(int64_t tiles, int sm_count, int key_blocks) {
   for (int s = 1; s <= most; ++s) {
     const int64_t work = tiles * s;
     const int64_t waves = (work + sm_count - 1) / sm_count;
-    if (double(work) / double(waves * sm_count) >= 0.85 * best) return s;
+    if (double(work) / double(waves * sm_count) >= 0.95 * best) return s;
   }
   return 1;
 }
