@@ -190,8 +190,10 @@ Status check_schedule_request(const GemmArgs& args, const Plan& p, const Mat& a,
   want.schedule = gemm_impl::KernelSchedule::kPingPong;
   if (!gemm_impl::is_built(want))
     return unsupported(fmt("schedule: ping-pong is built for bf16 or fp16 A and B with D of their dtype, and for e4m3 A "
-                           "and B with D bf16, K contiguous in both (A row-major, B column-major: x @ w.t()); this "
-                           "call has %s A (%s-major), %s B (%s-major), D %s",
+                           "and B with D bf16, K contiguous in both (A row-major, B column-major: x @ w.t()), and, "
+                           "without scales, bias or activation, for bf16 or fp16 with one of A and B MN-major (A and B "
+                           "row-major: a @ b; or A and B column-major; for a row-major D, a column-major one swaps A and B); "
+                           "this call has %s A (%s-major), %s B (%s-major), D %s",
                            dtype_name(a.dtype), a.row_major ? "row" : "column", dtype_name(b.dtype),
                            b.row_major ? "row" : "column", dtype_name(p.d.dtype)));
   if (dtype_size(p.config.in) == 1 && (!args.use_fast_accum || args.scaling == GemmScaling::kBlock))

@@ -24,7 +24,11 @@
 //     where there are two tiles per SM (gemm.cpp pingpong_pays);
 //   FP8 ping-pong: kFp8TileConfig (128 x 128 x 128) x e4m3 -> bf16, K-major, the fused
 //     epilogue = 1 kernel: fast accumulation only (a warpgroup's 128 x 128 tile holds 128
-//     accumulator registers, with no room for promotion's second fragment).
+//     accumulator registers, with no room for promotion's second fragment);
+//   MN-major ping-pong: kPingPongTileConfig x input (bf16, fp16) x (A K-major, B N-major:
+//     both row-major, torch's a @ b, `bench gemm --layout tt`; A M-major, B K-major:
+//     `--layout nn`), D of the input dtype, the linear epilogue = 4 kernels: the ping-pong
+//     schedule for the other layouts of a plain GEMM (bench/NOTES.md v80).
 // The host's choices (gemm.cpp) only ever name configurations from this list; tests
 // sweep all of them. Each group is appended after the ones before it, so the older
 // kernels keep their indices (and kernel names: dispatch.hpp names kernels by index).
@@ -42,13 +46,15 @@ inline constexpr int kNumNarrowInstances = kNumNarrowTileConfigs * 2;
 inline constexpr int kNumMixedFp8Instances = 2 * 3;
 inline constexpr int kNumPingPongInstances = 2 * 2;
 inline constexpr int kNumFp8PingPongInstances = 1;
+inline constexpr int kNumMNMajorPingPongInstances = 4;
 
 // The one configuration built with clusters, less its cluster shape.
 inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
 
 constexpr auto make_gemm_instances() {
   std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances + kNumNarrowInstances +
-                             kNumMixedFp8Instances + kNumPingPongInstances + kNumFp8PingPongInstances>
+                             kNumMixedFp8Instances + kNumPingPongInstances + kNumFp8PingPongInstances +
+                             kNumMNMajorPingPongInstances>
       list{};
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
@@ -76,6 +82,10 @@ constexpr auto make_gemm_instances() {
       list[i++] = GemmConfig{kPingPongTileConfig, in, in, true, true, {}, e, false, KernelSchedule::kPingPong};
   list[i++] = GemmConfig{kFp8TileConfig, DType::kE4M3, DType::kBF16, true, true, {}, EpilogueKind::kFused, false,
                          KernelSchedule::kPingPong};
+  for (DType in : {DType::kBF16, DType::kFP16})
+    for (bool a_k_major : {true, false})
+      list[i++] = GemmConfig{kPingPongTileConfig, in, in, a_k_major, !a_k_major, {}, EpilogueKind::kLinear, false,
+                             KernelSchedule::kPingPong};
   return list;
 }
 

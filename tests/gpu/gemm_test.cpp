@@ -381,7 +381,7 @@ std::vector<Case> tail_rows_cases() {
 }
 INSTANTIATE_TEST_SUITE_P(TailRows, GemmSweep, ::testing::ValuesIn(tail_rows_cases()), case_name);
 
-// The ping-pong schedule (gemm/kernel_pingpong.cuh; bf16 / fp16 x @ w.t(), beta 0), asked for by
+// The ping-pong schedule (gemm/kernel_pingpong.cuh; bf16 / fp16 x @ w.t() and a @ b), asked for by
 // name: each consumer warpgroup its own 128 x 128 tile, the CTA's tiles in turns. Tiles
 // per CTA from one (warpgroup 1 idle) to several of both parities (the turns between the
 // warpgroups, one's epilogue under the other's mainloop), M ending inside a tile's first
@@ -440,6 +440,51 @@ std::vector<Case> pingpong_cases() {
     r.a_row = true, r.b_row = false, r.beta = beta;
     r.schedule = warpspec::GemmSchedule::kPingPong;
     v.push_back(r);
+  }
+  // a @ b (A and B row-major: B N-major, its boxes 64 columns wide), and A and B
+  // column-major (A M-major): tiles of both parities, M ending in either 64-row block,
+  // fp16, alpha, beta·C in place and with a batch, B broadcast, both rasters; by name and
+  // by the heuristic (two tiles per SM).
+  {
+    struct NN {
+      int64_t m, n, k, l;
+      DType in;
+      float alpha, beta;
+      bool a_row, c_is_d, b_broadcast;
+      GemmRaster raster;
+      warpspec::GemmSchedule schedule;
+    };
+    const auto pp = warpspec::GemmSchedule::kPingPong;
+    const NN nn[] = {
+        {2304, 4352, 192, 1, DType::kBF16, 1.0f, 0.0f, true, false, false, GemmRaster::kHeuristic, pp},
+        {1000, 1336, 4104, 1, DType::kFP16, -0.5f, 0.0f, true, false, false, GemmRaster::kHeuristic, pp},
+        {127, 264, 72, 1, DType::kBF16, 1.0f, 0.0f, true, false, false, GemmRaster::kHeuristic, pp},
+        {136, 264, 72, 1, DType::kFP16, 1.0f, 0.0f, true, false, false, GemmRaster::kHeuristic, pp},
+        {300, 520, 136, 1, DType::kBF16, 1.5f, -0.75f, true, true, false, GemmRaster::kHeuristic, pp},
+        {1200, 1304, 72, 3, DType::kFP16, 1.0f, 0.5f, true, false, false, GemmRaster::kHeuristic, pp},
+        {200, 304, 136, 3, DType::kBF16, 1.0f, 0.0f, true, false, true, GemmRaster::kHeuristic, pp},
+        {2304, 4352, 256, 1, DType::kBF16, 1.0f, 0.0f, true, false, false, GemmRaster::kAlongN, pp},
+        {2304, 4352, 264, 1, DType::kBF16, 1.0f, 0.0f, true, false, false, GemmRaster::kHeuristic,
+         warpspec::GemmSchedule::kHeuristic},
+        {2048, 2560, 520, 1, DType::kFP16, 1.0f, 0.25f, true, false, false, GemmRaster::kHeuristic,
+         warpspec::GemmSchedule::kHeuristic},
+        // A column-major (M-major; M a multiple of 8, TMA's stride rule), B column-major (K-major).
+        {2304, 4352, 192, 1, DType::kBF16, 1.0f, 0.0f, false, false, false, GemmRaster::kHeuristic, pp},
+        {120, 1000, 136, 2, DType::kFP16, -0.5f, 0.0f, false, false, false, GemmRaster::kHeuristic, pp},
+        {296, 520, 136, 1, DType::kBF16, 1.5f, -0.75f, false, true, false, GemmRaster::kHeuristic, pp},
+        {2048, 2560, 264, 1, DType::kBF16, 1.0f, 0.0f, false, false, false, GemmRaster::kHeuristic,
+         warpspec::GemmSchedule::kHeuristic},
+    };
+    for (const NN& x : nn) {
+      Case c{x.m, x.n, x.k, x.l};
+      c.a_row = x.a_row, c.b_row = x.a_row;  // one operand MN-major: B (a @ b) or A
+      c.in = c.out = x.in;
+      c.alpha = x.alpha, c.beta = x.beta, c.c_is_d = x.c_is_d, c.b_broadcast = x.b_broadcast;
+      c.raster = x.raster;
+      if (x.raster == GemmRaster::kAlongN) c.swizzle = 8;
+      c.schedule = x.schedule;
+      v.push_back(c);
+    }
   }
   Case co{2304, 4352, 192};  // the other schedule asked for by name
   co.a_row = true, co.b_row = false;

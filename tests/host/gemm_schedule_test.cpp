@@ -58,7 +58,7 @@ using warpspec::test::accepted;
 using warpspec::test::expect_refused;
 
 TEST(GemmSchedule, PingPongKernelsAreBuiltForLinearLayers) {
-  int built = 0, fp8 = 0;
+  int built = 0, fp8 = 0, mn_major = 0;
   for (const gi::GemmConfig& c : gi::kGemmInstances) {
     if (c.schedule != gi::KernelSchedule::kPingPong) continue;
     ++built;
@@ -74,11 +74,19 @@ TEST(GemmSchedule, PingPongKernelsAreBuiltForLinearLayers) {
       EXPECT_EQ(c.out, c.in);
     }
     EXPECT_EQ(c.tile, gi::pingpong_tile(c.in));
-    EXPECT_TRUE(c.a_k_major && c.b_k_major);
+    EXPECT_TRUE(c.a_k_major || c.b_k_major);
+    if (!c.a_k_major || !c.b_k_major) {  // one operand MN-major: 16-bit, the linear epilogue
+      ++mn_major;
+      EXPECT_TRUE(c.in == DType::kBF16 || c.in == DType::kFP16);
+      EXPECT_EQ(c.epilogue, gi::EpilogueKind::kLinear);
+    }
     EXPECT_EQ(c.cluster.size(), 1);
   }
-  EXPECT_EQ(built, 5);  // bf16 and fp16, each with the linear and the fused epilogue; e4m3
+  // bf16 and fp16, each with the linear and the fused epilogue (x @ w.t()) and the linear
+  // one with B N-major (a @ b) and with A M-major; e4m3.
+  EXPECT_EQ(built, 9);
   EXPECT_EQ(fp8, 1);
+  EXPECT_EQ(mn_major, 4);
   EXPECT_EQ(gi::kFp8TileConfig.block_m, 128);
   EXPECT_EQ(gi::kFp8TileConfig.block_n, 128);
   EXPECT_EQ(gi::kPingPongTileConfig.block_m, 128);
@@ -124,6 +132,17 @@ TEST(GemmSchedule, PingPongAcceptsWhatItIsBuiltFor) {
   EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
   g.schedule = GemmSchedule::kHeuristic;
   expect_refused(g, StatusCode::kUnsupported, "tile_n: scales, bias and activation on 16-bit GEMMs");
+  // a @ b: B row-major (N contiguous), bf16 and fp16, with beta·C.
+  g = pingpong(linear());
+  g.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, 64, 512, 512);
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.a.dtype = g.b.dtype = g.d.dtype = DType::kFP16;
+  g.beta = 0.5f, g.c = g.d;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  // A column-major (M contiguous), B column-major (K contiguous).
+  g = pingpong(linear());
+  g.a = TensorView::matrix(fake(), DType::kBF16, 256, 64, 256, /*row_major=*/false);
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
   // A column-major D swaps A and B, which stay K-major.
   g = pingpong(linear());
   g.d = TensorView::matrix(fake(uintptr_t(32) << 20), DType::kBF16, 256, 512, 256, /*row_major=*/false);
@@ -143,9 +162,15 @@ TEST(GemmSchedule, PingPongRefusesWhatItIsNotBuiltForByName) {
   g = pingpong(linear());
   g.d.dtype = DType::kFP32;
   expect_refused(g, StatusCode::kUnsupported, built);
-  g = pingpong(linear());
+  g = pingpong(linear());  // both MN-major: column-major A (M contiguous), row-major B (N contiguous)
+  g.a = TensorView::matrix(fake(), DType::kBF16, 256, 64, 256, /*row_major=*/false);
+  g.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, 64, 512, 512);
+  expect_refused(g, StatusCode::kUnsupported, "this call has bf16 A (column-major), bf16 B (row-major)");
+  // a @ b with a bias: the N-major ping-pong kernel has the linear epilogue only (and the
+  // fused kernels read B K-major).
+  g = pingpong(with_bias(linear(), 512));
   g.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, 64, 512, 512);  // row-major B (N contiguous)
-  expect_refused(g, StatusCode::kUnsupported, "this call has bf16 A (row-major), bf16 B (row-major)");
+  expect_refused(g, StatusCode::kUnsupported, "b.stride: scales, bias and activation on bf16 GEMMs are built for column-major B");
   g = pingpong(linear());
   g.tile_n = 256;
   expect_refused(g, StatusCode::kUnsupported, "tile_n: the ping-pong schedule is built with tile width 128");
@@ -236,6 +261,16 @@ TEST(GemmSchedule, DescribeReportsTheScheduleOnHopper) {
   ASSERT_TRUE(warpspec::describe(beta, &line).ok());
   EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
   ASSERT_TRUE(warpspec::describe(linear(1024, 1024, 64), &line).ok());
+  EXPECT_EQ(words(line).count("schedule"), 0u) << line;
+  // a @ b (B row-major): ping-pong with two tiles per SM, not with fewer.
+  GemmArgs nn = linear(2048, 2560, 64);
+  nn.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, 64, 2560, 2560);
+  ASSERT_TRUE(warpspec::describe(nn, &line).ok());
+  EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
+  EXPECT_EQ(words(line)["tile"], "128x128x64") << line;
+  nn = linear(1024, 1024, 64);
+  nn.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, 64, 1024, 1024);
+  ASSERT_TRUE(warpspec::describe(nn, &line).ok());
   EXPECT_EQ(words(line).count("schedule"), 0u) << line;
   ASSERT_TRUE(warpspec::describe(pingpong(linear(1024, 1024, 64)), &line).ok());
   EXPECT_EQ(words(line)["schedule"], "pingpong") << line;

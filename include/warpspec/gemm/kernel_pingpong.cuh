@@ -33,8 +33,10 @@
 // fp32 fragment (fast accumulation: 128 accumulator registers a thread leave no room for
 // one); scales, bias and activation in the fused epilogue, as the cooperative kernel's.
 //
-// Built for K-major A and B, data-parallel units (each unit a whole tile) and no cluster;
-// the host asks for nothing else (gemm.cpp).
+// Built for data-parallel units (each unit a whole tile) and no cluster; A and B K-major
+// (x @ w.t(): every epilogue, FP8) or, for 16-bit inputs and the linear epilogue, one of
+// them MN-major (a @ b: B N-major; A M-major), whose boxes are the cooperative kernel's
+// (gemm/mainloop.cuh); the host asks for nothing else (gemm.cpp).
 #include "warpspec/gemm/kernel.cuh"
 
 namespace warpspec::gemm_impl {
