@@ -499,10 +499,21 @@ bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
 // FP8 with fast accumulation (`fp8`) gains more from the hidden epilogue (its mainloop is
 // half as long) and pays from 1.8 tiles per SM: 288 tiles 1.065, 256 1.079, 240 1.064,
 // 192 0.973, 144 0.814 (bench/NOTES.md v64).
-bool pingpong_pays(int64_t m, int64_t n, int64_t l, int sms, bool fp8) {
+// The plain epilogue (`fused` false) with K > 1024 between two and three tiles per SM pays
+// only where the busiest CTA's tiles are near the average (tiles / (SMs x busiest) >= 0.9):
+// ping-pong runs whole tiles, the cooperative kernel streams a launch of fewer than two
+// waves of its 128 x 256 tiles. Measured on an H100 (bench/NOTES.md v81), K = 4096, tiles:
+// 272 0.878, 320 0.978 (0.977 with B N-major), 384 1.024, 416 1.009, 480 1.016, 544 1.031,
+// 640 1.035, 704 1.010, 832 1.034; K = 1024: 320 1.072, 416 1.055, 704 1.072; bias +
+// GELU(tanh) at K = 4096: 272 1.020, 320 1.087, 416 1.108, 704 1.097.
+bool pingpong_pays(int64_t m, int64_t n, int64_t k, int64_t l, int sms, bool fp8, bool fused) {
   const auto& c = gemm_impl::kPingPongTileConfig;  // FP8's ping-pong tile is 128 x 128 too
   const int64_t tiles = (m + c.block_m - 1) / c.block_m * ((n + c.block_n - 1) / c.block_n) * l;
-  return fp8 ? tiles * 5 >= int64_t(sms) * 9 : tiles >= 2 * int64_t(sms);
+  if (fp8) return tiles * 5 >= int64_t(sms) * 9;
+  if (tiles < 2 * int64_t(sms)) return false;
+  if (fused || k <= 1024 || tiles >= 3 * int64_t(sms)) return true;
+  const int64_t busiest = (tiles + sms - 1) / sms;  // tiles of the CTAs with the most
+  return tiles * 10 >= int64_t(sms) * busiest * 9;
 }
 
 namespace {
@@ -574,8 +585,8 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const bool pingpong =
       args.schedule == GemmSchedule::kPingPong ||
       (args.schedule == GemmSchedule::kHeuristic && pingpong_fits(args, *plan) &&
-       pingpong_pays(plan->m, plan->n, plan->l, device.sm_count,
-                     dtype_size(plan->config.in) == 1));
+       pingpong_pays(plan->m, plan->n, plan->k, plan->l, device.sm_count, dtype_size(plan->config.in) == 1,
+                     plan->config.epilogue == gemm_impl::EpilogueKind::kFused));
   if (pingpong) {
     plan->config.tile = gemm_impl::pingpong_tile(plan->config.in);
     plan->config.schedule = gemm_impl::KernelSchedule::kPingPong;

@@ -16,7 +16,7 @@
 #include "warpspec/warpspec.hpp"
 
 namespace warpspec {
-bool pingpong_pays(int64_t m, int64_t n, int64_t l, int sms, bool fp8);  // src/gemm/gemm.cpp
+bool pingpong_pays(int64_t m, int64_t n, int64_t k, int64_t l, int sms, bool fp8, bool fused);  // src/gemm/gemm.cpp
 }
 
 // A named namespace: the host tests build as one unity translation unit.
@@ -95,20 +95,33 @@ TEST(GemmSchedule, PingPongKernelsAreBuiltForLinearLayers) {
 
 // The heuristic: at least two 128 x 128 tiles per SM, so both warpgroups have tiles.
 TEST(GemmSchedule, HeuristicTakesPingPongWithTilesForBothWarpgroups) {
-  EXPECT_TRUE(warpspec::pingpong_pays(4096, 14336, 1, 132, false));  // 3584 tiles
-  EXPECT_TRUE(warpspec::pingpong_pays(4096, 4096, 1, 132, false));   // 1024
-  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2112, 1, 132, false));   // 16 x 17 = 272 >= 264
-  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1, 132, false));  // 256 < 264
-  EXPECT_TRUE(warpspec::pingpong_pays(1024, 1024, 5, 132, false));   // 320 over the batch
-  EXPECT_FALSE(warpspec::pingpong_pays(128, 8192, 1, 132, false));   // one row tile: 64
-  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1, 148, false));  // more SMs, fewer tiles each
+  EXPECT_TRUE(warpspec::pingpong_pays(4096, 14336, 1024, 1, 132, false, false));  // 3584 tiles
+  EXPECT_TRUE(warpspec::pingpong_pays(4096, 4096, 1024, 1, 132, false, false));   // 1024
+  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2112, 1024, 1, 132, false, false));   // 16 x 17 = 272 >= 264
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1024, 1, 132, false, false));  // 256 < 264
+  EXPECT_TRUE(warpspec::pingpong_pays(1024, 1024, 1024, 5, 132, false, false));   // 320 over the batch
+  EXPECT_FALSE(warpspec::pingpong_pays(128, 8192, 1024, 1, 132, false, false));   // one row tile: 64
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 1024, 1, 148, false, false));  // more SMs, fewer tiles each
   // FP8 (fast accumulation): from 1.8 tiles per SM, 238 at 132 SMs.
-  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2048, 1, 132, true));   // 256
-  EXPECT_TRUE(warpspec::pingpong_pays(1920, 2048, 1, 132, true));   // 240
-  EXPECT_TRUE(warpspec::pingpong_pays(1904, 2048, 1, 132, true));   // 15 x 16 = 240 (last row tile partial)
-  EXPECT_FALSE(warpspec::pingpong_pays(1792, 2048, 1, 132, true));  // 224
-  EXPECT_FALSE(warpspec::pingpong_pays(1536, 2048, 1, 132, true));  // 192
-  EXPECT_FALSE(warpspec::pingpong_pays(1920, 2048, 1, 148, true));  // 240 < 266.4 at 148 SMs
+  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2048, 1024, 1, 132, true, false));   // 256
+  EXPECT_TRUE(warpspec::pingpong_pays(1920, 2048, 1024, 1, 132, true, false));   // 240
+  EXPECT_TRUE(warpspec::pingpong_pays(1904, 2048, 1024, 1, 132, true, false));   // 15 x 16 = 240 (last row tile partial)
+  EXPECT_FALSE(warpspec::pingpong_pays(1792, 2048, 1024, 1, 132, true, false));  // 224
+  EXPECT_FALSE(warpspec::pingpong_pays(1536, 2048, 1024, 1, 132, true, false));  // 192
+  EXPECT_FALSE(warpspec::pingpong_pays(1920, 2048, 1024, 1, 148, true, false));  // 240 < 266.4 at 148 SMs
+  // 16-bit, the plain epilogue, K > 1024, between two and three tiles per SM: only where the
+  // busiest CTA's tiles are within 10% of the average (tiles / (SMs x busiest) >= 0.9).
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2176, 4096, 1, 132, false, false));  // 272: 3 a CTA, 0.69
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2560, 4096, 1, 132, false, false));  // 320: 0.81
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2560, 1025, 1, 132, false, false));
+  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2560, 1024, 1, 132, false, false));   // K <= 1024: the epilogue's share
+  EXPECT_TRUE(warpspec::pingpong_pays(2048, 2560, 4096, 1, 132, false, true));    // a fused epilogue hides more
+  EXPECT_TRUE(warpspec::pingpong_pays(2048, 3072, 4096, 1, 132, false, false));   // 384: 0.97
+  EXPECT_TRUE(warpspec::pingpong_pays(1536, 2816, 4096, 1, 132, false, false));   // 12 x 22 = 264: two each, 1.0
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2112, 4096, 1, 132, false, false));  // 16 x 17 = 272
+  EXPECT_TRUE(warpspec::pingpong_pays(2048, 3328, 4096, 1, 132, false, false));   // 416: three tiles a SM or more
+  EXPECT_TRUE(warpspec::pingpong_pays(8192, 8192, 8192, 1, 132, false, false));   // 4096
+  EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 128, 1, 132, false, true));    // 256 < 264, whatever the epilogue
 }
 
 TEST(GemmSchedule, PingPongAcceptsWhatItIsBuiltFor) {
