@@ -21,7 +21,7 @@
 //   ping-pong: kPingPongTileConfig (128 x 128) x input (bf16, fp16), D of the input dtype,
 //     A and B K-major, the linear and the fused epilogue = 4 kernels
 //     (gemm/kernel_pingpong.cuh): GemmSchedule's kPingPong, and the heuristic's choice
-//     where there are two tiles per SM (gemm.cpp pingpong_pays);
+//     from two tiles per SM (gemm.cpp pingpong_pays says where);
 //   FP8 ping-pong: kFp8TileConfig (128 x 128 x 128) x e4m3 -> bf16, K-major, the fused
 //     epilogue = 1 kernel: fast accumulation only (a warpgroup's 128 x 128 tile holds 128
 //     accumulator registers, with no room for promotion's second fragment);
