@@ -485,6 +485,17 @@ std::vector<Case> pingpong_cases() {
       c.schedule = x.schedule;
       v.push_back(c);
     }
+    // A column-major D swaps A and B: a @ b runs the M-major-A kernel and A, B column-major
+    // the N-major-B one; with C column-major too, by name and by the heuristic.
+    for (int j = 0; j < 4; ++j) {
+      Case c{j < 2 ? 1000 : 2304, j < 2 ? 1336 : 4352, j < 2 ? 200 : 264};
+      c.a_row = c.b_row = j % 2 == 0;
+      c.d_row = false;
+      if (j == 1 || j == 2) c.beta = 0.5f, c.alpha = -1.25f;
+      if (j == 2) c.in = c.out = DType::kFP16;
+      c.schedule = j < 2 ? pp : warpspec::GemmSchedule::kHeuristic;
+      v.push_back(c);
+    }
   }
   Case co{2304, 4352, 192};  // the other schedule asked for by name
   co.a_row = true, co.b_row = false;
