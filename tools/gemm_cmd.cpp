@@ -28,7 +28,8 @@ GemmDecomposition parse_decomposition(const std::string& s) {
 
 constexpr const char* kScheduleHelp =
     "the consumer warpgroups' schedule: cooperative (both multiply one tile), pingpong (each its own 128 x 128 tile, "
-    "in turns: one's epilogue beside the other's mainloop; bf16 / fp16 x @ w.t()), or auto (the library's choice)";
+    "in turns: one's epilogue beside the other's mainloop; bf16 / fp16 x @ w.t(), and without a fused epilogue layouts "
+    "tt and nn), or auto (the library's choice)";
 
 constexpr const char* kClusterHelp =
     "thread-block cluster MxN: 1x1 (none), 2x1 (two CTAs along M share B by TMA multicast), 1x2 (share A), or auto "

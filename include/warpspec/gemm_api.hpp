@@ -35,11 +35,15 @@ enum class GemmDecomposition : int { kHeuristic = 0, kDataParallel = 1, kSplitK 
 //     contiguous in both: x @ w.t()), D of their dtype either way round, with or without
 //     scales, bias, activation and beta·C; and for e4m3 A and B with D bf16 and fast
 //     accumulation (use_fast_accum, tensor- or row-wise scales: promotion's second
-//     fragment does not fit beside a whole tile's accumulators); data-parallel, no
+//     fragment does not fit beside a whole tile's accumulators); and for bf16 or fp16
+//     without scales, bias or activation with one of A and B MN-major (A and B row-major:
+//     a @ b; or both column-major; a column-major D swaps them); data-parallel, no
 //     cluster, tile_n 0 or 128. Anything else asked with kPingPong is refused by name.
 //   kHeuristic: ping-pong where it is built for the call (tile_n 0, or 128 without scales,
 //     bias and activation; decomposition kHeuristic or kDataParallel; no cluster asked
-//     for) and there are at least two 128 x 128 tiles per SM (FP8: 1.8); cooperative otherwise.
+//     for) and there are at least two 128 x 128 tiles per SM (FP8: 1.8; 16-bit without a
+//     fused epilogue and with K > 1024, below three a SM only where they spread within
+//     10% of evenly over the SMs); cooperative otherwise.
 //     Measured on the H200 against the cooperative kernel in one interleaving: bias +
 //     GELU(tanh) 4-13% faster, beta·C 2-17%, plain GEMMs -1% (8192^3) to +11% (8192 x 8192
 //     x 1024); FP8 with fast accumulation 4-16% (bench/NOTES.md v53, v55, v62).

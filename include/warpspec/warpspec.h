@@ -185,7 +185,7 @@ typedef enum warpspec_gemm_scaling {
  * lets the library choose, 1 x 1 is none, 2 x 1 and 1 x 2 are built for bf16 with K
  * contiguous in A and B, D bf16, the 128 x 256 tile, data-parallel. Version 5 (648
  * bytes) appends the consumer warpgroups' schedule (warpspec_gemm_schedule; ping-pong is
- * built for bf16 and fp16 x @ w.t(), data-parallel, no cluster; warpspec::GemmSchedule
+ * built for bf16 and fp16 x @ w.t() and, plain, a @ b, data-parallel, no cluster; warpspec::GemmSchedule
  * has the rules). An older caller gets the defaults for the fields it does not know. */
 typedef struct warpspec_gemm_args {
   uint64_t struct_size; /* sizeof(warpspec_gemm_args) as the caller compiled it */
