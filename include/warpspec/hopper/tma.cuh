@@ -52,6 +52,15 @@ WARPSPEC_DEVICE void tma_load_multicast(void* dst, const CUtensorMap* map, uint6
   cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, map, c, bar, cta_mask);
 }
 
+// Copy `bytes` contiguous bytes of global memory `src` into shared memory `dst` (both
+// 16-byte aligned, bytes a multiple of 16; no tensor map) and complete them on `bar`, a
+// barrier of this CTA (expect_tx them). Reads through the async proxy: data other threads
+// wrote with generic stores needs their release, this thread's acquire, then
+// fence_proxy_async_global() before the copy.
+WARPSPEC_DEVICE void bulk_load(void* dst, const void* src, uint32_t bytes, uint64_t* bar) {
+  cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, src, bytes, bar);
+}
+
 // Store the box in shared memory `src` to `coords` (must be >= 0; coords[0] * element
 // size a multiple of 16 bytes, else an illegal-instruction fault). Out-of-bounds parts
 // are clipped, but the innermost dimension only to 16-byte granularity: at the edge of
@@ -92,5 +101,9 @@ WARPSPEC_DEVICE void tma_prefetch_descriptor(const CUtensorMap* map) {
 // visible to the async proxy (TMA store, wgmma). Each writer runs it before the
 // barrier that hands the buffer over.
 WARPSPEC_DEVICE void fence_proxy_async_smem() { cuda::ptx::fence_proxy_async(cuda::ptx::space_shared); }
+
+// Order this thread's generic-proxy accesses to global memory (its own stores, and what
+// its acquires made visible) before its later async-proxy ones (bulk_load of that data).
+WARPSPEC_DEVICE void fence_proxy_async_global() { cuda::ptx::fence_proxy_async(cuda::ptx::space_global); }
 
 }  // namespace warpspec::hopper
