@@ -141,6 +141,30 @@ __global__ void __launch_bounds__(kThreads) multicast_kernel(const __grid_consta
   hw::cluster_sync();
 }
 
+// Bulk copies without a tensor map (hopper::bulk_load, what the GEMM fixup moves partials
+// with): two runs of `run_bytes` from global offsets `off0` and `off1` into shared memory
+// one after the other, both completing on one barrier; then plain threads copy the tile out.
+__global__ void __launch_bounds__(kThreads) bulk_load_kernel(const uint8_t* src, uint32_t off0, uint32_t off1,
+                                                             uint32_t run_bytes, uint8_t* out) {
+  extern __shared__ uint8_t smem_raw[];
+  __shared__ uint64_t full;
+  uint8_t* tile = align_tile(smem_raw);
+  for (uint32_t i = threadIdx.x; i < 2 * run_bytes; i += blockDim.x) tile[i] = 0xA5;
+  hw::fence_proxy_async_smem();
+  if (threadIdx.x == 0) {
+    hw::mbarrier_init(&full, 1);
+    hw::fence_barrier_init();
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    hw::mbarrier_arrive_expect_tx(&full, 2 * run_bytes);
+    hw::bulk_load(tile, src + off0, run_bytes, &full);
+    hw::bulk_load(tile + run_bytes, src + off1, run_bytes, &full);
+  }
+  hw::mbarrier_wait(&full, 0);
+  for (uint32_t i = threadIdx.x; i < 2 * run_bytes; i += blockDim.x) out[i] = tile[i];
+}
+
 // ------------------------------------------------------------------ fixtures
 
 // A test must not depend on an earlier test having left the CUDA context usable.
@@ -173,6 +197,7 @@ class GpuTest : public ::testing::Test {
 class TmaLoad : public GpuTest {};
 class TmaStore : public GpuTest {};
 class TmaMulticast : public GpuTest {};
+class TmaBulkLoad : public GpuTest {};
 
 // ------------------------------------------------------------------ host model
 
@@ -592,6 +617,40 @@ TEST_F(TmaMulticast, TwoCtaClusterBothReceiveWholeTile) {
         ADD_FAILURE() << "block " << b << " (cluster rank " << b % 2 << ") tile row " << r << " byte " << byte
                       << ": got 0x" << std::hex << int(got[b * kTileBytes + i]) << ", want 0x" << int(want)
                       << std::dec << (r / kHalfRows == b % 2 ? " (its own half)" : " (the peer's half)");
+        ++failures;
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------ bulk copies
+
+TEST_F(TmaBulkLoad, TwoRunsLandWhereAsked) {
+  const uint64_t seed = warpspec::test::fresh_seed();
+  SCOPED_TRACE("bulk seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  constexpr uint32_t kSrcBytes = 1 << 20;
+  std::vector<uint8_t> host(kSrcBytes);
+  for (auto& b : host) b = uint8_t(rng());
+  warpspec::test::DeviceBuffer in = warpspec::test::to_device(host);
+  // Runs of 16 bytes up to 32 KB (the fixup's chunks: 2-16 KB), at 16-byte offsets.
+  for (uint32_t run : {16u, 2048u, 16384u, 32768u}) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    const uint32_t off0 = uint32_t(rng() % ((kSrcBytes - run) / 16)) * 16;
+    const uint32_t off1 = uint32_t(rng() % ((kSrcBytes - run) / 16)) * 16;
+    warpspec::test::DeviceBuffer out(2 * run);
+    CUDA_ASSERT(warpspec::test::poison(out));
+    const uint32_t smem = 2 * run + kTileAlign;
+    CUDA_ASSERT(cudaFuncSetAttribute(bulk_load_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    bulk_load_kernel<<<1, kThreads, smem>>>(in.as<uint8_t>(), off0, off1, run, out.as<uint8_t>());
+    CUDA_ASSERT(cudaGetLastError());
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    const std::vector<uint8_t> got = warpspec::test::to_host<uint8_t>(out, 2 * run);
+    int failures = 0;
+    for (uint32_t i = 0; i < 2 * run && failures < 10; ++i) {
+      const uint8_t want = host[(i < run ? off0 + i : off1 + i - run)];
+      if (got[i] != want) {
+        ADD_FAILURE() << "byte " << i << ": got 0x" << std::hex << int(got[i]) << ", want 0x" << int(want) << std::dec;
         ++failures;
       }
     }
