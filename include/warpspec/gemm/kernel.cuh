@@ -3,9 +3,7 @@
 // ws_kernel.cuh, does the set-up, the register split and PDL).
 //
 //   warpgroup 0 (producer, 40 registers):
-//     warp 0 — mainloop loads: A and B tiles by TMA into the staged ring, and after a
-//              final unit's k-blocks its peers' partials (split-K / stream-K, 128-row
-//              tiles: gemm/fixup.cuh) into the ring's next stages;
+//     warp 0 — mainloop loads: A and B tiles by TMA into the staged ring;
 //     warp 1 — epilogue loads: C chunks by TMA, only when beta != 0, starting after
 //              warp 0 has issued its first tile (the loads the math waits on first);
 //     warp 2 idles (FP8 block scales are loaded by the consumers: gemm/block_scale.cuh).
@@ -54,10 +52,6 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
   // Chunk buffers and TMA stores, or (narrow tiles, no buffers) stores from registers.
   using EpilogueT = std::conditional_t<kCfg.tile.epi_stages == 0, DirectEpilogue<kCfg>, Epilogue<kCfg>>;
   using FixupT = KSplitFixup<kCfg>;
-  // The fixup's chunk stages are taken by all eight consumer warps, as every k-block's
-  // are on 128-row tiles; clusters run data-parallel only, so they never reach them.
-  static_assert(!FixupT::kStaged || MmaT::kWarpgroupsPerStage == kConsumerWarpgroups,
-                "partials through the stages need every stage read by both warpgroups");
   using Cast = ClusterCast<kCfg>;       // the cluster's share of loads, releases and tiles
   // FP8 one-part tiles: the loop carried across tiles (mma_fp8_carried.cuh); 16-bit: none.
   using CarriedT = std::conditional_t<dtype_size(kCfg.in) == 1, Fp8Carried<kCfg>, NoCarriedLoop>;
@@ -110,7 +104,6 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
       const auto& units = Cast::units(p.sched);
       for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
         MainloopT::load(p, c.mainloop, st, c.s.mainloop, t);
-        FixupT::load_partials(p, c.mainloop, st, c.s.mainloop, t);  // a final unit's peers' partials
         if (first) {
           hopper::mbarrier_arrive(&c.s.load_order);
           first = false;
@@ -146,7 +139,7 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
     for (auto t = units.first(blockIdx.x); t.valid; t = units.next(t)) {
       MmaT::mma(p, c.mainloop, st, c.s.mainloop, consumer, t, acc, c.s.consumer);
       if (!MmaT::combine(consumer, acc, c.s.consumer)) continue;  // the other warpgroup finishes this unit
-      if (FixupT::reduce(p, c.mainloop, st, c.s.mainloop, consumer, t, acc) && t.in_bounds)
+      if (FixupT::reduce(p, consumer, t, acc) && t.in_bounds)
         EpilogueT::store(p, c.epilogue, epi_st, c.s.epilogue, consumer, t, acc);
     }
     EpilogueT::store_tail();
