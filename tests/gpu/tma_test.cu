@@ -49,6 +49,19 @@ __device__ uint8_t* align_tile(uint8_t* raw) {
   return raw + ((kTileAlign - addr % kTileAlign) % kTileAlign);
 }
 
+// Poison the first `bytes` of the tile so a fill TMA failed to write cannot pass as stale
+// zeros, and make `full` ready for one arrival. The generic-proxy writes are ordered before
+// TMA's async-proxy writes: proxy fence, then the CTA barrier.
+__device__ void poison_and_init(uint8_t* tile, uint32_t bytes, uint64_t* full) {
+  for (uint32_t i = threadIdx.x; i < bytes; i += blockDim.x) tile[i] = 0xA5;
+  hw::fence_proxy_async_smem();
+  if (threadIdx.x == 0) {
+    hw::mbarrier_init(full, 1);
+    hw::fence_barrier_init();
+  }
+  __syncthreads();
+}
+
 template <int kRank>
 __device__ void issue_load(void* dst, const CUtensorMap* map, uint64_t* bar, const Coords& c) {
   if constexpr (kRank == 1) hw::tma_load(dst, map, bar, c.v[0]);
@@ -68,16 +81,7 @@ __global__ void __launch_bounds__(kThreads) load_box_kernel(const __grid_constan
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t full;
   uint8_t* tile = align_tile(smem_raw);
-  // Poison the tile so a fill TMA failed to write cannot pass as stale zeros. These
-  // generic-proxy writes must be ordered before TMA's async-proxy writes: proxy fence,
-  // then the barrier below.
-  for (uint32_t i = threadIdx.x; i < read_bytes; i += blockDim.x) tile[i] = 0xA5;
-  hw::fence_proxy_async_smem();
-  if (threadIdx.x == 0) {
-    hw::mbarrier_init(&full, 1);
-    hw::fence_barrier_init();
-  }
-  __syncthreads();
+  poison_and_init(tile, read_bytes, &full);
   if (threadIdx.x == 0) {
     hw::mbarrier_arrive_expect_tx(&full, box_bytes);
     issue_load<kRank>(tile, &map, &full, coords);
@@ -149,13 +153,7 @@ __global__ void __launch_bounds__(kThreads) bulk_load_kernel(const uint8_t* src,
   extern __shared__ uint8_t smem_raw[];
   __shared__ uint64_t full;
   uint8_t* tile = align_tile(smem_raw);
-  for (uint32_t i = threadIdx.x; i < 2 * run_bytes; i += blockDim.x) tile[i] = 0xA5;
-  hw::fence_proxy_async_smem();
-  if (threadIdx.x == 0) {
-    hw::mbarrier_init(&full, 1);
-    hw::fence_barrier_init();
-  }
-  __syncthreads();
+  poison_and_init(tile, 2 * run_bytes, &full);
   if (threadIdx.x == 0) {
     hw::mbarrier_arrive_expect_tx(&full, 2 * run_bytes);
     hw::bulk_load(tile, src + off0, run_bytes, &full);
