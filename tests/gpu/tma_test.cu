@@ -145,8 +145,8 @@ __global__ void __launch_bounds__(kThreads) multicast_kernel(const __grid_consta
   hw::cluster_sync();
 }
 
-// Bulk copies without a tensor map (hopper::bulk_load, what the GEMM fixup moves partials
-// with): two runs of `run_bytes` from global offsets `off0` and `off1` into shared memory
+// Bulk copies without a tensor map (hopper::bulk_load; branch fixup-staged moves the GEMM
+// fixup's partials with it, bench/NOTES.md v83): two runs of `run_bytes` from global offsets `off0` and `off1` into shared memory
 // one after the other, both completing on one barrier; then plain threads copy the tile out.
 __global__ void __launch_bounds__(kThreads) bulk_load_kernel(const uint8_t* src, uint32_t off0, uint32_t off1,
                                                              uint32_t run_bytes, uint8_t* out) {
@@ -631,7 +631,7 @@ TEST_F(TmaBulkLoad, TwoRunsLandWhereAsked) {
   std::vector<uint8_t> host(kSrcBytes);
   for (auto& b : host) b = uint8_t(rng());
   warpspec::test::DeviceBuffer in = warpspec::test::to_device(host);
-  // Runs of 16 bytes up to 32 KB (the fixup's chunks: 2-16 KB), at 16-byte offsets.
+  // Runs of 16 bytes up to 32 KB (fixup-staged's chunks are 2-16 KB), at 16-byte offsets.
   for (uint32_t run : {16u, 2048u, 16384u, 32768u}) {
     SCOPED_TRACE("run " + std::to_string(run));
     const uint32_t off0 = uint32_t(rng() % ((kSrcBytes - run) / 16)) * 16;
