@@ -225,7 +225,8 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   // kernels and the narrow tiles (tile_n 16 or 32), which are built for it.
   const bool narrow_asked = args.tile_n == 16 || args.tile_n == 32;
   const bool pingpong_asked = args.schedule == GemmSchedule::kPingPong;
-  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && !narrow_asked && !pingpong_asked, &b));
+  const bool wave_asked = args.tile_n == gemm_impl::kWaveTileConfig.block_n;  // built for K-major B only
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && !narrow_asked && !pingpong_asked && !wave_asked, &b));
   if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16 && !fp8)
     return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16, e4m3 or e5m2", dtype_name(a.dtype)));
   // FP8: e4m3 x e4m3, or one operand e5m2 and the other e4m3 (wgmma's mixed formats,
@@ -319,7 +320,20 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     bool known = false;
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
     for (const auto& c : gemm_impl::kNarrowTileConfigs) known = known || c.block_n == args.tile_n;
-    if (!known) return invalid_argument(fmt("tile_n: must be 0 (automatic), 16, 32, 64, 128 or 256, got %d", args.tile_n));
+    known = known || args.tile_n == gemm_impl::kWaveTileConfig.block_n;
+    if (!known)
+      return invalid_argument(fmt("tile_n: must be 0 (automatic), 16, 32, 64, 128, 224 or 256, got %d", args.tile_n));
+    // The 224-wide tile is built for one call (gemm/config.hpp kWaveTileConfig); a column-major
+    // D swaps A and B, which keeps both K-contiguous.
+    if (args.tile_n == gemm_impl::kWaveTileConfig.block_n &&
+        (a.dtype != DType::kBF16 || b.dtype != DType::kBF16 || d.dtype != DType::kBF16 || fused ||
+         (!a.empty() && !a.row_major) || (!b.empty() && b.row_major) || args.cluster_m > 1 || args.cluster_n > 1 ||
+         args.schedule == GemmSchedule::kPingPong))
+      return unsupported(fmt("tile_n: 224 is built for bf16 x @ w.t() only (A row-major, B column-major: K contiguous "
+                             "in both; D bf16; the linear epilogue; no cluster; the cooperative schedule); got %s (%s) "
+                             "x %s (%s) -> %s",
+                             dtype_name(a.dtype), a.row_major ? "row" : "column", dtype_name(b.dtype),
+                             b.row_major ? "row" : "column", dtype_name(d.dtype)));
   }
   const bool cluster_given = args.cluster_m != 0 || args.cluster_n != 0;
   // The narrow tiles (gemm/config.hpp): built for x @ w.t() with D of the input dtype and
@@ -577,6 +591,14 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
       if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) tile = t;
     plan->config.tile = gemm_impl::kTileConfigs[tile];
+    // The 224-wide tile (gemm/config.hpp): asked for by name, built for one layout.
+    if (args.tile_n == gemm_impl::kWaveTileConfig.block_n) {
+      plan->config.tile = gemm_impl::kWaveTileConfig;
+      if (!gemm_impl::is_built(plan->config))
+        return unsupported(fmt("tile_n: 224 is built for bf16 A and B, both K-major (x @ w.t()), D bf16, the linear "
+                               "epilogue; got %s x %s -> %s", dtype_name(plan->config.in), dtype_name(plan->config.in),
+                               dtype_name(plan->d.dtype)));
+    }
     // A cluster the caller asked for runs the one tile built with clusters (tile_n was checked).
     if (plan->cluster_request.size() > 1) plan->config.tile = gemm_impl::kClusterBase.tile;
   }

@@ -298,4 +298,32 @@ TEST(GemmSchedule, DescribeReportsTheScheduleOnHopper) {
   EXPECT_EQ(words(line).count("schedule"), 0u) << line;
 }
 
+// The 224-wide tile (a probe: docs/design/gemm-wave-widths.md) is accepted for bf16 x @ w.t()
+// with the linear epilogue, by name only, and refused by name for everything else.
+TEST(GemmWaveTile, AcceptedForOneCallRefusedForTheRest) {
+  GemmArgs g = linear();
+  g.tile_n = 224;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.beta = 0.5f, g.c = g.d;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g = linear();
+  g.tile_n = 224;
+  g.a.dtype = g.b.dtype = g.d.dtype = DType::kFP16;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: 224");
+  g = linear();
+  g.tile_n = 224;
+  g.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, 64, 512, 512);  // B N-major (a @ b)
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: 224");
+  g = with_bias(linear(), 512);
+  g.tile_n = 224;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: ");
+  g = linear();
+  g.tile_n = 224;
+  g.schedule = GemmSchedule::kPingPong;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: ");
+  g = linear();
+  g.tile_n = 200;
+  expect_refused(g, StatusCode::kInvalidArgument, "tile_n: must be");
+}
+
 }  // namespace gemm_schedule_test

@@ -136,6 +136,13 @@ inline constexpr TileConfig kFusedTileConfig = kTileConfigs[0];
 // tile, two 64-row wgmma blocks sharing B; six stages.
 inline constexpr TileConfig kPingPongTileConfig = kTileConfigs[1];
 
+// A tile width between the 128 and 256 that fills the waves where neither does
+// (docs/design/gemm-wave-widths.md; a probe: bf16 x @ w.t(), D bf16, linear epilogue, the
+// cooperative schedule, asked for by tile_n = 224 only). 224 = three 64-column epilogue
+// chunks and a 32-column tail (gemm/epilogue.cuh). Four stages of 16 + 28 KB and two
+// epilogue buffers: 208 KB.
+inline constexpr TileConfig kWaveTileConfig = {128, 224, 64, 4, 2};
+
 // FP8 (e4m3) inputs, always with the fused epilogue (FP8 needs its scales). Two-level
 // accumulation (gemm/mma_fp8.cuh) keeps a temporary fp32 fragment beside the main one.
 //   kFp8TileConfig (the default): 128 x 128, acc 64 + two 64-register temporary
