@@ -787,6 +787,21 @@ std::vector<Case> wave_tile_cases() {
     k.a_row = true, k.b_row = false, k.tile_n = 224, k.decomposition = d, k.splits = d == GemmDecomposition::kSplitK ? 3 : 0;
     v.push_back(k);
   }
+  // The 160-wide ping-pong tile: two chunks and a 32-column tail, each warpgroup its own
+  // tile (several per CTA where the tiles outnumber the SMs), beta through the per-warpgroup
+  // C rings.
+  const int64_t pp_sizes[][3] = {{256, 320, 256}, {300, 500, 200}, {129, 192, 64}, {2048, 2560, 512}, {64, 170, 1000}};
+  for (const auto& s : pp_sizes) {
+    Case c{s[0], s[1], s[2]};
+    c.a_row = true, c.b_row = false, c.tile_n = 160, c.schedule = warpspec::GemmSchedule::kPingPong;
+    v.push_back(c);
+  }
+  Case ppb{1000, 1337, 264};
+  ppb.a_row = true, ppb.b_row = false, ppb.tile_n = 160, ppb.schedule = warpspec::GemmSchedule::kPingPong;
+  ppb.alpha = -1.25f, ppb.beta = 0.5f;
+  v.push_back(ppb);
+  ppb.d_row = false;  // column-major D: runs as D^T
+  v.push_back(ppb);
   return v;
 }
 INSTANTIATE_TEST_SUITE_P(WaveTile, GemmSweep, ::testing::ValuesIn(wave_tile_cases()), case_name);
