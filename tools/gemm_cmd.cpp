@@ -346,7 +346,7 @@ void register_gemm(CLI::App& app, int& exit_code) {
   cmd->add_option("--raster", o->raster, "tile order: m (along M), n (along N) or auto")
       ->check(CLI::IsMember({"m", "n", "auto"}));
   cmd->add_option("--swizzle", o->p.swizzle, "L2 grouping of tiles: 1, 2, 4, 8 (0 = automatic)");
-  cmd->add_option("--tile-n", o->p.tile_n, "CTA tile width: 64, 128, 256, or 16, 32 (narrow: D computed as D^T; 0 = automatic)");
+  cmd->add_option("--tile-n", o->p.tile_n, "CTA tile width: 64, 128, 256, 224 (bf16 x @ w.t() only), 160 (the same, with --schedule pingpong), or 16, 32 (narrow: D computed as D^T; 0 = automatic)");
   cmd->add_option("--decomposition", o->decomposition, kDecompositionHelp)
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
   cmd->add_option("--splits", o->p.splits, "split-K ranges per tile, 1..256 (0 = automatic; with --decomposition splitk)");
@@ -386,9 +386,9 @@ void register_bench(CLI::App& app, int& exit_code) {
                                             "--cluster 2x1 --cluster 1x2)")
       ->check(cluster_validator());
   g->add_option("--tile-n", o->tile_ns,
-                "CTA tile width (64, 128, 256, or narrow 16, 32; 0 = automatic); repeat to run each shape once per "
-                "width, each against the peer")
-      ->check(CLI::IsMember({0, 16, 32, 64, 128, 256}));
+                "CTA tile width (64, 128, 256, or narrow 16, 32; 224, and 160 with --schedule pingpong: bf16 x @ w.t() "
+                "only; 0 = automatic); repeat to run each shape once per width, each against the peer")
+      ->check(CLI::IsMember({0, 16, 32, 64, 128, 160, 224, 256}));
   g->add_option("--schedule", o->schedules,
                 std::string(kScheduleHelp) + "; repeat to run each shape once per schedule, each against the peer")
       ->check(CLI::IsMember({"auto", "cooperative", "pingpong"}));

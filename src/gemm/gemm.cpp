@@ -186,7 +186,7 @@ Status check_cluster_request(const GemmArgs& args, const Plan& p, const Mat& a, 
 Status check_schedule_request(const GemmArgs& args, const Plan& p, const Mat& a, const Mat& b) {
   if (args.schedule != GemmSchedule::kPingPong) return Status::Ok();
   gemm_impl::GemmConfig want = p.config;
-  want.tile = gemm_impl::pingpong_tile(p.config.in);
+  want.tile = gemm_impl::pingpong_tile(p.config.in, args.tile_n);
   want.schedule = gemm_impl::KernelSchedule::kPingPong;
   if (!gemm_impl::is_built(want))
     return unsupported(fmt("schedule: ping-pong is built for bf16 or fp16 A and B with D of their dtype, and for e4m3 A "
@@ -225,7 +225,9 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   // kernels and the narrow tiles (tile_n 16 or 32), which are built for it.
   const bool narrow_asked = args.tile_n == 16 || args.tile_n == 32;
   const bool pingpong_asked = args.schedule == GemmSchedule::kPingPong;
-  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && !narrow_asked && !pingpong_asked, &b));
+  const bool wave_asked = args.tile_n == gemm_impl::kWaveTileConfig.block_n ||
+                          args.tile_n == gemm_impl::kWavePingPongTileConfig.block_n;  // built for K-major B only
+  WARPSPEC_RETURN_IF_ERROR(read_matrix(args.b, "b", L, !fused && !narrow_asked && !pingpong_asked && !wave_asked, &b));
   if (a.dtype != DType::kBF16 && a.dtype != DType::kFP16 && !fp8)
     return unsupported(fmt("a.dtype: %s is not supported; A and B must be bf16, fp16, e4m3 or e5m2", dtype_name(a.dtype)));
   // FP8: e4m3 x e4m3, or one operand e5m2 and the other e4m3 (wgmma's mixed formats,
@@ -319,7 +321,31 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     bool known = false;
     for (const auto& c : gemm_impl::kTileConfigs) known = known || c.block_n == args.tile_n;
     for (const auto& c : gemm_impl::kNarrowTileConfigs) known = known || c.block_n == args.tile_n;
-    if (!known) return invalid_argument(fmt("tile_n: must be 0 (automatic), 16, 32, 64, 128 or 256, got %d", args.tile_n));
+    known = known || args.tile_n == gemm_impl::kWaveTileConfig.block_n ||
+            args.tile_n == gemm_impl::kWavePingPongTileConfig.block_n;
+    if (!known)
+      return invalid_argument(
+          fmt("tile_n: must be 0 (automatic), 16, 32, 64, 128, 160, 224 or 256, got %d", args.tile_n));
+    // 160 is the ping-pong schedule's (asked for by name) on the same one call as 224.
+    if (args.tile_n == gemm_impl::kWavePingPongTileConfig.block_n &&
+        (a.dtype != DType::kBF16 || b.dtype != DType::kBF16 || d.dtype != DType::kBF16 || fused ||
+         (!a.empty() && !a.row_major) || (!b.empty() && b.row_major) || args.schedule != GemmSchedule::kPingPong))
+      return unsupported(fmt("tile_n: 160 is built for bf16 x @ w.t() with the ping-pong schedule only (A row-major, "
+                             "B column-major: K contiguous in both; D bf16; the linear epilogue; schedule kPingPong); "
+                             "got %s (%s) x %s (%s) -> %s",
+                             dtype_name(a.dtype), a.row_major ? "row" : "column", dtype_name(b.dtype),
+                             b.row_major ? "row" : "column", dtype_name(d.dtype)));
+    // The 224-wide tile is built for one call (gemm/config.hpp kWaveTileConfig); a column-major
+    // D swaps A and B, which keeps both K-contiguous.
+    if (args.tile_n == gemm_impl::kWaveTileConfig.block_n &&
+        (a.dtype != DType::kBF16 || b.dtype != DType::kBF16 || d.dtype != DType::kBF16 || fused ||
+         (!a.empty() && !a.row_major) || (!b.empty() && b.row_major) || args.cluster_m > 1 || args.cluster_n > 1 ||
+         args.schedule == GemmSchedule::kPingPong))
+      return unsupported(fmt("tile_n: 224 is built for bf16 x @ w.t() only (A row-major, B column-major: K contiguous "
+                             "in both; D bf16; the linear epilogue; no cluster; the cooperative schedule); got %s (%s) "
+                             "x %s (%s) -> %s",
+                             dtype_name(a.dtype), a.row_major ? "row" : "column", dtype_name(b.dtype),
+                             b.row_major ? "row" : "column", dtype_name(d.dtype)));
   }
   const bool cluster_given = args.cluster_m != 0 || args.cluster_n != 0;
   // The narrow tiles (gemm/config.hpp): built for x @ w.t() with D of the input dtype and
@@ -521,7 +547,7 @@ namespace {
 // names what is not).
 bool pingpong_fits(const GemmArgs& args, const Plan& p) {
   gemm_impl::GemmConfig want = p.config;
-  want.tile = gemm_impl::pingpong_tile(p.config.in);
+  want.tile = gemm_impl::pingpong_tile(p.config.in, args.tile_n);
   want.schedule = gemm_impl::KernelSchedule::kPingPong;
   const bool fp8 = dtype_size(p.config.in) == 1;
   return p.narrow == 0 && p.cluster_request.size() <= 1 && (args.tile_n == 0 || args.tile_n == want.tile.block_n) &&
@@ -577,6 +603,14 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
       if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) tile = t;
     plan->config.tile = gemm_impl::kTileConfigs[tile];
+    // The 224-wide tile (gemm/config.hpp): asked for by name, built for one layout.
+    if (args.tile_n == gemm_impl::kWaveTileConfig.block_n) {
+      plan->config.tile = gemm_impl::kWaveTileConfig;
+      if (!gemm_impl::is_built(plan->config))
+        return unsupported(fmt("tile_n: 224 is built for bf16 A and B, both K-major (x @ w.t()), D bf16, the linear "
+                               "epilogue; got %s x %s -> %s", dtype_name(plan->config.in), dtype_name(plan->config.in),
+                               dtype_name(plan->d.dtype)));
+    }
     // A cluster the caller asked for runs the one tile built with clusters (tile_n was checked).
     if (plan->cluster_request.size() > 1) plan->config.tile = gemm_impl::kClusterBase.tile;
   }
@@ -588,7 +622,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
        pingpong_pays(plan->m, plan->n, plan->k, plan->l, device.sm_count, dtype_size(plan->config.in) == 1,
                      plan->config.epilogue == gemm_impl::EpilogueKind::kFused));
   if (pingpong) {
-    plan->config.tile = gemm_impl::pingpong_tile(plan->config.in);
+    plan->config.tile = gemm_impl::pingpong_tile(plan->config.in, args.tile_n);
     plan->config.schedule = gemm_impl::KernelSchedule::kPingPong;
   }
   const int bm = plan->config.tile.block_m, bn = plan->config.tile.block_n, bk = plan->config.tile.block_k;

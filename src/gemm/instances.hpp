@@ -29,6 +29,9 @@
 //     both row-major, torch's a @ b, `bench gemm --layout tt`; A M-major, B K-major:
 //     `--layout nn`), D of the input dtype, the linear epilogue = 4 kernels: the ping-pong
 //     schedule for the other layouts of a plain GEMM (bench/NOTES.md v80).
+//   wave tile: kWaveTileConfig (128 x 224) x bf16, D bf16, A and B K-major, linear, cooperative
+//     and kWavePingPongTileConfig (128 x 160) x the same, ping-pong = 2 kernels, probes
+//     (docs/design/gemm-wave-widths.md).
 // The host's choices (gemm.cpp) only ever name configurations from this list; tests
 // sweep all of them. Each group is appended after the ones before it, so the older
 // kernels keep their indices (and kernel names: dispatch.hpp names kernels by index).
@@ -47,6 +50,7 @@ inline constexpr int kNumMixedFp8Instances = 2 * 3;
 inline constexpr int kNumPingPongInstances = 2 * 2;
 inline constexpr int kNumFp8PingPongInstances = 1;
 inline constexpr int kNumMNMajorPingPongInstances = 4;
+inline constexpr int kNumWaveTileInstances = 2;
 
 // The one configuration built with clusters, less its cluster shape.
 inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
@@ -54,7 +58,7 @@ inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::k
 constexpr auto make_gemm_instances() {
   std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances + kNumNarrowInstances +
                              kNumMixedFp8Instances + kNumPingPongInstances + kNumFp8PingPongInstances +
-                             kNumMNMajorPingPongInstances>
+                             kNumMNMajorPingPongInstances + kNumWaveTileInstances>
       list{};
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
@@ -86,6 +90,9 @@ constexpr auto make_gemm_instances() {
     for (bool a_k_major : {true, false})
       list[i++] = GemmConfig{kPingPongTileConfig, in, in, a_k_major, !a_k_major, {}, EpilogueKind::kLinear, false,
                              KernelSchedule::kPingPong};
+  list[i++] = GemmConfig{kWaveTileConfig, DType::kBF16, DType::kBF16, true, true, {}};
+  list[i++] = GemmConfig{kWavePingPongTileConfig, DType::kBF16, DType::kBF16, true, true, {}, EpilogueKind::kLinear,
+                         false, KernelSchedule::kPingPong};
   return list;
 }
 

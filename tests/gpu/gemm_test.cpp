@@ -757,6 +757,85 @@ std::vector<Case> cluster_cases() {
 }
 INSTANTIATE_TEST_SUITE_P(Cluster, GemmSweep, ::testing::ValuesIn(cluster_cases()), case_name);
 
+// The 224-wide tile (tile_n = 224; bf16 x @ w.t(), D bf16, linear): three 64-column epilogue
+// chunks by TMA and a 32-column tail by plain stores. N on the tile edge, inside the tail,
+// inside a whole chunk and past one tile; beta (and in place), batched, K off the 64 grid,
+// column-major D (the swap keeps both operands K-major), split-K and stream-K.
+std::vector<Case> wave_tile_cases() {
+  using warpspec::GemmDecomposition;
+  std::vector<Case> v;
+  const int64_t sizes[][3] = {{256, 448, 256}, {300, 500, 200}, {129, 256, 64}, {136, 672, 1000},
+                              {1000, 1337, 4104}, {64, 240, 72},  {2048, 2688, 512}};
+  for (const auto& s : sizes) {
+    Case c{s[0], s[1], s[2]};
+    c.a_row = true, c.b_row = false, c.tile_n = 224;
+    v.push_back(c);
+  }
+  Case beta{300, 500, 200};
+  beta.a_row = true, beta.b_row = false, beta.tile_n = 224, beta.alpha = -1.25f, beta.beta = 0.5f;
+  v.push_back(beta);
+  beta.c_is_d = true;
+  v.push_back(beta);
+  Case batched{200, 460, 136, 3};
+  batched.a_row = true, batched.b_row = false, batched.tile_n = 224;
+  v.push_back(batched);
+  Case col{520, 300, 264};
+  col.a_row = true, col.b_row = false, col.d_row = false, col.tile_n = 224;  // runs as D^T: N' = 520
+  v.push_back(col);
+  for (GemmDecomposition d : {GemmDecomposition::kSplitK, GemmDecomposition::kStreamK}) {
+    Case k{1000, 1337, 4104};
+    k.a_row = true, k.b_row = false, k.tile_n = 224, k.decomposition = d, k.splits = d == GemmDecomposition::kSplitK ? 3 : 0;
+    v.push_back(k);
+  }
+  // The 160-wide ping-pong tile: two chunks and a 32-column tail, each warpgroup its own
+  // tile (several per CTA where the tiles outnumber the SMs), beta through the per-warpgroup
+  // C rings.
+  const int64_t pp_sizes[][3] = {{256, 320, 256}, {300, 500, 200}, {129, 192, 64}, {2048, 2560, 512}, {64, 170, 1000}};
+  for (const auto& s : pp_sizes) {
+    Case c{s[0], s[1], s[2]};
+    c.a_row = true, c.b_row = false, c.tile_n = 160, c.schedule = warpspec::GemmSchedule::kPingPong;
+    v.push_back(c);
+  }
+  Case ppb{1000, 1337, 264};
+  ppb.a_row = true, ppb.b_row = false, ppb.tile_n = 160, ppb.schedule = warpspec::GemmSchedule::kPingPong;
+  ppb.alpha = -1.25f, ppb.beta = 0.5f;
+  v.push_back(ppb);
+  ppb.d_row = false;  // column-major D: runs as D^T
+  v.push_back(ppb);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(WaveTile, GemmSweep, ::testing::ValuesIn(wave_tile_cases()), case_name);
+
+// tile_n = 224 is built for one layout and dtype: the others are refused by name, and D
+// stays untouched.
+TEST(GemmWaveTile, OtherLayoutsAndDtypesRefusedByName) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const int64_t M = 64, N = 64, K = 64;
+  test::DeviceBuffer da(M * K * 2), db(N * K * 2), dd(M * N * 4);
+  CUDA_ASSERT(test::poison(dd));
+  struct Refusal {
+    DType in, out;
+    bool b_k_major;
+  };
+  for (const Refusal& r : {Refusal{DType::kFP16, DType::kFP16, true}, Refusal{DType::kBF16, DType::kFP32, true},
+                           Refusal{DType::kBF16, DType::kBF16, false}}) {
+    GemmArgs g;
+    g.a = TensorView::matrix(da.get(), r.in, M, K, K);
+    g.b = r.b_k_major ? TensorView::matrix(db.get(), r.in, K, N, K, false) : TensorView::matrix(db.get(), r.in, K, N, N);
+    g.d = TensorView::matrix(dd.get(), r.out, M, N, N);
+    g.tile_n = 224;
+    const warpspec::Status s = warpspec::gemm(g);
+    SCOPED_TRACE(std::string(warpspec::dtype_name(r.in)) + " -> " + warpspec::dtype_name(r.out) +
+                 (r.b_k_major ? ", B K-major" : ", B N-major"));
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("tile_n"), std::string::npos) << s.to_string();
+    EXPECT_NE(s.message().find("224"), std::string::npos) << s.to_string();
+  }
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<uint8_t> hd = test::to_host<uint8_t>(dd, dd.bytes());
+  for (uint8_t byte : hd) ASSERT_EQ(byte, 0xFF) << "a refused call wrote D";
+}
+
 // Runs `args` `runs` times, re-poisoning D before each, and returns D's bytes of each run.
 std::vector<std::vector<uint8_t>> run_repeatedly(GemmArgs args, const test::DeviceBuffer& d, int runs,
                                                  cudaStream_t stream = nullptr) {

@@ -58,9 +58,18 @@ using warpspec::test::accepted;
 using warpspec::test::expect_refused;
 
 TEST(GemmSchedule, PingPongKernelsAreBuiltForLinearLayers) {
-  int built = 0, fp8 = 0, mn_major = 0;
+  int built = 0, fp8 = 0, mn_major = 0, wave = 0;
   for (const gi::GemmConfig& c : gi::kGemmInstances) {
     if (c.schedule != gi::KernelSchedule::kPingPong) continue;
+    if (c.tile == gi::kWavePingPongTileConfig) {  // the 160-wide probe: bf16 x @ w.t(), linear, by name
+      ++wave;
+      EXPECT_EQ(c.in, DType::kBF16);
+      EXPECT_EQ(c.out, DType::kBF16);
+      EXPECT_TRUE(c.a_k_major && c.b_k_major);
+      EXPECT_EQ(c.epilogue, gi::EpilogueKind::kLinear);
+      EXPECT_EQ(gi::pingpong_tile(c.in, 160), c.tile);
+      continue;
+    }
     ++built;
     if (c.in == DType::kE4M3) {  // FP8: e4m3 -> bf16, the fused epilogue (its scales), 128 K a stage
       ++fp8;
@@ -85,6 +94,7 @@ TEST(GemmSchedule, PingPongKernelsAreBuiltForLinearLayers) {
   // bf16 and fp16, each with the linear and the fused epilogue (x @ w.t()) and the linear
   // one with B N-major (a @ b) and with A M-major; e4m3.
   EXPECT_EQ(built, 9);
+  EXPECT_EQ(wave, 1);
   EXPECT_EQ(fp8, 1);
   EXPECT_EQ(mn_major, 4);
   EXPECT_EQ(gi::kFp8TileConfig.block_m, 128);
@@ -296,6 +306,44 @@ TEST(GemmSchedule, DescribeReportsTheScheduleOnHopper) {
   g.schedule = GemmSchedule::kCooperative;
   ASSERT_TRUE(warpspec::describe(g, &line).ok());
   EXPECT_EQ(words(line).count("schedule"), 0u) << line;
+}
+
+// The 224-wide tile (a probe: docs/design/gemm-wave-widths.md) is accepted for bf16 x @ w.t()
+// with the linear epilogue, by name only, and refused by name for everything else.
+TEST(GemmWaveTile, AcceptedForOneCallRefusedForTheRest) {
+  GemmArgs g = linear();
+  g.tile_n = 224;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.beta = 0.5f, g.c = g.d;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g = linear();
+  g.tile_n = 224;
+  g.a.dtype = g.b.dtype = g.d.dtype = DType::kFP16;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: 224");
+  g = linear();
+  g.tile_n = 224;
+  g.b = TensorView::matrix(fake(uintptr_t(16) << 20), DType::kBF16, 64, 512, 512);  // B N-major (a @ b)
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: 224");
+  g = with_bias(linear(), 512);
+  g.tile_n = 224;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: ");
+  g = linear();
+  g.tile_n = 224;
+  g.schedule = GemmSchedule::kPingPong;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: ");
+  g = linear();
+  g.tile_n = 200;
+  expect_refused(g, StatusCode::kInvalidArgument, "tile_n: must be");
+  // 160: the ping-pong sibling, with the schedule named only.
+  g = pingpong(linear());
+  g.tile_n = 160;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.schedule = GemmSchedule::kHeuristic;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: 160");
+  g = pingpong(linear());
+  g.tile_n = 160;
+  g.a.dtype = g.b.dtype = g.d.dtype = DType::kFP16;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: 160");
 }
 
 }  // namespace gemm_schedule_test

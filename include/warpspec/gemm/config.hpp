@@ -136,6 +136,17 @@ inline constexpr TileConfig kFusedTileConfig = kTileConfigs[0];
 // tile, two 64-row wgmma blocks sharing B; six stages.
 inline constexpr TileConfig kPingPongTileConfig = kTileConfigs[1];
 
+// A tile width between the 128 and 256 that fills the waves where neither does
+// (docs/design/gemm-wave-widths.md; a probe: bf16 x @ w.t(), D bf16, linear epilogue, the
+// cooperative schedule, asked for by tile_n = 224 only). 224 = three 64-column epilogue
+// chunks and a 32-column tail (gemm/epilogue.cuh). Four stages of 16 + 28 KB and two
+// epilogue buffers: 208 KB.
+inline constexpr TileConfig kWaveTileConfig = {128, 224, 64, 4, 2};
+// Its ping-pong sibling, 128 x 160 (a warpgroup's whole tile: 160 accumulators a thread),
+// asked for by tile_n = 160 with the ping-pong schedule: two 64-column chunks and a
+// 32-column tail. Five stages of 16 + 20 KB and two epilogue buffers: 212 KB.
+inline constexpr TileConfig kWavePingPongTileConfig = {128, 160, 64, 5, 2};
+
 // FP8 (e4m3) inputs, always with the fused epilogue (FP8 needs its scales). Two-level
 // accumulation (gemm/mma_fp8.cuh) keeps a temporary fp32 fragment beside the main one.
 //   kFp8TileConfig (the default): 128 x 128, acc 64 + two 64-register temporary
@@ -154,5 +165,9 @@ inline constexpr TileConfig kFp8WideTileConfig = {128, 256, 128, 4, 2};
 // The ping-pong schedule's tile for inputs of `in`: 128 x 128 with a stage of 32 KB either
 // way (K 64 for 16-bit inputs, 128 for 8-bit; FP8 runs it with fast accumulation only).
 constexpr TileConfig pingpong_tile(DType in) { return dtype_size(in) == 1 ? kFp8TileConfig : kPingPongTileConfig; }
+// The ping-pong tile for a call asking for tile width `tile_n` (0: pingpong_tile's).
+constexpr TileConfig pingpong_tile(DType in, int tile_n) {
+  return tile_n == kWavePingPongTileConfig.block_n && dtype_size(in) == 2 ? kWavePingPongTileConfig : pingpong_tile(in);
+}
 
 }  // namespace warpspec::gemm_impl

@@ -34,13 +34,23 @@ struct Epilogue {
   static constexpr int kBlockM = kCfg.tile.block_m, kBlockN = kCfg.tile.block_n;
   static constexpr int kEpiStages = kCfg.tile.epi_stages;
   static constexpr int kEpiCols = kEpiRowBytes / int(sizeof(TOut));
-  static constexpr int kChunks = kBlockN / kEpiCols;
+  static constexpr int kChunks = kBlockN / kEpiCols;  // whole chunks
+  // A width that is not a whole number of chunks ends in a tail chunk of kTailCols columns
+  // (128 x 224: three chunks and 32 columns): written into the first kTailCols columns of a
+  // chunk buffer, stored with plain stores (a TMA box of the chunk would write the next
+  // tile's columns). C's box is loaded whole (the columns past the tile are read, unused).
+  static constexpr int kTailCols = kBlockN % kEpiCols;
+  static constexpr int kAllChunks = kChunks + (kTailCols != 0 ? 1 : 0);
   static constexpr int kChunkBytes = kBlockM * kEpiRowBytes;
   static constexpr uint32_t kLoadTxBytes = kChunkBytes;  // the C box: block_m rows x 128 B
-  static_assert(kBlockN % kEpiCols == 0, "chunks must tile the block");
+  static_assert(kTailCols % 8 == 0 && (kTailCols == 0 || kCfg.epilogue == EpilogueKind::kLinear),
+                "a tail chunk is whole 8-column fragment groups, on the linear epilogue");
   static_assert(sizeof(TOut) == 2 || sizeof(TOut) == 4, "output is 16- or 32-bit");
   static_assert((64 * kEpiRowBytes) % 1024 == 0, "each warpgroup's half of a chunk must stay SW128-aligned");
   using Op = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, kEpiCols>>;  // the per-element math
+  // The tail chunk's: its columns start at kChunks * kEpiCols = (kChunks * kEpiCols / kTailCols)
+  // chunks of kTailCols.
+  using TailOp = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, (kTailCols != 0 ? kTailCols : kEpiCols)>>;
 
   struct Storage {
     alignas(1024) uint8_t chunk[kEpiStages][kChunkBytes];
@@ -55,7 +65,7 @@ struct Epilogue {
     const int n0 = t.n_block * kBlockN;
     const int lc = t.l * p.c_l_mul;
 #pragma unroll 1
-    for (int j = 0; j < kChunks; ++j) {
+    for (int j = 0; j < kAllChunks; ++j) {
       pipe.producer_acquire(st);
       pipe.producer_expect_tx(st, kLoadTxBytes);
       hopper::tma_load(s.chunk[st.index], &p.map_c, pipe.full_barrier(st), n0 + j * kEpiCols, m0, lc);
@@ -72,7 +82,7 @@ struct Epilogue {
     const int n0 = t.n_block * kBlockN;
     const int lc = t.l * p.c_l_mul;
 #pragma unroll 1
-    for (int j = 0; j < kChunks; ++j) {
+    for (int j = 0; j < kAllChunks; ++j) {
       pipe.producer_acquire(st);
       pipe.producer_expect_tx(st, 64 * kEpiRowBytes);
       hopper::tma_load(s.chunk[st.index] + wg * 64 * kEpiRowBytes, &p.map_c, pipe.full_barrier(st),
@@ -146,18 +156,41 @@ struct Epilogue {
       }
       st.advance();
     }
+    if constexpr (kTailCols != 0) {  // the tail chunk: plain stores of its kTailCols columns
+      uint8_t* buf = s.chunk[st.index] + wg * 64 * kEpiRowBytes;
+      const TailOp tail_op(p, int64_t(m0) + 16 * (tid / 32) + (tid % 32) / 4, int64_t(t.n_block) * kBlockN);
+      const typename TailOp::ChunkValues cv = tail_op.chunk_values(kChunks * kEpiCols / kTailCols);
+      if (load_c) {
+        pipe.consumer_wait(st);
+      } else {
+        if (storer) hopper::tma_store_wait_read<kEpiStages - 1>();
+        hopper::named_barrier_sync(barrier, 128);
+      }
+      tail_op.write(cv, kChunks * kEpiCols / kTailCols, hopper::smem_u32(buf), acc, beta, load_c);
+      hopper::named_barrier_sync(barrier, 128);
+      store_ragged<kTailCols>(p, buf, int64_t(t.m_block) * kBlockM + row0,
+                              int64_t(t.n_block) * kBlockN + kChunks * kEpiCols, t.l, tid);
+      // As a ragged chunk: no bulk group of its own, so wait for every earlier one before
+      // the buffers rotate on; generic writes ordered before the C load's refill.
+      if (storer) hopper::tma_store_wait_read<0>();
+      hopper::fence_proxy_async_smem();
+      hopper::named_barrier_sync(barrier, 128);
+      if (storer && load_c) pipe.consumer_release(st);
+      st.advance();
+    }
   }
 
   // One warpgroup's 64 rows of a chunk, from the swizzled buffer to global memory,
-  // columns [chunk_n0, min(chunk_n0 + kEpiCols, n)). Consecutive threads take
-  // consecutive columns of a row, so global writes coalesce.
+  // columns [chunk_n0, min(chunk_n0 + kCols, n)) (kCols: a whole chunk, or the tail's).
+  // Consecutive threads take consecutive columns of a row, so global writes coalesce.
   // Row and column origins in 64 bits: near 2^31 their int32 sums wrap.
+  template <int kCols = kEpiCols>
   __device__ __forceinline__ static void store_ragged(const GemmParams& p, const uint8_t* buf, int64_t m0,
                                                       int64_t chunk_n0, int l, int tid) {
     TOut* d = static_cast<TOut*>(p.d) + int64_t(l) * p.d_batch_stride;
 #pragma unroll 1
-    for (int idx = tid; idx < 64 * kEpiCols; idx += 128) {
-      const int r = idx / kEpiCols, c = idx % kEpiCols;
+    for (int idx = tid; idx < 64 * kCols; idx += 128) {
+      const int r = idx / kCols, c = idx % kCols;
       const int64_t row = m0 + r, col = chunk_n0 + c;
       if (row < p.m && col < p.n) {
         const uint32_t off = hopper::swizzle_offset_2d(hopper::TmaSwizzle::k128B, r, c * sizeof(TOut), kEpiRowBytes);
