@@ -38,12 +38,16 @@ enum class GemmDecomposition : int { kHeuristic = 0, kDataParallel = 1, kSplitK 
 //     fragment does not fit beside a whole tile's accumulators); and for bf16 or fp16
 //     without scales, bias or activation with one of A and B MN-major (A and B row-major:
 //     a @ b; or both column-major; a column-major D swaps them); data-parallel, no
-//     cluster, tile_n 0 or 128. Anything else asked with kPingPong is refused by name.
+//     cluster, tile_n 0 or 128 (or 160 for bf16 x @ w.t(), D bf16, no epilogue operands
+//     but beta·C). Anything else asked with kPingPong is refused by name.
 //   kHeuristic: ping-pong where it is built for the call (tile_n 0, or 128 without scales,
 //     bias and activation; decomposition kHeuristic or kDataParallel; no cluster asked
 //     for) and there are at least two 128 x 128 tiles per SM (FP8: 1.8; 16-bit without a
 //     fused epilogue and with K > 1024, below three a SM only where they spread within
-//     10% of evenly over the SMs); cooperative otherwise.
+//     10% of evenly over the SMs); cooperative otherwise. Where tile_n is 0 and the
+//     128- and 256-wide tiles leave a ragged last wave, the 128 x 224 cooperative or
+//     128 x 160 ping-pong tile instead, where built for the call (bf16 x @ w.t()) and the
+//     model prices it 10% under the other choice (src/gemm/tile_choice.cpp).
 //     Measured on the H200 against the cooperative kernel in one interleaving: bias +
 //     GELU(tanh) 4-13% faster, beta·C 2-17%, plain GEMMs -1% (8192^3) to +11% (8192 x 8192
 //     x 1024); FP8 with fast accumulation 4-16% (bench/NOTES.md v53, v55, v62).
@@ -84,7 +88,11 @@ struct GemmArgs {
   float beta = 0.0f;
   GemmRaster raster = GemmRaster::kHeuristic;
   int swizzle = 0;  // L2 grouping of tiles: 1, 2, 4 or 8; 0 picks one
-  int tile_n = 0;   // CTA tile width: 64, 128 or 256, or a narrow 16 or 32 (D computed as Dᵀ); 0 picks one
+  // CTA tile width: 64, 128 or 256, or a narrow 16 or 32 (D computed as Dᵀ); 0 picks one.
+  // 224 (cooperative) and 160 (with schedule kPingPong) fill the waves where 128 and 256
+  // leave a ragged last one: built for bf16 x @ w.t() with D bf16 and no epilogue
+  // operands but beta·C; the heuristic takes them there (bench/NOTES.md stop 63).
+  int tile_n = 0;
   // Programmatic dependent launch: the kernel may start while the previous kernel in
   // the stream is finishing (its set-up overlaps that kernel's tail) and waits for it
   // before reading or writing global memory, so results are the same. Off by default.

@@ -30,8 +30,8 @@
 //     `--layout nn`), D of the input dtype, the linear epilogue = 4 kernels: the ping-pong
 //     schedule for the other layouts of a plain GEMM (bench/NOTES.md v80).
 //   wave tile: kWaveTileConfig (128 x 224) x bf16, D bf16, A and B K-major, linear, cooperative
-//     and kWavePingPongTileConfig (128 x 160) x the same, ping-pong = 2 kernels, probes
-//     (docs/design/gemm-wave-widths.md).
+//     and kWavePingPongTileConfig (128 x 160) x the same, ping-pong = 2 kernels: widths
+//     that fill the waves (docs/design/gemm-wave-widths.md, tile_choice.cpp).
 // The host's choices (gemm.cpp) only ever name configurations from this list; tests
 // sweep all of them. Each group is appended after the ones before it, so the older
 // kernels keep their indices (and kernel names: dispatch.hpp names kernels by index).

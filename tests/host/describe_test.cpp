@@ -15,6 +15,7 @@
 
 #include "host/expect_status.hpp"
 #include "host/test_memory.hpp"
+#include "src/gemm/tile_choice.hpp"
 #include "src/gemm/decomposition.hpp"
 #include "testing/views.hpp"
 #include "src/attention/describe.hpp"
@@ -26,10 +27,6 @@
 #include "warpspec/warpspec.h"
 #include "warpspec/warpspec.hpp"
 
-namespace warpspec {
-int pick_tile(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms);  // src/gemm/gemm.cpp: the tile heuristic
-bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms);  // src/gemm/gemm.cpp
-}
 
 // A named namespace (not an anonymous one): the host tests build as one unity
 // translation unit, where every file's helpers must keep to themselves.
@@ -292,6 +289,60 @@ TEST(Describe, AttentionLineNamesTheHeadDimKernel) {
 // On a Hopper machine, through the public API: describe() of real arguments reports the
 // heuristic's tile for this device's SM count, a forced tile width, and the operand swap
 // for a column-major D; the C ABI returns the same line.
+// The wave-filling widths as describe() plans them on this device: the tile and schedule
+// wave_tile_width picks (224 cooperative, 160 ping-pong), and neither where the call asks
+// for a tile, a schedule the width is not built with, a cluster, or a kernel not built
+// (fp16, B N-major). On 132 SMs (H100 SXM, H200) the two rows take their widths.
+TEST(Describe, PublicDescribeTakesTheWaveTileWhereTheModelDoes) {
+  if (!warpspec::check_device().ok()) GTEST_SKIP() << "needs a Hopper GPU (describe() plans for the device)";
+  const int sms = device_sms();
+  ASSERT_GT(sms, 0);
+  // K = 64 keeps the views inside test_pointer's 96 MB (ping-pong pays at K <= 1024).
+  const std::tuple<int64_t, int64_t, int64_t, int> rows[] = {{256, 28672, 64, 224}, {2048, 2560, 4096, 160},
+                                                             {3072, 3072, 64, 0}};
+  for (const auto& [m, n, k, on_132] : rows) {
+    const int width = warpspec::wave_tile_width(m, n, k, 1, sms);
+    if (sms == 132) EXPECT_EQ(width, on_132) << m << "x" << n << "x" << k;
+    std::string line;
+    ASSERT_TRUE(warpspec::describe(gemm_args(m, n, k), &line).ok());
+    auto w = words(line);
+    if (width == 224) {
+      EXPECT_EQ(w["tile"], "128x224x64") << line;
+      EXPECT_EQ(w.count("schedule"), 0u) << line;
+    } else if (width == 160) {
+      EXPECT_EQ(w["tile"], "128x160x64") << line;
+      EXPECT_EQ(w["schedule"], "pingpong") << line;
+      EXPECT_EQ(w["decomposition"], "data_parallel") << line;
+    } else {
+      EXPECT_NE(w["tile"], "128x224x64") << line;
+      EXPECT_NE(w["tile"], "128x160x64") << line;
+    }
+    if (width == 0) continue;
+    // What keeps the library's other rules: a tile or a cluster asked for, fp16 (not
+    // built), B N-major (not built), the other schedule by name (160: any named schedule).
+    warpspec::GemmArgs g = gemm_args(m, n, k);
+    g.tile_n = 128;
+    ASSERT_TRUE(warpspec::describe(g, &line).ok());
+    EXPECT_EQ(words(line)["tile"].rfind("128x128", 0), 0u) << line;
+    g = gemm_args(m, n, k);
+    g.cluster_m = 2, g.cluster_n = 1;
+    ASSERT_TRUE(warpspec::describe(g, &line).ok());
+    EXPECT_EQ(words(line)["tile"], "128x256x64") << line;
+    g = gemm_args(m, n, k);
+    g.a.dtype = g.b.dtype = g.d.dtype = DType::kFP16;
+    ASSERT_TRUE(warpspec::describe(g, &line).ok());
+    EXPECT_NE(words(line)["tile"], width == 224 ? "128x224x64" : "128x160x64") << line;
+    g = gemm_args(m, n, k);
+    g.b = TensorView::matrix(g.b.data, DType::kBF16, k, n, n);
+    ASSERT_TRUE(warpspec::describe(g, &line).ok());
+    EXPECT_NE(words(line)["tile"], width == 224 ? "128x224x64" : "128x160x64") << line;
+    g = gemm_args(m, n, k);
+    g.schedule = width == 224 ? warpspec::GemmSchedule::kPingPong : warpspec::GemmSchedule::kCooperative;
+    ASSERT_TRUE(warpspec::describe(g, &line).ok());
+    EXPECT_NE(words(line)["tile"], width == 224 ? "128x224x64" : "128x160x64") << line;
+  }
+}
+
 TEST(Describe, PublicDescribeMatchesTheHeuristicOnHopper) {
   if (!warpspec::check_device().ok()) GTEST_SKIP() << "needs a Hopper GPU (describe() plans for the device)";
   const int sms = device_sms();

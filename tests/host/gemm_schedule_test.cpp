@@ -11,13 +11,11 @@
 
 #include "host/expect_status.hpp"
 #include "host/test_memory.hpp"
+#include "src/gemm/tile_choice.hpp"
 #include "src/gemm/instances.hpp"
 #include "warpspec/warpspec.h"
 #include "warpspec/warpspec.hpp"
 
-namespace warpspec {
-bool pingpong_pays(int64_t m, int64_t n, int64_t k, int64_t l, int sms, bool fp8, bool fused);  // src/gemm/gemm.cpp
-}
 
 // A named namespace: the host tests build as one unity translation unit.
 namespace gemm_schedule_test {
@@ -344,6 +342,40 @@ TEST(GemmWaveTile, AcceptedForOneCallRefusedForTheRest) {
   g.tile_n = 160;
   g.a.dtype = g.b.dtype = g.d.dtype = DType::kFP16;
   expect_refused(g, StatusCode::kUnsupported, "tile_n: 160");
+}
+
+// The wave-filling widths (tile_choice.cpp wave_tile_width): 224 (cooperative) or 160
+// (ping-pong) where the model's busiest SM gains 10% on the library's other choice, on the
+// rows measured on an H100 (bench/NOTES.md stop 63) and on what the rule says for others.
+TEST(GemmWaveTile, ModelTakesAWidthWhereItFillsTheWaves) {
+  const auto width = [](int64_t m, int64_t n, int64_t k, int64_t l = 1, int sms = 132) {
+    return warpspec::wave_tile_width(m, n, k, l, sms);
+  };
+  // Measured gains: 448 ping-pong tiles in 4 waves -> 256 in 2 (+21%); 416 -> 240 (+6%);
+  // 160 tiles streamed -> 256 ping-pong tiles, 2 a CTA (+9%).
+  EXPECT_EQ(width(256, 28672, 8192), 224);
+  EXPECT_EQ(width(2048, 3328, 4096), 224);
+  EXPECT_EQ(width(2048, 2560, 4096), 160);
+  // Measured losses, left alone: 224 over 3072^3's 576 ping-pong tiles (-11%), 160 at
+  // 2048 x 2176 (-3%) and 4096 x 14336 (-2%).
+  EXPECT_EQ(width(3072, 3072, 4096), 0);
+  EXPECT_EQ(width(2048, 2176, 4096), 0);
+  EXPECT_EQ(width(4096, 14336, 4096), 0);
+  // Whole waves already, or many of them: nothing to fill.
+  for (const auto& [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{2048, 2048, 2048}, {4096, 4096, 4096},
+                                {8192, 8192, 8192}, {4096, 8192, 28672}, {1024, 8192, 8192}, {8192, 8192, 1024}})
+    EXPECT_EQ(width(m, n, k), 0) << m << "x" << n << "x" << k;
+  // Small M: the narrow tiles' and the K decomposition's rows (pick_tile), never a wave width.
+  EXPECT_EQ(width(16, 8192, 8192), 0);
+  EXPECT_EQ(width(1, 28672, 8192), 0);
+  EXPECT_EQ(width(128, 8192, 8192), 0);
+  // The batch counts as tiles: two batches of 128 rows are 256 rows' worth.
+  EXPECT_EQ(width(128, 28672, 8192, 2), 224);
+  // The SM count moves the waves: on 148 SMs 2048 x 3328's 416 ping-pong tiles fill 2.8 of
+  // their 3 waves, which the model prices below 224's 240 tiles in 2.
+  EXPECT_EQ(width(2048, 3328, 4096, 1, 148), 0);
+  // K = 0 (beta * C alone) is priced as one k-iteration, as pick_tile does.
+  EXPECT_EQ(width(256, 28672, 0), width(256, 28672, 64));
 }
 
 }  // namespace gemm_schedule_test

@@ -137,13 +137,14 @@ inline constexpr TileConfig kFusedTileConfig = kTileConfigs[0];
 inline constexpr TileConfig kPingPongTileConfig = kTileConfigs[1];
 
 // A tile width between the 128 and 256 that fills the waves where neither does
-// (docs/design/gemm-wave-widths.md; a probe: bf16 x @ w.t(), D bf16, linear epilogue, the
-// cooperative schedule, asked for by tile_n = 224 only). 224 = three 64-column epilogue
+// (docs/design/gemm-wave-widths.md; bf16 x @ w.t(), D bf16, linear epilogue, the
+// cooperative schedule: tile_n = 224, or the heuristic's choice where the model says it
+// pays, src/gemm/tile_choice.cpp wave_tile_width). 224 = three 64-column epilogue
 // chunks and a 32-column tail (gemm/epilogue.cuh). Four stages of 16 + 28 KB and two
 // epilogue buffers: 208 KB.
 inline constexpr TileConfig kWaveTileConfig = {128, 224, 64, 4, 2};
 // Its ping-pong sibling, 128 x 160 (a warpgroup's whole tile: 160 accumulators a thread),
-// asked for by tile_n = 160 with the ping-pong schedule: two 64-column chunks and a
+// tile_n = 160 with the ping-pong schedule (or the heuristic's choice): two 64-column chunks and a
 // 32-column tail. Five stages of 16 + 20 KB and two epilogue buffers: 212 KB.
 inline constexpr TileConfig kWavePingPongTileConfig = {128, 160, 64, 5, 2};
 

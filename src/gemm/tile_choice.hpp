@@ -1,0 +1,24 @@
+#pragma once
+// The GEMM host's tile and schedule heuristics (tile_choice.cpp): pure functions of the
+// problem's shape and the SM count, so the host tests call them directly.
+#include <cstdint>
+
+namespace warpspec {
+
+// The 16-bit plain tile (an index into gemm_impl::kTileConfigs): the widest tile that keeps
+// the SMs busy. `k_iters`: k-iterations of a tile (K / 64, rounded up).
+int pick_tile(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms);
+
+// FP8 with D bf16: the 128 x 256 tile (kFp8WideTileConfig) rather than 128 x 128.
+bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms);
+
+// The ping-pong schedule where the heuristic picks it (its 128 x 128 tile).
+bool pingpong_pays(int64_t m, int64_t n, int64_t k, int64_t l, int sms, bool fp8, bool fused);
+
+// A wave-filling tile width for a 16-bit plain GEMM whose 128- and 256-wide tiles leave a
+// ragged last wave: 224 (kWaveTileConfig, the cooperative schedule), 160
+// (kWavePingPongTileConfig, ping-pong), or 0 (keep pick_tile's and pingpong_pays's choice).
+// The caller checks that the kernel is built for the call.
+int wave_tile_width(int64_t m, int64_t n, int64_t k, int64_t l, int sms);
+
+}  // namespace warpspec
