@@ -99,10 +99,23 @@ bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
 // 272 0.878, 320 0.978 (0.977 with B N-major), 384 1.024, 416 1.009, 480 1.016, 544 1.031,
 // 640 1.035, 704 1.010, 832 1.034; K = 1024: 320 1.072, 416 1.055, 704 1.072; bias +
 // GELU(tanh) at K = 4096: 272 1.020, 320 1.087, 416 1.108, 704 1.097.
+// 16-bit calls with K > kPingPongMaxK run cooperative: there the hidden epilogue is worth
+// little (1.008 at K = 16384 plain) and ping-pong's 128-wide tiles, with half the operand
+// reuse of the cooperative 128 x 256 and 1.6x its DRAM reads (ncu, 4096 x 8192 x 28672:
+// 4.21 GB against 2.62), fell off a cliff on an H100 under sustained load, its time varying
+// by 30% from run to run (bench/NOTES.md v85), ping-pong over cooperative in one
+// interleaving: K = 16384: 4096 x 4096 1.008, 4096 x 8192 1.008 (bias + GELU(tanh) 1.037),
+// 8192 x 8192 0.995 (1.029), 4096 x 14336 0.787, 16384^2 0.734; K = 28672: 4096 x 4096
+// 0.816, 4096 x 8192 0.608 (0.663), 8192 x 8192 0.990, 4096 x 14336 0.564. FP8 with fast
+// accumulation (128-deep k-blocks, half the k-iterations) held: 1.043-1.062 at K = 16384
+// and 28672.
+constexpr int64_t kPingPongMaxK = 8192;
+
 bool pingpong_pays(int64_t m, int64_t n, int64_t k, int64_t l, int sms, bool fp8, bool fused) {
   const auto& c = gemm_impl::kPingPongTileConfig;  // FP8's ping-pong tile is 128 x 128 too
   const int64_t tiles = tile_count(c, m, n, l);
   if (fp8) return tiles * 5 >= int64_t(sms) * 9;
+  if (k > kPingPongMaxK) return false;
   if (tiles < 2 * int64_t(sms)) return false;
   if (fused || k <= 1024 || tiles >= 3 * int64_t(sms)) return true;
   const int64_t busiest = (tiles + sms - 1) / sms;  // tiles of the CTAs with the most
@@ -124,7 +137,8 @@ bool pingpong_pays(int64_t m, int64_t n, int64_t k, int64_t l, int sms, bool fp8
 //     against 128 x 128 ping-pong (0.91).
 //   128 x 128, ping-pong (1.0 here: its hidden epilogue makes up the 0.92 of the cooperative
 //     128-wide tile, pingpong_pays's measurements).
-// Ping-pong below one tile per SM leaves a warpgroup of each CTA idle: not priced.
+// Ping-pong below one tile per SM leaves a warpgroup of each CTA idle, and above
+// kPingPongMaxK it is not run (pingpong_pays): not priced.
 namespace {
 constexpr double kWaveMargin = 1.1;
 constexpr double kWaveEfficiency = 1.0;
@@ -150,7 +164,7 @@ int wave_tile_width(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
   const double wide_cost = gemm_impl::heuristic_cost(tile_count(wide, m, n, l), std::max<int64_t>(k_iters, 1), sms) *
                            wide.block_n / kWaveEfficiency;
   const auto& pp = gemm_impl::kWavePingPongTileConfig;
-  const double pp_cost = tile_count(pp, m, n, l) > sms
+  const double pp_cost = tile_count(pp, m, n, l) > sms && k <= kPingPongMaxK
                              ? pingpong_cost(pp, m, n, k_iters, l, sms, kWavePingPongEfficiency)
                              : today * 2;  // not priced
   const double best = std::min(wide_cost, pp_cost);

@@ -132,6 +132,22 @@ TEST(GemmSchedule, HeuristicTakesPingPongWithTilesForBothWarpgroups) {
   EXPECT_FALSE(warpspec::pingpong_pays(2048, 2048, 128, 1, 132, false, true));    // 256 < 264, whatever the epilogue
 }
 
+// 16-bit calls with K > 8192 stay cooperative whatever the tile count or epilogue (the
+// H100's sustained-load cliff, tile_choice.cpp kPingPongMaxK); FP8 keeps its rule.
+TEST(GemmSchedule, HeuristicKeepsLongK16BitCallsCooperative) {
+  EXPECT_TRUE(warpspec::pingpong_pays(4096, 8192, 8192, 1, 132, false, false));
+  EXPECT_TRUE(warpspec::pingpong_pays(4096, 8192, 8192, 1, 132, false, true));
+  EXPECT_FALSE(warpspec::pingpong_pays(4096, 8192, 8193, 1, 132, false, false));
+  EXPECT_FALSE(warpspec::pingpong_pays(4096, 8192, 16384, 1, 132, false, true));
+  EXPECT_FALSE(warpspec::pingpong_pays(4096, 8192, 28672, 1, 132, false, false));
+  EXPECT_FALSE(warpspec::pingpong_pays(16384, 16384, 16384, 1, 132, false, false));
+  EXPECT_TRUE(warpspec::pingpong_pays(4096, 8192, 28672, 1, 132, true, false));
+  // Nor does the wave model take the 160-wide ping-pong tile there: 2048 x 2560 takes it at
+  // K = 4096 (its design row) and, priced alone, at K = 12288, where it is not run.
+  EXPECT_EQ(warpspec::wave_tile_width(2048, 2560, 4096, 1, 132), 160);
+  EXPECT_NE(warpspec::wave_tile_width(2048, 2560, 12288, 1, 132), 160);
+}
+
 TEST(GemmSchedule, PingPongAcceptsWhatItIsBuiltFor) {
   for (const GemmArgs& g : {pingpong(linear()), pingpong(linear(16, 4096, 1024)), pingpong(with_bias(linear(), 512))}) {
     EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
