@@ -280,6 +280,14 @@ std::map<std::string, std::string> words(const std::string& line) { return warps
 TEST(GemmSchedule, DescribeReportsTheScheduleOnHopper) {
   if (!warpspec::check_device().ok()) GTEST_SKIP() << "needs a Hopper GPU (describe() plans for the device)";
   std::string line;
+  // The tile order: 16-bit calls walk along N where CUTLASS's rule walks along M (more N
+  // tiles than M tiles; gemm.cpp heuristic_raster); an order asked for is kept.
+  ASSERT_TRUE(warpspec::describe(linear(4096, 14336, 4096), &line).ok());
+  EXPECT_EQ(words(line)["raster"], "along_n") << line;
+  GemmArgs along_m = linear(4096, 14336, 4096);
+  along_m.raster = warpspec::GemmRaster::kAlongM;
+  ASSERT_TRUE(warpspec::describe(along_m, &line).ok());
+  EXPECT_EQ(words(line)["raster"], "along_m") << line;
   // 16 x 20 = 320 tiles (>= 2 x 132): ping-pong.
   ASSERT_TRUE(warpspec::describe(with_bias(linear(2048, 2560, 64), 2560), &line).ok());
   EXPECT_EQ(words(line)["schedule"], "pingpong") << line;
