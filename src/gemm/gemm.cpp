@@ -449,21 +449,6 @@ Status output_map(CUtensorMap* map, const Mat& x, int64_t m, int64_t n, uint32_t
   return s;
 }
 
-// The tile order where the caller leaves it to us. 16-bit calls without a cluster walk
-// along N (8-row-tile swizzle groups crossing N) whatever the shape; CUTLASS's rule
-// (schedule::resolve_raster: along M where there are more N tiles than M tiles) lost to it
-// on every wide problem measured and was level elsewhere (H100, ours / cuBLAS along M ->
-// along N, bench/NOTES.md v86): 4096 x 14336 x 28672 0.823 -> 0.948, x 16384 0.867 -> 0.952,
-// 4096 x 28672 x 8192 0.897 -> 1.006, x 4096 0.898 -> 1.026, 2048 x 28672 x 8192 0.773 ->
-// 1.000, 1024 x 8192 x 8192 0.936 -> 1.002, 256 x 28672 x 8192 1.072 -> 1.081; level
-// (within 0.5%): 4096 x 14336 x 4096, 4096 x 8192 x {8192, 28672}, 2048 x 8192 x 8192,
-// 2048 x 2560 x 4096, 8192^3, 16384^3. FP8 and clusters (whose pairs the raster lays out)
-// keep CUTLASS's rule: not measured.
-schedule::RasterOrder heuristic_raster(const gemm_impl::GemmConfig& cfg, gemm_impl::ClusterShape cluster) {
-  return dtype_size(cfg.in) == 2 && cluster.size() == 1 ? schedule::RasterOrder::kAlongN
-                                                        : schedule::RasterOrder::kHeuristic;
-}
-
 int pick_swizzle(int requested, int minor_tiles) {
   if (requested != 0) return requested;
   int s = 8;
@@ -654,7 +639,8 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     raster = raster == GemmRaster::kAlongM ? GemmRaster::kAlongN : GemmRaster::kAlongM;
   sa.raster = raster == GemmRaster::kAlongM   ? schedule::RasterOrder::kAlongM
               : raster == GemmRaster::kAlongN ? schedule::RasterOrder::kAlongN
-                                              : heuristic_raster(p.config, cluster);
+              : raster_along_n(dtype_size(p.config.in), cluster.size()) ? schedule::RasterOrder::kAlongN
+                                                                          : schedule::RasterOrder::kHeuristic;
   const schedule::RasterOrder resolved =
       schedule::resolve_raster(sa.raster, sa.tiles_m, sa.tiles_n, cluster.m, cluster.n);
   // The swizzle groups scheduling units: cluster pairs when clustered.

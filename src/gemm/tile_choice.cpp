@@ -172,4 +172,16 @@ int wave_tile_width(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
   return wide_cost <= pp_cost ? wide.block_n : pp.block_n;
 }
 
+// The tile order where the caller leaves it to the library: along N (8-row-tile swizzle
+// groups crossing N) for 16-bit calls without a cluster, whatever the shape; otherwise
+// CUTLASS's rule (schedule::resolve_raster: along M where there are more N tiles than M
+// tiles). Along N won on every wide problem measured and was level elsewhere (H100, ours /
+// cuBLAS along M -> along N, bench/NOTES.md v86): 4096 x 14336 x 28672 0.823 -> 0.948,
+// x 16384 0.867 -> 0.952, 4096 x 28672 x 8192 0.897 -> 1.006, x 4096 0.898 -> 1.026,
+// 2048 x 28672 x 8192 0.773 -> 1.000, 1024 x 8192 x 8192 0.936 -> 1.002, 256 x 28672 x 8192
+// 1.072 -> 1.081; level (within 0.5%): 4096 x 14336 x 4096, 4096 x 8192 x {8192, 28672},
+// 2048 x 8192 x 8192, 2048 x 2560 x 4096, 8192^3, 16384^3. FP8 and clusters (whose pairs the
+// order lays out) keep CUTLASS's rule: not measured.
+bool raster_along_n(int in_bytes, int cluster_size) { return in_bytes == 2 && cluster_size == 1; }
+
 }  // namespace warpspec

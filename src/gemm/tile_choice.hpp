@@ -21,4 +21,8 @@ bool pingpong_pays(int64_t m, int64_t n, int64_t k, int64_t l, int sms, bool fp8
 // The caller checks that the kernel is built for the call.
 int wave_tile_width(int64_t m, int64_t n, int64_t k, int64_t l, int sms);
 
+// Whether the tiles walk along N where the caller leaves the order to the library (else
+// CUTLASS's rule, schedule::resolve_raster). `in_bytes`: the input dtype's size.
+bool raster_along_n(int in_bytes, int cluster_size);
+
 }  // namespace warpspec

@@ -148,6 +148,14 @@ TEST(GemmSchedule, HeuristicKeepsLongK16BitCallsCooperative) {
   EXPECT_NE(warpspec::wave_tile_width(2048, 2560, 12288, 1, 132), 160);
 }
 
+// The tile order the library picks (tile_choice.cpp raster_along_n): along N for 16-bit
+// calls without a cluster; FP8 and clusters keep CUTLASS's rule.
+TEST(GemmSchedule, HeuristicWalks16BitTilesAlongN) {
+  EXPECT_TRUE(warpspec::raster_along_n(2, 1));
+  EXPECT_FALSE(warpspec::raster_along_n(1, 1));
+  EXPECT_FALSE(warpspec::raster_along_n(2, 2));
+}
+
 TEST(GemmSchedule, PingPongAcceptsWhatItIsBuiltFor) {
   for (const GemmArgs& g : {pingpong(linear()), pingpong(linear(16, 4096, 1024)), pingpong(with_bias(linear(), 512))}) {
     EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
@@ -281,7 +289,7 @@ TEST(GemmSchedule, DescribeReportsTheScheduleOnHopper) {
   if (!warpspec::check_device().ok()) GTEST_SKIP() << "needs a Hopper GPU (describe() plans for the device)";
   std::string line;
   // The tile order: 16-bit calls walk along N where CUTLASS's rule walks along M (more N
-  // tiles than M tiles; gemm.cpp heuristic_raster); an order asked for is kept.
+  // tiles than M tiles; tile_choice.cpp raster_along_n); an order asked for is kept.
   ASSERT_TRUE(warpspec::describe(linear(4096, 14336, 4096), &line).ok());
   EXPECT_EQ(words(line)["raster"], "along_n") << line;
   GemmArgs along_m = linear(4096, 14336, 4096);
