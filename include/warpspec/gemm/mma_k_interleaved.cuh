@@ -86,12 +86,13 @@ struct MmaKInterleaved {
   }
 
   // After mma: warpgroup 1 stores its sum, warpgroup 0 adds it; false for warpgroup 1
-  // (the unit is not its to finish), true for 0. Two named barriers of both warpgroups:
-  // full (1 arrives once its stores are issued, 0 waits) and empty (both, after 0's
-  // loads: the buffer is free for 1's next unit). The empty barrier is one instruction
-  // that both warpgroups execute (bar.sync is .aligned: synccheck reports a barrier
-  // reached from two sites as divergent), and a sync rather than 0's arrive, which
-  // racecheck does not see ordering 0's loads before 1's next stores.
+  // (the unit is not its to finish), true for 0. Two named barriers of both warpgroups,
+  // each one instruction that both execute (bar.sync is .aligned: synccheck reports a
+  // barrier reached from two sites as divergent): full (1's stores before 0's loads) and
+  // empty (0's loads before 1's next stores). Both are syncs: racecheck does not always
+  // see a bar.arrive order the arriving threads' stores before the waiting threads' loads
+  // (it reported 1's stores against 0's loads with an arrive for full, H100, stop 66); the
+  // sync costs warpgroup 1 nothing it did not wait for at the empty barrier anyway.
   __device__ __forceinline__ static bool combine(int wg, float (&acc)[kAcc], ConsumerStorage& s) {
     const int tid = threadIdx.x % 128;
     const uint32_t base = hopper::smem_u32(s.partial) + uint32_t(tid) * 16u;
@@ -99,9 +100,9 @@ struct MmaKInterleaved {
 #pragma unroll
       for (int j = 0; j < kAcc / 4; ++j)
         hopper::st_shared_v4_f32(base + uint32_t(j) * 2048u, acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
-      hopper::named_barrier_arrive(kHandOverFull, 256);
-    } else {
-      hopper::named_barrier_sync(kHandOverFull, 256);
+    }
+    hopper::named_barrier_sync(kHandOverFull, 256);
+    if (wg == 0) {
 #pragma unroll
       for (int j = 0; j < kAcc / 4; ++j) {
         const float4 v = hopper::ld_shared_v4_f32(base + uint32_t(j) * 2048u);
