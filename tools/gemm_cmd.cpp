@@ -127,7 +127,7 @@ std::string gemm_check_json(const GemmCheck& c, const GemmProblem& p, const Gemm
 int run_gemm(GemmOptions o) {
   if (int rc = apply_dtype_options(o.types, &o.p)) return rc;
   if (int rc = require_hopper()) return rc;
-  o.p.raster = o.raster == "m" ? GemmRaster::kAlongM : o.raster == "n" ? GemmRaster::kAlongN : GemmRaster::kHeuristic;
+  o.p.raster = parse_raster(o.raster);
   o.p.decomposition = parse_decomposition(o.decomposition);
   parse_cluster(o.cluster, &o.p.cluster_m, &o.p.cluster_n);  // validated when the command line was parsed
   parse_schedule(o.schedule, &o.p.schedule);                  // likewise
@@ -182,6 +182,8 @@ struct BenchGemmOptions {
   std::vector<int> tile_ns;           // --tile-n, repeated: each shape once per width; empty: auto
   std::vector<std::string> schedules;  // --schedule, repeated: each shape once per schedule; empty: auto
   std::string versus;                  // --versus-schedule: ours with it too, in the same interleaving
+  std::string raster = "auto";         // --raster: ours' tile order
+  std::string versus_raster;           // --versus-raster: ours with that order too, in the same interleaving
   std::string layout = "tn";
   bool control = false;  // --control: the peer against itself in the same interleaving
   bool plain = false;    // --plain: ours without the fused epilogue in the same interleaving
@@ -190,8 +192,12 @@ struct BenchGemmOptions {
 int run_bench_gemm(const BenchGemmOptions& o) {
   GemmProblem base;
   if (int rc = apply_dtype_options(o.types, &base)) return rc;
-  GemmSchedule versus{};
-  const bool has_versus = !o.versus.empty() && parse_schedule(o.versus, &versus);  // validated when parsed
+  // The second run of ours (validated when parsed): another schedule, another tile order, or both.
+  GemmVariant versus;
+  GemmSchedule versus_schedule{};
+  if (!o.versus.empty() && parse_schedule(o.versus, &versus_schedule)) versus.schedule = versus_schedule;
+  if (!o.versus_raster.empty()) versus.raster = parse_raster(o.versus_raster);
+  const bool has_versus = versus.schedule || versus.raster;
   if (o.plain && !base.fused()) {
     std::fprintf(stderr, "warpspec: --plain times ours without the fused epilogue: give --bias or --activation too\n");
     return kExitUsage;
@@ -204,6 +210,7 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     GemmProblem p = base;
     p.m = m, p.n = n, p.k = k;
     p.decomposition = parse_decomposition(o.decomposition);
+    p.raster = parse_raster(o.raster);
     p.splits = o.splits;
     sweep.push_back(p);
   };
@@ -254,8 +261,9 @@ int run_bench_gemm(const BenchGemmOptions& o) {
                   base.activation != GemmActivation::kNone ? activation_name(base.activation) : "", peer,
                   o.plain ? "; plain: ours without it in the same interleaving, cost = fused time / plain time" : "");
     if (has_versus)
-      std::printf("# versus: ours with schedule %s in the same interleaving, its TFLOP/s and ours' speed over it\n",
-                  schedule_name(versus));
+      std::printf("# versus: ours with%s%s%s%s in the same interleaving, its TFLOP/s and ours' speed over it\n",
+                  versus.schedule ? " schedule " : "", versus.schedule ? schedule_name(*versus.schedule) : "",
+                  versus.raster ? " tiles along " : "", versus.raster ? o.versus_raster.c_str() : "");
     std::printf("%-*s %9s %-22s %-22s %-22s%s%s%s\n", width, "problem", "ours ms", "ours TFLOP/s",
                 (std::string(peer) + " TFLOP/s").c_str(), "ratio", o.control ? " control" : "",
                 has_versus ? " versus TFLOP/s         ours/versus" : "", o.plain ? " plain TFLOP/s          cost" : "");
@@ -396,6 +404,12 @@ void register_bench(CLI::App& app, int& exit_code) {
                 "time ours with this schedule too, in the same interleaving, and print ours' speed over it (a "
                 "schedule against another without the peer's clock between them; JSON: \"versus\")")
       ->check(CLI::IsMember({"auto", "cooperative", "pingpong"}));
+  g->add_option("--raster", o->raster, "tile order of ours: m (along M), n (along N) or auto")
+      ->check(CLI::IsMember({"m", "n", "auto"}));
+  g->add_option("--versus-raster", o->versus_raster,
+                "time ours with this tile order too (m or n), in the same interleaving, and print ours' speed over it "
+                "(with --versus-schedule: both changed in the second run; JSON: \"versus\")")
+      ->check(CLI::IsMember({"m", "n"}));
   g->add_flag("--plain", o->plain,
               "with --bias or --activation: time ours without the fused epilogue too, in the same interleaving, and "
               "print the epilogue's cost (fused time / plain time; JSON: \"plain\", \"epilogue_cost\")");

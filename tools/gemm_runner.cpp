@@ -73,6 +73,8 @@ std::string GemmProblem::describe() const {
   if (decomposition == GemmDecomposition::kSplitK) s += splits != 0 ? " splitk" + std::to_string(splits) : " splitk";
   if (cluster_m != 0 || cluster_n != 0) s += " c" + std::to_string(cluster_m) + "x" + std::to_string(cluster_n);
   if (tile_n != 0) s += " n" + std::to_string(tile_n);
+  if (raster == GemmRaster::kAlongM) s += " along-m";
+  if (raster == GemmRaster::kAlongN) s += " along-n";
   if (beta != 0.0f) {
     char b[32];
     std::snprintf(b, sizeof b, " beta=%g", double(beta));
@@ -219,9 +221,10 @@ GemmArgs GemmRunner::args_for(int set, const void* c, bool fused) const {
 }
 
 Status GemmRunner::run_ours_reading(int set, const void* c, cudaStream_t stream, bool fused,
-                                    const GemmSchedule* schedule) {
+                                    const GemmVariant* variant) {
   GemmArgs g = args_for(set % sets_, c, fused);
-  if (schedule != nullptr) g.schedule = *schedule;
+  if (variant != nullptr && variant->schedule) g.schedule = *variant->schedule;
+  if (variant != nullptr && variant->raster) g.raster = *variant->raster;
   return gemm(g, stream);
 }
 
@@ -246,7 +249,7 @@ Status GemmRunner::run_peer(int set, cudaStream_t stream) {
 }
 
 Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control, bool plain,
-                        const GemmSchedule* versus) {
+                        const GemmVariant* versus) {
   WARPSPEC_RETURN_IF_ERROR(status_);
   if (plain && !p_.fused()) return invalid_argument("plain: ours without the epilogue needs a bias or an activation");
   TimingStream stream;
@@ -264,7 +267,7 @@ Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* 
   int versus_index = -1;
   if (versus != nullptr) {
     Candidate c = cands[0];
-    const GemmSchedule other = *versus;
+    const GemmVariant other = *versus;
     c.run = [this, beta, other](int i, cudaStream_t s) {
       return run_ours_reading(i, beta ? c_scratch_ : c_[i % sets_], s, /*fused=*/true, &other);
     };

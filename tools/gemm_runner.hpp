@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,18 @@ inline bool parse_activation(const std::string& s, GemmActivation* out) {
   return false;
 }
 
+// `bench gemm --versus-schedule / --versus-raster`: what the second run of ours changes (an
+// empty field keeps the problem's own choice).
+struct GemmVariant {
+  std::optional<GemmSchedule> schedule;
+  std::optional<GemmRaster> raster;
+};
+
+// Tile orders as the CLI spells them (--raster, --versus-raster): m, n, or anything else (auto).
+inline GemmRaster parse_raster(const std::string& s) {
+  return s == "m" ? GemmRaster::kAlongM : s == "n" ? GemmRaster::kAlongN : GemmRaster::kHeuristic;
+}
+
 // Schedule names as the CLI spells them (--schedule): auto, cooperative, pingpong.
 inline const char* schedule_name(GemmSchedule s) {
   switch (s) {
@@ -145,11 +158,11 @@ class GemmRunner {
   // peer's figure moves from its position alone, read beside the ratio.
   // `plain`: ours without the fused epilogue too (the last candidate), in the same
   // interleaving: what the epilogue costs (TimingResult::plain_cost).
-  // `versus`: ours with that schedule too (before `plain`), in the same interleaving: one
-  // schedule against the other without a partner's clock in between
+  // `versus`: ours with that schedule and/or tile order too (before `plain`), in the same
+  // interleaving: one choice against the other without a partner's clock in between
   // (TimingResult::versus_index).
   Status time(const TimingOptions& opt, bool with_peer, TimingResult* out, bool control = false, bool plain = false,
-              const GemmSchedule* versus = nullptr);
+              const GemmVariant* versus = nullptr);
   // Ours against cuBLAS in fp32 (for FP8, of the dequantised inputs, testing/dequant.hpp),
   // alpha, beta*C, the bias and the activation applied on the host in double; D poisoned
   // with NaN before our launch. The peer's D (plain) is checked without the epilogue.
@@ -161,7 +174,7 @@ class GemmRunner {
  private:
   GemmArgs args_for(int set, const void* c, bool fused = true) const;
   Status run_ours_reading(int set, const void* c, cudaStream_t stream, bool fused = true,
-                          const GemmSchedule* schedule = nullptr);
+                          const GemmVariant* variant = nullptr);
   Status run_peer(int set, cudaStream_t stream);
   Status copy_c(int set, void* to, cudaStream_t stream);
   // The fp32 reference A·B into ref_ (and, for FP8, Σ|s·a·b| per element into *abs_sum).

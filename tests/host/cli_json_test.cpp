@@ -528,6 +528,11 @@ TEST(CliJson, RecordsFromARealRunOnHopper) {
   const double vs = std::stod(out6.substr(vs_at + 19));
   EXPECT_GT(vs, 0.33) << out6;  // two kernels of one GEMM: within a factor of 3 of each other
   EXPECT_LT(vs, 3.0) << out6;
+  // --raster with --versus-raster: ours along M against ours along N, in the same interleaving.
+  auto [rc7, out7] = sh(cli() + " bench gemm --json --raster m --versus-raster n --shape 256x2048x128" + fast);
+  ASSERT_EQ(rc7, 0) << out7;
+  for (const char* part : {R"("versus":{)", R"(raster=along_m)"})
+    EXPECT_NE(out7.find(part), std::string::npos) << part << "\n" << out7;
   auto [rc2, out2] = sh(cli() + " bench gemm --json --shape 256x256x128 --shape 512x128x64" + fast + " > " +
                         file.string() + " && " + cli() + " bench attention --json --seqlen 256 --head-dim 64 --tokens 512" +
                         fast + " >> " + file.string());

@@ -107,7 +107,9 @@ TEST(Cli, UsageErrorsExitTwo) {
                            "gemm --dtype e5m2", "gemm --dtype e4m3 --scaling rows", "bench gemm --scaling block",
                            "gemm --scaling tensor", "gemm --dtype fp16 --fast-accum",
                            "bench gemm --dtype bf16 --fast-accum",
-                           "bench gemm --dtype e4m3 --out-dtype e4m3"}) {
+                           "bench gemm --dtype e4m3 --out-dtype e4m3",
+                           // The tile order of ours and of its second run.
+                           "bench gemm --raster x", "bench gemm --versus-raster auto"}) {
     auto [rc, out] = run_cli(args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
