@@ -151,6 +151,20 @@ struct Plan {
   size_t workspace_bytes = 0;  // the fixup workspace the launch needs (0: none)
 };
 
+// The tile a cluster the caller asks for runs: 128 x 64 where tile_n asks for 64 (built
+// with 1x2 only), else the 128 x 256 tile both pair shapes are built with.
+gemm_impl::TileConfig cluster_tile(int tile_n) {
+  return tile_n == gemm_impl::kSharedAPair.tile.block_n ? gemm_impl::kSharedAPair.tile : gemm_impl::kClusterBase.tile;
+}
+
+// `cfg` on the tile and cluster some cluster kernel is built with (whether the layouts and
+// dtypes are ones a cluster kernel takes, whatever the tile asked for).
+gemm_impl::GemmConfig base_of(gemm_impl::GemmConfig cfg) {
+  cfg.tile = gemm_impl::kClusterBase.tile;
+  cfg.cluster = {2, 1};
+  return cfg;
+}
+
 // A cluster the caller asked for (p.cluster_request, kernel orientation): refused by
 // name unless the kernel it needs is built (src/gemm/instances.hpp) and the call fits
 // the pair schedule. `a` and `b` are the caller's operands (for the message).
@@ -158,18 +172,21 @@ Status check_cluster_request(const GemmArgs& args, const Plan& p, const Mat& a, 
   if (p.cluster_request.size() == 1) return Status::Ok();
   const gemm_impl::GemmConfig& base = gemm_impl::kClusterBase;
   gemm_impl::GemmConfig want = p.config;
-  want.tile = base.tile;
+  want.tile = cluster_tile(args.tile_n);
   want.cluster = p.cluster_request;
   const char* what = args.cluster_m == 2 ? "2 x 1" : "1 x 2";
-  if (!gemm_impl::is_built(want))
-    return unsupported(fmt("cluster_m, cluster_n: %s clusters are built for one kernel: %s A and B with K contiguous "
+  if (!gemm_impl::is_built(base_of(want)))
+    return unsupported(fmt("cluster_m, cluster_n: %s clusters are built for %s A and B with K contiguous "
                            "(A row-major, B column-major), D %s, no scales, bias or activation; this call has %s A "
                            "(%s-major), %s B (%s-major), D %s%s",
                            what, dtype_name(base.in), dtype_name(base.out), dtype_name(a.dtype),
                            a.row_major ? "row" : "column", dtype_name(b.dtype), b.row_major ? "row" : "column",
                            dtype_name(p.d.dtype), p.config.epilogue == gemm_impl::EpilogueKind::kFused ? " and a fused epilogue" : ""));
-  if (args.tile_n != 0 && args.tile_n != base.tile.block_n)
-    return unsupported(fmt("tile_n: %s clusters are built with tile width %d (or 0), got %d", what, base.tile.block_n,
+  const bool known_width = args.tile_n == 0 || args.tile_n == base.tile.block_n ||
+                           args.tile_n == gemm_impl::kSharedAPair.tile.block_n;
+  if (!known_width || !gemm_impl::is_built(want))
+    return unsupported(fmt("tile_n: %s clusters are built with tile width %d (or 0)%s, got %d", what, base.tile.block_n,
+                           what[0] == '1' ? fmt(", and 1 x 2 with %d", gemm_impl::kSharedAPair.tile.block_n).c_str() : "",
                            args.tile_n));
   if (args.decomposition == GemmDecomposition::kSplitK || args.decomposition == GemmDecomposition::kStreamK)
     return unsupported(fmt("decomposition: split-K and stream-K run without clusters (a multicast pair runs its tiles' "
@@ -550,7 +567,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
                                dtype_name(plan->d.dtype)));
     }
     // A cluster the caller asked for runs the one tile built with clusters (tile_n was checked).
-    if (plan->cluster_request.size() > 1) plan->config.tile = gemm_impl::kClusterBase.tile;
+    if (plan->cluster_request.size() > 1) plan->config.tile = cluster_tile(args.tile_n);
   }
   // A wave-filling tile width where the model picks one (wave_tile): its tile and schedule.
   const std::optional<gemm_impl::GemmConfig> wave = wave_tile(args, *plan, device.sm_count);
@@ -579,10 +596,19 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const gemm_impl::KChoice kc = gemm_impl::choose_decomposition(
       cluster_requested || pingpong ? GemmDecomposition::kDataParallel : args.decomposition, args.splits, tiles, k_iters,
       device.sm_count, stream_tail);
-  // The library's choice is 1 x 1: 2 x 1 with B multicast measured level with it on the
-  // H200 (8192^3, 4096^3, 4096 x 14336 x 4096, 8192 x 8192 x 1024: -0.3% to +0.9%,
-  // bench/NOTES.md v13), so clusters run only when the caller asks for them.
+  // The library's choice is 1 x 1 (2 x 1 with B multicast measured level with it on the
+  // H200: 8192^3, 4096^3, 4096 x 14336 x 4096, 8192 x 8192 x 1024: -0.3% to +0.9%,
+  // bench/NOTES.md v13) but for the 128 x 64 tile's shared-A pair on one row tile of
+  // data-parallel tiles (tile_choice.cpp shared_a_pair_pays).
   plan->config.cluster = plan->cluster_request.size() >= 1 ? plan->cluster_request : gemm_impl::ClusterShape{1, 1};
+  if (args.cluster_m == 0 && args.cluster_n == 0 && !pingpong && !wave && plan->narrow == 0) {
+    gemm_impl::GemmConfig pair = plan->config;
+    pair.cluster = gemm_impl::kSharedAPair.cluster;
+    if (pair == gemm_impl::kSharedAPair &&
+        shared_a_pair_pays(plan->m, tiles_n,
+                           kc.decomposition == schedule::KDecomposition::kDataParallel))
+      plan->config = pair;
+  }
   const Plan& p = *plan;
   const gemm_impl::ClusterShape cluster = p.config.cluster;
   GemmParams& q = *params;
