@@ -370,14 +370,16 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   // The narrow tiles (gemm/config.hpp): built for x @ w.t() with D of the input dtype and
   // the linear epilogue; the caller's M becomes the kernel's N. The library picks them for
   // M <= 32 where they are built (16 wide up to 16 rows, else 32).
-  const bool narrow_fits = !fp8 && !fused && !cluster_given && d.dtype == a.dtype && (a.empty() || a.row_major) &&
+  const bool narrow_fits = !fp8 && !fused && (!cluster_given || (args.cluster_m == 1 && args.cluster_n == 1)) && d.dtype == a.dtype && (a.empty() || a.row_major) &&
                            (b.empty() || !b.row_major);
   if (narrow_asked && !narrow_fits)
     return unsupported(fmt("tile_n: the narrow tiles (16, 32) are built for row-major A and column-major B (K contiguous "
-                           "in both: x @ w.t()), D of the input dtype, no scales, bias, activation or cluster; this call "
-                           "has %s-major A, %s-major B, %s in, %s out%s%s",
+                           "in both: x @ w.t()), D of the input dtype, no scales, bias or activation, and no cluster but "
+                           "1 x 1 (the library pairs the 16-wide tile itself); this call has %s-major A, %s-major B, "
+                           "%s in, %s out%s%s",
                            a.row_major ? "row" : "column", b.row_major ? "row" : "column", dtype_name(a.dtype),
-                           dtype_name(d.dtype), fused ? ", a fused epilogue" : "", cluster_given ? ", a cluster" : ""));
+                           dtype_name(d.dtype), fused ? ", a fused epilogue" : "",
+                           cluster_given ? fmt(", cluster %d x %d", args.cluster_m, args.cluster_n).c_str() : ""));
   const int narrow = narrow_asked ? args.tile_n
                      : args.tile_n == 0 && narrow_fits && !pingpong_asked && M <= 32 && K > 0 ? (M <= 16 ? 16 : 32)
                                                                             : 0;
@@ -601,12 +603,13 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   // bench/NOTES.md v13) but for the 128 x 64 tile's shared-A pair on one row tile of
   // data-parallel tiles (tile_choice.cpp shared_a_pair_pays).
   plan->config.cluster = plan->cluster_request.size() >= 1 ? plan->cluster_request : gemm_impl::ClusterShape{1, 1};
-  if (args.cluster_m == 0 && args.cluster_n == 0 && !pingpong && !wave && plan->narrow == 0) {
+  // So is the 16-wide narrow tile's pair sharing the activations (narrow_pair_pays).
+  if (args.cluster_m == 0 && args.cluster_n == 0 && !pingpong && !wave) {
+    const bool dp = kc.decomposition == schedule::KDecomposition::kDataParallel;
+    const gemm_impl::GemmConfig& built = plan->narrow != 0 ? gemm_impl::kNarrowPair : gemm_impl::kSharedAPair;
     gemm_impl::GemmConfig pair = plan->config;
-    pair.cluster = gemm_impl::kSharedAPair.cluster;
-    if (pair == gemm_impl::kSharedAPair &&
-        shared_a_pair_pays(plan->m, tiles_n,
-                           kc.decomposition == schedule::KDecomposition::kDataParallel))
+    pair.cluster = built.cluster;
+    if (pair == built && (plan->narrow != 0 ? narrow_pair_pays(tiles_m, dp) : shared_a_pair_pays(plan->m, tiles_n, dp)))
       plan->config = pair;
   }
   const Plan& p = *plan;

@@ -659,6 +659,41 @@ std::vector<Case> narrow_cases() {
 }
 INSTANTIATE_TEST_SUITE_P(Narrow, GemmSweep, ::testing::ValuesIn(narrow_cases()), case_name);
 
+// The 16-wide narrow tile's pair (the library's choice on data-parallel tiles, bf16:
+// tile_choice.cpp narrow_pair_pays): two 64-row weight tiles share the activations' box, each
+// CTA loading 8 of its 16 rows and multicasting them. An odd number of weight tiles (the
+// last pair's second tile past the edge), the caller's N off the tile edge, K ragged, M of
+// 1, 9 and 16 (the second CTA's rows all past M below 9), beta and in place, a column-major
+// D, batched with a broadcast weight. Data-parallel asked for, so every case pairs.
+std::vector<Case> narrow_pair_cases() {
+  std::vector<Case> v;
+  const int64_t sizes[][4] = {
+      {1, 960, 1000, 1},  // 15 weight tiles (the first sanitizer case: keep it first)
+      {9, 1000, 520, 2},  // 16 tiles, the last ragged; batched (the second sanitizer case)
+      {16, 8192, 256, 1}, // 128 tiles: a pair per two SMs
+      {5, 4104, 4104, 1}, // 65 tiles, long ragged K
+      {1, 130, 64, 1},    // 3 tiles, one k-block
+  };
+  int i = 0;
+  for (const auto& s : sizes) {
+    Case c{s[0], s[1], s[2], s[3]};
+    c.a_row = true, c.b_row = false;
+    c.decomposition = warpspec::GemmDecomposition::kDataParallel;
+    c.d_row = i != 3;
+    if (i % 2 == 1) c.alpha = 1.5f, c.beta = -0.75f;
+    if (i == 4) c.alpha = 0.5f, c.beta = 0.25f, c.c_is_d = true;
+    ++i;
+    v.push_back(c);
+  }
+  Case b{12, 700, 300, 3};  // a broadcast weight
+  b.a_row = true, b.b_row = false, b.b_broadcast = true;
+  b.decomposition = warpspec::GemmDecomposition::kDataParallel;
+  v.push_back(b);
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(NarrowPair, GemmSweep, ::testing::ValuesIn(narrow_pair_cases()), case_name);
+
+
 // The library's choice: M <= 32 in the narrow tiles' layout runs them (16 wide up to 16
 // rows), other layouts, out dtypes and larger M do not; an explicit narrow request
 // outside their layout is refused by name before anything runs.
@@ -1186,6 +1221,50 @@ TEST(GemmCluster, SameBitsAsNoCluster) {
     ASSERT_EQ(runs.size(), 2u);
     for (const auto& r : runs) EXPECT_TRUE(r == plain[0]) << "other bits than the 1x1 kernel's";
   }
+}
+
+// The pair gives the 1x1 narrow kernel's bits, and is what the library picks where the
+// narrow tiles run data-parallel in bf16; not fp16 (not built), not split-K, not a caller's 1x1.
+TEST(GemmNarrow, PairSameBitsAndChosenOnDataParallelTiles) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const uint64_t seed = test::fresh_seed();
+  SCOPED_TRACE(test::seed_note(seed));
+  std::mt19937_64 rng(seed);
+  const int64_t m = 3, n = 1984, k = 1000, l = 2;  // 31 weight tiles
+  HostMat a = filled(make_mat(DType::kBF16, l, m, k, true, false), rng);
+  HostMat b = filled(make_mat(DType::kBF16, l, k, n, false, false), rng);
+  HostMat d = make_mat(DType::kBF16, l, m, n, true, true);
+  test::DeviceBuffer da = test::to_device(a.bytes), db = test::to_device(b.bytes), dd = test::to_device(d.bytes);
+  ASSERT_TRUE(da.get() && db.get() && dd.get());
+  GemmArgs args;
+  args.a = view_of(a, da.get(), true);
+  args.b = view_of(b, db.get(), true);
+  args.d = view_of(d, dd.get(), true);
+  args.decomposition = warpspec::GemmDecomposition::kDataParallel;
+  args.cluster_m = args.cluster_n = 1;
+  std::string line;
+  ASSERT_TRUE(warpspec::describe(args, &line).ok());
+  EXPECT_NE(line.find("cluster=1x1"), std::string::npos) << line;
+  EXPECT_NE(line.find("tile=64x16x64"), std::string::npos) << line;
+  const auto plain = run_repeatedly(args, dd, 1);
+  ASSERT_EQ(plain.size(), 1u);
+  args.cluster_m = args.cluster_n = 0;
+  ASSERT_TRUE(warpspec::describe(args, &line).ok());
+  EXPECT_NE(line.find("cluster=2x1"), std::string::npos) << line;
+  EXPECT_NE(line.find("tile=64x16x64"), std::string::npos) << line;
+  const auto runs = run_repeatedly(args, dd, 2);
+  ASSERT_EQ(runs.size(), 2u);
+  for (const auto& r : runs) EXPECT_TRUE(r == plain[0]) << "other bits than the 1x1 narrow kernel's";
+  GemmArgs split = args;
+  split.decomposition = warpspec::GemmDecomposition::kSplitK;
+  split.splits = 2;
+  ASSERT_TRUE(warpspec::describe(split, &line).ok());
+  EXPECT_NE(line.find("cluster=1x1"), std::string::npos) << line;
+  GemmArgs half = args;
+  half.a.dtype = half.b.dtype = half.d.dtype = DType::kFP16;
+  ASSERT_TRUE(warpspec::describe(half, &line).ok());
+  EXPECT_NE(line.find("cluster=1x1"), std::string::npos) << line;
+  EXPECT_NE(line.find("tile=64x16x64"), std::string::npos) << line;
 }
 
 // The shared-A pair gives the 128 x 64 tile's 1x1 bits: the same sums in the same order.

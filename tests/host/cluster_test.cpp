@@ -186,25 +186,30 @@ TEST(ClusterUnits, KSplitsAreRefusedWithClusters) {
 
 // ------------------------------------------------------------------ the kernels built
 
-TEST(ClusterKernels, TwoPairsOfTheTnKernelAndTheSharedAPairAppendedAfterTheOthers) {
+TEST(ClusterKernels, TwoPairsOfTheTnKernelAndTwoTilePairsAppendedAfterTheOthers) {
   using warpspec::gemm_impl::kClusterBase;
   using warpspec::gemm_impl::kGemmInstances;
+  using warpspec::gemm_impl::kNarrowPair;
   using warpspec::gemm_impl::kSharedAPair;
   // The built list: the two pairs on the 128 x 256 TN kernel, appended after the plain and
-  // fused kernels, and the 128 x 64 tile's 1 x 2 pair, last.
+  // fused kernels; the 128 x 64 tile's 1 x 2 pair and the 16-wide narrow tile's 2 x 1 pair, last.
   int clustered = 0;
   for (const GemmConfig& c : kGemmInstances)
     if (c.cluster.size() > 1) {
       ++clustered;
-      if (c == kSharedAPair) continue;
+      if (c == kSharedAPair || c == kNarrowPair) continue;
       GemmConfig base = c;
       base.cluster = {};
       EXPECT_EQ(base, kClusterBase);
     }
-  EXPECT_EQ(clustered, 3);
+  EXPECT_EQ(clustered, 4);
   EXPECT_EQ(kGemmInstances[warpspec::gemm_impl::kNumPlainInstances + warpspec::gemm_impl::kNumFusedInstances].cluster,
             (ClusterShape{2, 1}));
-  EXPECT_EQ(kGemmInstances[kGemmInstances.size() - 1], kSharedAPair);
+  EXPECT_EQ(kGemmInstances[kGemmInstances.size() - 2], kSharedAPair);
+  EXPECT_EQ(kGemmInstances[kGemmInstances.size() - 1], kNarrowPair);
+  EXPECT_EQ(kNarrowPair.tile.block_m, 64);
+  EXPECT_EQ(kNarrowPair.tile.block_n, 16);
+  EXPECT_EQ(kNarrowPair.cluster, (ClusterShape{2, 1}));
   EXPECT_EQ(kSharedAPair.tile.block_n, 64);
   EXPECT_EQ(kSharedAPair.cluster, (ClusterShape{1, 2}));
 }
@@ -218,6 +223,10 @@ TEST(ClusterKernels, SharedAPairRule) {
   EXPECT_FALSE(warpspec::shared_a_pair_pays(129, 128, true));  // two row tiles
   EXPECT_FALSE(warpspec::shared_a_pair_pays(128, 1, true));    // no pair
   EXPECT_FALSE(warpspec::shared_a_pair_pays(128, 128, false)); // split-K or stream-K chosen
+  EXPECT_TRUE(warpspec::narrow_pair_pays(2, true));
+  EXPECT_TRUE(warpspec::narrow_pair_pays(127, true));          // odd: the last pair's second tile idles
+  EXPECT_FALSE(warpspec::narrow_pair_pays(1, true));
+  EXPECT_FALSE(warpspec::narrow_pair_pays(128, false));
 }
 
 // ------------------------------------------------------------------ refusals
