@@ -151,20 +151,6 @@ struct Plan {
   size_t workspace_bytes = 0;  // the fixup workspace the launch needs (0: none)
 };
 
-// The tile a cluster the caller asks for runs: 128 x 64 where tile_n asks for 64 (built
-// with 1x2 only), else the 128 x 256 tile both pair shapes are built with.
-gemm_impl::TileConfig cluster_tile(int tile_n) {
-  return tile_n == gemm_impl::kSharedAPair.tile.block_n ? gemm_impl::kSharedAPair.tile : gemm_impl::kClusterBase.tile;
-}
-
-// `cfg` on the tile and cluster some cluster kernel is built with (whether the layouts and
-// dtypes are ones a cluster kernel takes, whatever the tile asked for).
-gemm_impl::GemmConfig base_of(gemm_impl::GemmConfig cfg) {
-  cfg.tile = gemm_impl::kClusterBase.tile;
-  cfg.cluster = {2, 1};
-  return cfg;
-}
-
 // A cluster the caller asked for (p.cluster_request, kernel orientation): refused by
 // name unless the kernel it needs is built (src/gemm/instances.hpp) and the call fits
 // the pair schedule. `a` and `b` are the caller's operands (for the message).
@@ -172,21 +158,18 @@ Status check_cluster_request(const GemmArgs& args, const Plan& p, const Mat& a, 
   if (p.cluster_request.size() == 1) return Status::Ok();
   const gemm_impl::GemmConfig& base = gemm_impl::kClusterBase;
   gemm_impl::GemmConfig want = p.config;
-  want.tile = cluster_tile(args.tile_n);
+  want.tile = base.tile;
   want.cluster = p.cluster_request;
   const char* what = args.cluster_m == 2 ? "2 x 1" : "1 x 2";
-  if (!gemm_impl::is_built(base_of(want)))
-    return unsupported(fmt("cluster_m, cluster_n: %s clusters are built for %s A and B with K contiguous "
+  if (!gemm_impl::is_built(want))
+    return unsupported(fmt("cluster_m, cluster_n: %s clusters are built for one kernel: %s A and B with K contiguous "
                            "(A row-major, B column-major), D %s, no scales, bias or activation; this call has %s A "
                            "(%s-major), %s B (%s-major), D %s%s",
                            what, dtype_name(base.in), dtype_name(base.out), dtype_name(a.dtype),
                            a.row_major ? "row" : "column", dtype_name(b.dtype), b.row_major ? "row" : "column",
                            dtype_name(p.d.dtype), p.config.epilogue == gemm_impl::EpilogueKind::kFused ? " and a fused epilogue" : ""));
-  const bool known_width = args.tile_n == 0 || args.tile_n == base.tile.block_n ||
-                           args.tile_n == gemm_impl::kSharedAPair.tile.block_n;
-  if (!known_width || !gemm_impl::is_built(want))
-    return unsupported(fmt("tile_n: %s clusters are built with tile width %d (or 0)%s, got %d", what, base.tile.block_n,
-                           what[0] == '1' ? fmt(", and 1 x 2 with %d", gemm_impl::kSharedAPair.tile.block_n).c_str() : "",
+  if (args.tile_n != 0 && args.tile_n != base.tile.block_n)
+    return unsupported(fmt("tile_n: %s clusters are built with tile width %d (or 0), got %d", what, base.tile.block_n,
                            args.tile_n));
   if (args.decomposition == GemmDecomposition::kSplitK || args.decomposition == GemmDecomposition::kStreamK)
     return unsupported(fmt("decomposition: split-K and stream-K run without clusters (a multicast pair runs its tiles' "
@@ -370,16 +353,14 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   // The narrow tiles (gemm/config.hpp): built for x @ w.t() with D of the input dtype and
   // the linear epilogue; the caller's M becomes the kernel's N. The library picks them for
   // M <= 32 where they are built (16 wide up to 16 rows, else 32).
-  const bool narrow_fits = !fp8 && !fused && (!cluster_given || (args.cluster_m == 1 && args.cluster_n == 1)) && d.dtype == a.dtype && (a.empty() || a.row_major) &&
+  const bool narrow_fits = !fp8 && !fused && !cluster_given && d.dtype == a.dtype && (a.empty() || a.row_major) &&
                            (b.empty() || !b.row_major);
   if (narrow_asked && !narrow_fits)
     return unsupported(fmt("tile_n: the narrow tiles (16, 32) are built for row-major A and column-major B (K contiguous "
-                           "in both: x @ w.t()), D of the input dtype, no scales, bias or activation, and no cluster but "
-                           "1 x 1 (the library pairs the 16-wide tile itself); this call has %s-major A, %s-major B, "
-                           "%s in, %s out%s%s",
+                           "in both: x @ w.t()), D of the input dtype, no scales, bias, activation or cluster; this call "
+                           "has %s-major A, %s-major B, %s in, %s out%s%s",
                            a.row_major ? "row" : "column", b.row_major ? "row" : "column", dtype_name(a.dtype),
-                           dtype_name(d.dtype), fused ? ", a fused epilogue" : "",
-                           cluster_given ? fmt(", cluster %d x %d", args.cluster_m, args.cluster_n).c_str() : ""));
+                           dtype_name(d.dtype), fused ? ", a fused epilogue" : "", cluster_given ? ", a cluster" : ""));
   const int narrow = narrow_asked ? args.tile_n
                      : args.tile_n == 0 && narrow_fits && !pingpong_asked && M <= 32 && K > 0 ? (M <= 16 ? 16 : 32)
                                                                             : 0;
@@ -569,7 +550,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
                                dtype_name(plan->d.dtype)));
     }
     // A cluster the caller asked for runs the one tile built with clusters (tile_n was checked).
-    if (plan->cluster_request.size() > 1) plan->config.tile = cluster_tile(args.tile_n);
+    if (plan->cluster_request.size() > 1) plan->config.tile = gemm_impl::kClusterBase.tile;
   }
   // A wave-filling tile width where the model picks one (wave_tile): its tile and schedule.
   const std::optional<gemm_impl::GemmConfig> wave = wave_tile(args, *plan, device.sm_count);
@@ -598,20 +579,10 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const gemm_impl::KChoice kc = gemm_impl::choose_decomposition(
       cluster_requested || pingpong ? GemmDecomposition::kDataParallel : args.decomposition, args.splits, tiles, k_iters,
       device.sm_count, stream_tail);
-  // The library's choice is 1 x 1 (2 x 1 with B multicast measured level with it on the
-  // H200: 8192^3, 4096^3, 4096 x 14336 x 4096, 8192 x 8192 x 1024: -0.3% to +0.9%,
-  // bench/NOTES.md v13) but for the 128 x 64 tile's shared-A pair on one row tile of
-  // data-parallel tiles (tile_choice.cpp shared_a_pair_pays).
+  // The library's choice is 1 x 1: 2 x 1 with B multicast measured level with it on the
+  // H200 (8192^3, 4096^3, 4096 x 14336 x 4096, 8192 x 8192 x 1024: -0.3% to +0.9%,
+  // bench/NOTES.md v13), so clusters run only when the caller asks for them.
   plan->config.cluster = plan->cluster_request.size() >= 1 ? plan->cluster_request : gemm_impl::ClusterShape{1, 1};
-  // So is the 16-wide narrow tile's pair sharing the activations (narrow_pair_pays).
-  if (args.cluster_m == 0 && args.cluster_n == 0 && !pingpong && !wave) {
-    const bool dp = kc.decomposition == schedule::KDecomposition::kDataParallel;
-    const gemm_impl::GemmConfig& built = plan->narrow != 0 ? gemm_impl::kNarrowPair : gemm_impl::kSharedAPair;
-    gemm_impl::GemmConfig pair = plan->config;
-    pair.cluster = built.cluster;
-    if (pair == built && (plan->narrow != 0 ? narrow_pair_pays(tiles_m, dp) : shared_a_pair_pays(plan->m, tiles_n, dp)))
-      plan->config = pair;
-  }
   const Plan& p = *plan;
   const gemm_impl::ClusterShape cluster = p.config.cluster;
   GemmParams& q = *params;

@@ -32,13 +32,6 @@
 //   wave tile: kWaveTileConfig (128 x 224) x bf16, D bf16, A and B K-major, linear, cooperative
 //     and kWavePingPongTileConfig (128 x 160) x the same, ping-pong = 2 kernels: widths
 //     that fill the waves (docs/design/gemm-wave-widths.md, tile_choice.cpp).
-//   shared-A pair: kTileConfigs[2] (128 x 64) x bf16 in and out, A and B K-major, linear, 1x2
-//     (the pair's two N tiles share A by TMA multicast) = 1 kernel: 65-128 rows against a
-//     wide weight, where every CTA reads the same 128 rows of A (tile_choice.cpp
-//     shared_a_pair_pays; bench/NOTES.md v88);
-//   narrow pair: kNarrowTileConfigs[0] (64 x 16) x bf16 in and out, K-major, linear, 2x1 (the
-//     pair's two weight tiles share the activations by TMA multicast) = 1 kernel: what a
-//     decode-shaped call runs on data-parallel tiles (tile_choice.cpp narrow_pair_pays, v89).
 // The host's choices (gemm.cpp) only ever name configurations from this list; tests
 // sweep all of them. Each group is appended after the ones before it, so the older
 // kernels keep their indices (and kernel names: dispatch.hpp names kernels by index).
@@ -58,21 +51,14 @@ inline constexpr int kNumPingPongInstances = 2 * 2;
 inline constexpr int kNumFp8PingPongInstances = 1;
 inline constexpr int kNumMNMajorPingPongInstances = 4;
 inline constexpr int kNumWaveTileInstances = 2;
-inline constexpr int kNumSharedAPairInstances = 1;
-inline constexpr int kNumNarrowPairInstances = 1;
 
-// The configuration built with both cluster shapes, less its cluster shape.
+// The one configuration built with clusters, less its cluster shape.
 inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
-// The 128 x 64 tile's pair that shares A (1x2).
-inline constexpr GemmConfig kSharedAPair{kTileConfigs[2], DType::kBF16, DType::kBF16, true, true, {1, 2}};
-// The 16-wide narrow tile's pair that shares B, the activations (2x1 in the kernel's swapped terms).
-inline constexpr GemmConfig kNarrowPair{kNarrowTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {2, 1}};
 
 constexpr auto make_gemm_instances() {
   std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances + kNumNarrowInstances +
                              kNumMixedFp8Instances + kNumPingPongInstances + kNumFp8PingPongInstances +
-                             kNumMNMajorPingPongInstances + kNumWaveTileInstances + kNumSharedAPairInstances +
-                             kNumNarrowPairInstances>
+                             kNumMNMajorPingPongInstances + kNumWaveTileInstances>
       list{};
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
@@ -107,8 +93,6 @@ constexpr auto make_gemm_instances() {
   list[i++] = GemmConfig{kWaveTileConfig, DType::kBF16, DType::kBF16, true, true, {}};
   list[i++] = GemmConfig{kWavePingPongTileConfig, DType::kBF16, DType::kBF16, true, true, {}, EpilogueKind::kLinear,
                          false, KernelSchedule::kPingPong};
-  list[i++] = kSharedAPair;
-  list[i++] = kNarrowPair;
   return list;
 }
 

@@ -187,20 +187,4 @@ int wave_tile_width(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
 // read level to +2.6% in two separate runs whose peer moved 5-8%: unchanged.)
 bool raster_along_n(int in_bytes, int cluster_size) { return in_bytes == 2 && cluster_size == 1; }
 
-// A row tile of up to 128 rows that every CTA multiplies (128 x 8192 x 8192 runs 128 of
-// them, one a CTA): each CTA reads all of A through L2 beside its slice of the weight, 16 KB
-// of A for 8 KB of B a k-block. cuBLAS runs such calls on the same 128 x 64 tile in 1 x 2
-// clusters (nvjet ..._128x64_64x8_1x2, ncu on the H200: 37.9 us, DRAM 76% of peak, against
-// our 1x1 kernel's 40.2 us, 72%); the pair loads each A box once for both CTAs.
-// Not at m <= 64: the kernel loads one 64-row box of A there, which a pair cannot split.
-bool shared_a_pair_pays(int64_t m, int64_t n_tiles, bool data_parallel) {
-  return m > 64 && m <= 128 && n_tiles >= 2 && data_parallel;
-}
-
-// The decode shape (1 x 8192 x 8192: 128 narrow tiles, one a CTA, data-parallel): cuBLAS
-// runs it on the same 64-row weight tiles, 16 stages, in 2 x 1 clusters that share the
-// activations (nvjet ..._64x8_64x16_2x1, ncu on the H200: 36.0 us, DRAM 79%, against our
-// 1x1 kernel's 38.1 us, 74.5%).
-bool narrow_pair_pays(int64_t m_tiles, bool data_parallel) { return m_tiles >= 2 && data_parallel; }
-
 }  // namespace warpspec

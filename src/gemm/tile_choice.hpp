@@ -21,17 +21,6 @@ bool pingpong_pays(int64_t m, int64_t n, int64_t k, int64_t l, int sms, bool fp8
 // The caller checks that the kernel is built for the call.
 int wave_tile_width(int64_t m, int64_t n, int64_t k, int64_t l, int sms);
 
-// The 128 x 64 tile's 1x2 pair (gemm_impl::kSharedAPair), where the library picks clusters:
-// one row tile (64 < m <= 128) that every CTA multiplies against its own columns of a weight
-// streamed once, on data-parallel tiles (`data_parallel`: the K decomposition the heuristic
-// chose for the 1x1 launch), two tiles a pair at least. The caller checks the kernel is built.
-bool shared_a_pair_pays(int64_t m, int64_t n_tiles, bool data_parallel);
-
-// The 16-wide narrow tile's 2x1 pair (gemm_impl::kNarrowPair), where the library picks
-// clusters: two 64-row weight tiles at least (`m_tiles`, the kernel's M: the caller's N), on
-// data-parallel tiles.
-bool narrow_pair_pays(int64_t m_tiles, bool data_parallel);
-
 // Whether the tiles walk along N where the caller leaves the order to the library (else
 // CUTLASS's rule, schedule::resolve_raster). `in_bytes`: the input dtype's size.
 bool raster_along_n(int in_bytes, int cluster_size);

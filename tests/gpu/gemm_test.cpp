@@ -659,41 +659,6 @@ std::vector<Case> narrow_cases() {
 }
 INSTANTIATE_TEST_SUITE_P(Narrow, GemmSweep, ::testing::ValuesIn(narrow_cases()), case_name);
 
-// The 16-wide narrow tile's pair (the library's choice on data-parallel tiles, bf16:
-// tile_choice.cpp narrow_pair_pays): two 64-row weight tiles share the activations' box, each
-// CTA loading 8 of its 16 rows and multicasting them. An odd number of weight tiles (the
-// last pair's second tile past the edge), the caller's N off the tile edge, K ragged, M of
-// 1, 9 and 16 (the second CTA's rows all past M below 9), beta and in place, a column-major
-// D, batched with a broadcast weight. Data-parallel asked for, so every case pairs.
-std::vector<Case> narrow_pair_cases() {
-  std::vector<Case> v;
-  const int64_t sizes[][4] = {
-      {1, 960, 1000, 1},  // 15 weight tiles (the first sanitizer case: keep it first)
-      {9, 1000, 520, 2},  // 16 tiles, the last ragged; batched (the second sanitizer case)
-      {16, 8192, 256, 1}, // 128 tiles: a pair per two SMs
-      {5, 4104, 4104, 1}, // 65 tiles, long ragged K
-      {1, 130, 64, 1},    // 3 tiles, one k-block
-  };
-  int i = 0;
-  for (const auto& s : sizes) {
-    Case c{s[0], s[1], s[2], s[3]};
-    c.a_row = true, c.b_row = false;
-    c.decomposition = warpspec::GemmDecomposition::kDataParallel;
-    c.d_row = i != 3;
-    if (i % 2 == 1) c.alpha = 1.5f, c.beta = -0.75f;
-    if (i == 4) c.alpha = 0.5f, c.beta = 0.25f, c.c_is_d = true;
-    ++i;
-    v.push_back(c);
-  }
-  Case b{12, 700, 300, 3};  // a broadcast weight
-  b.a_row = true, b.b_row = false, b.b_broadcast = true;
-  b.decomposition = warpspec::GemmDecomposition::kDataParallel;
-  v.push_back(b);
-  return v;
-}
-INSTANTIATE_TEST_SUITE_P(NarrowPair, GemmSweep, ::testing::ValuesIn(narrow_pair_cases()), case_name);
-
-
 // The library's choice: M <= 32 in the narrow tiles' layout runs them (16 wide up to 16
 // rows), other layouts, out dtypes and larger M do not; an explicit narrow request
 // outside their layout is refused by name before anything runs.
@@ -791,51 +756,6 @@ std::vector<Case> cluster_cases() {
   return v;
 }
 INSTANTIATE_TEST_SUITE_P(Cluster, GemmSweep, ::testing::ValuesIn(cluster_cases()), case_name);
-
-// The 128 x 64 tile's shared-A pair (1x2, tile_n 64; the library's choice for 65-128 rows
-// against a wide weight, tile_choice.cpp shared_a_pair_pays): one row tile whose A boxes
-// the two CTAs load once each and multicast; M off the box edge (rows past M in the second
-// CTA's box), an odd number of N tiles (the last pair's second tile past the edge), K not a
-// multiple of 64, several row tiles, batched, beta and in place, a column-major D (the
-// caller's 2 x 1 with tile_n 64 is the kernel's 1 x 2), and the library's own choice.
-std::vector<Case> shared_a_pair_cases() {
-  std::vector<Case> v;
-  const int64_t sizes[][4] = {
-      {128, 1000, 200, 1},  // 16 N tiles, the last ragged (the first sanitizer case: keep it first)
-      {100, 520, 136, 2},   // 9 N tiles: the last pair's second tile past the edge; batched
-      {65, 777, 1000, 1},   // one row of the second box, 13 N tiles
-      {300, 330, 72, 1},    // 3 row tiles x 6
-      {128, 8192, 64, 1},   // 128 tiles: a pair per two SMs, one k-block
-      {96, 4160, 4104, 1},  // 65 N tiles, long ragged K
-  };
-  int i = 0;
-  for (const auto& s : sizes) {
-    Case c{s[0], s[1], s[2], s[3]};
-    c.a_row = true, c.b_row = false;
-    c.tile_n = 64, c.cluster_m = 1, c.cluster_n = 2;
-    if (i % 2 == 1) c.beta = 0.5f, c.alpha = -1.25f;
-    ++i;
-    v.push_back(c);
-  }
-  Case c{120, 700, 256};
-  c.a_row = true, c.b_row = false, c.tile_n = 64, c.cluster_m = 1, c.cluster_n = 2;
-  c.alpha = 1.5f, c.beta = -0.75f, c.c_is_d = true;  // in place
-  v.push_back(c);
-  c.c_is_d = false, c.beta = 0.0f;
-  c.a_broadcast = true, c.l = 3;  // a broadcast A: every batch's pair multicasts the same rows
-  v.push_back(c);
-  Case t{700, 120, 256};  // column-major D: the kernel computes D^T, its M is the caller's N
-  t.a_row = true, t.b_row = false, t.d_row = false, t.tile_n = 64, t.cluster_m = 2, t.cluster_n = 1;
-  t.beta = 0.25f;
-  v.push_back(t);
-  for (int64_t m : {128, 80}) {  // the library's choice (GemmCluster.SharedAPairWhereOneRowTile checks which)
-    Case a{m, 8192, 192};
-    a.a_row = true, a.b_row = false;
-    v.push_back(a);
-  }
-  return v;
-}
-INSTANTIATE_TEST_SUITE_P(ClusterSharedA, GemmSweep, ::testing::ValuesIn(shared_a_pair_cases()), case_name);
 
 // The 224-wide tile (tile_n = 224; bf16 x @ w.t(), D bf16, linear): three 64-column epilogue
 // chunks by TMA and a 32-column tail by plain stores. N on the tile edge, inside the tail,
@@ -1223,81 +1143,6 @@ TEST(GemmCluster, SameBitsAsNoCluster) {
   }
 }
 
-// The pair gives the 1x1 narrow kernel's bits, and is what the library picks where the
-// narrow tiles run data-parallel in bf16; not fp16 (not built), not split-K, not a caller's 1x1.
-TEST(GemmNarrow, PairSameBitsAndChosenOnDataParallelTiles) {
-  WARPSPEC_REQUIRE_HOPPER();
-  const uint64_t seed = test::fresh_seed();
-  SCOPED_TRACE(test::seed_note(seed));
-  std::mt19937_64 rng(seed);
-  const int64_t m = 3, n = 1984, k = 1000, l = 2;  // 31 weight tiles
-  HostMat a = filled(make_mat(DType::kBF16, l, m, k, true, false), rng);
-  HostMat b = filled(make_mat(DType::kBF16, l, k, n, false, false), rng);
-  HostMat d = make_mat(DType::kBF16, l, m, n, true, true);
-  test::DeviceBuffer da = test::to_device(a.bytes), db = test::to_device(b.bytes), dd = test::to_device(d.bytes);
-  ASSERT_TRUE(da.get() && db.get() && dd.get());
-  GemmArgs args;
-  args.a = view_of(a, da.get(), true);
-  args.b = view_of(b, db.get(), true);
-  args.d = view_of(d, dd.get(), true);
-  args.decomposition = warpspec::GemmDecomposition::kDataParallel;
-  args.cluster_m = args.cluster_n = 1;
-  std::string line;
-  ASSERT_TRUE(warpspec::describe(args, &line).ok());
-  EXPECT_NE(line.find("cluster=1x1"), std::string::npos) << line;
-  EXPECT_NE(line.find("tile=64x16x64"), std::string::npos) << line;
-  const auto plain = run_repeatedly(args, dd, 1);
-  ASSERT_EQ(plain.size(), 1u);
-  args.cluster_m = args.cluster_n = 0;
-  ASSERT_TRUE(warpspec::describe(args, &line).ok());
-  EXPECT_NE(line.find("cluster=2x1"), std::string::npos) << line;
-  EXPECT_NE(line.find("tile=64x16x64"), std::string::npos) << line;
-  const auto runs = run_repeatedly(args, dd, 2);
-  ASSERT_EQ(runs.size(), 2u);
-  for (const auto& r : runs) EXPECT_TRUE(r == plain[0]) << "other bits than the 1x1 narrow kernel's";
-  GemmArgs split = args;
-  split.decomposition = warpspec::GemmDecomposition::kSplitK;
-  split.splits = 2;
-  ASSERT_TRUE(warpspec::describe(split, &line).ok());
-  EXPECT_NE(line.find("cluster=1x1"), std::string::npos) << line;
-  GemmArgs half = args;
-  half.a.dtype = half.b.dtype = half.d.dtype = DType::kFP16;
-  ASSERT_TRUE(warpspec::describe(half, &line).ok());
-  EXPECT_NE(line.find("cluster=1x1"), std::string::npos) << line;
-  EXPECT_NE(line.find("tile=64x16x64"), std::string::npos) << line;
-}
-
-// The shared-A pair gives the 128 x 64 tile's 1x1 bits: the same sums in the same order.
-TEST(GemmCluster, SharedAPairSameBitsAsNoCluster) {
-  WARPSPEC_REQUIRE_HOPPER();
-  const uint64_t seed = test::fresh_seed();
-  SCOPED_TRACE(test::seed_note(seed));
-  std::mt19937_64 rng(seed);
-  const int64_t m = 112, n = 1500, k = 1000, l = 2;  // 24 N tiles of 128 x 64, M off the box edge
-  HostMat a = filled(make_mat(DType::kBF16, l, m, k, true, false), rng);
-  HostMat b = filled(make_mat(DType::kBF16, l, k, n, false, false), rng);
-  HostMat d = make_mat(DType::kBF16, l, m, n, true, true);
-  test::DeviceBuffer da = test::to_device(a.bytes), db = test::to_device(b.bytes), dd = test::to_device(d.bytes);
-  ASSERT_TRUE(da.get() && db.get() && dd.get());
-  GemmArgs args;
-  args.a = view_of(a, da.get(), true);
-  args.b = view_of(b, db.get(), true);
-  args.d = view_of(d, dd.get(), true);
-  args.decomposition = warpspec::GemmDecomposition::kDataParallel;
-  args.tile_n = 64;
-  args.cluster_m = args.cluster_n = 1;
-  const auto plain = run_repeatedly(args, dd, 1);
-  ASSERT_EQ(plain.size(), 1u);
-  for (const auto& [cm_, cn_] : std::vector<std::pair<int, int>>{{1, 2}, {0, 0}}) {
-    SCOPED_TRACE("cluster " + std::to_string(cm_) + "x" + std::to_string(cn_));
-    GemmArgs c = args;
-    c.cluster_m = cm_, c.cluster_n = cn_;
-    const auto runs = run_repeatedly(c, dd, 2);
-    ASSERT_EQ(runs.size(), 2u);
-    for (const auto& r : runs) EXPECT_TRUE(r == plain[0]) << "other bits than the 1x1 kernel's";
-  }
-}
-
 // The library's choice: no cluster (2x1 measured level with 1x1, bench/NOTES.md v13), even
 // where the pair kernel could run; a pair the caller asks for runs where it is built and is
 // refused by name where it is not.
@@ -1327,44 +1172,6 @@ TEST(GemmCluster, NoneUnlessAsked) {
   const std::string nmajor = config(8192, 8192, true, 2, 1);  // B row-major: no cluster kernel
   EXPECT_NE(nmajor.find("cluster_m, cluster_n"), std::string::npos) << nmajor;
   EXPECT_EQ(nmajor.find("cluster=2x1"), std::string::npos) << nmajor;
-}
-
-// The library's one cluster choice: the 128 x 64 tile's shared-A pair where one row tile of
-// 65-128 rows spans M and the tiles run data-parallel; never at M <= 64, for fp16 or a
-// row-major B (not built), or when the caller names 1 x 1; a pair asked for with tile_n 64
-// is 1 x 2 only.
-TEST(GemmCluster, SharedAPairWhereOneRowTile) {
-  WARPSPEC_REQUIRE_HOPPER();
-  const int64_t n = 8192, k = 1024;
-  test::DeviceBuffer mem(size_t(256 * k + k * n + 256 * n) * 2);
-  ASSERT_TRUE(mem.get());
-  auto at = [&](int64_t elems) { return static_cast<void*>(static_cast<uint16_t*>(mem.get()) + elems); };
-  auto config = [&](int64_t m, DType t, bool b_row, int cm, int cn, int tile_n = 0) {
-    GemmArgs g;
-    g.a = TensorView::matrix(at(0), t, m, k, k);
-    g.b = TensorView::matrix(at(256 * k), t, k, n, b_row ? n : k, b_row);
-    g.d = TensorView::matrix(at(256 * k + k * n), t, m, n, n);
-    g.cluster_m = cm, g.cluster_n = cn, g.tile_n = tile_n;
-    std::string line;
-    const warpspec::Status s = warpspec::describe(g, &line);
-    return s.ok() ? line : s.to_string();
-  };
-  for (int64_t m : {65, 100, 128}) {
-    const std::string line = config(m, DType::kBF16, false, 0, 0);
-    EXPECT_NE(line.find("cluster=1x2"), std::string::npos) << line;
-    EXPECT_NE(line.find("tile=128x64x64"), std::string::npos) << line;
-    EXPECT_NE(line.find("decomposition=data_parallel"), std::string::npos) << line;
-  }
-  for (const std::string& line : {config(64, DType::kBF16, false, 0, 0), config(129, DType::kBF16, false, 0, 0),
-                                  config(128, DType::kFP16, false, 0, 0), config(128, DType::kBF16, true, 0, 0),
-                                  config(128, DType::kBF16, false, 1, 1)})
-    EXPECT_NE(line.find("cluster=1x1"), std::string::npos) << line;
-  const std::string asked = config(256, DType::kBF16, false, 1, 2, 64);
-  EXPECT_NE(asked.find("cluster=1x2"), std::string::npos) << asked;
-  EXPECT_NE(asked.find("tile=128x64x64"), std::string::npos) << asked;
-  const std::string other = config(256, DType::kBF16, false, 2, 1, 64);  // 2 x 1 is built with 256 only
-  EXPECT_NE(other.find("tile_n"), std::string::npos) << other;
-  EXPECT_EQ(other.find("cluster=2x1"), std::string::npos) << other;
 }
 
 // The variant list names each compiled kernel (mapped as src/gemm/gemm.cpp maps a case,

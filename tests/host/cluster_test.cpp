@@ -12,7 +12,6 @@
 #include "host/expect_status.hpp"
 #include "host/test_memory.hpp"
 #include "src/gemm/instances.hpp"
-#include "src/gemm/tile_choice.hpp"
 #include "warpspec/schedule/cluster_units.hpp"
 #include "warpspec/schedule/stream_k.hpp"
 #include "warpspec/warpspec.hpp"
@@ -186,47 +185,22 @@ TEST(ClusterUnits, KSplitsAreRefusedWithClusters) {
 
 // ------------------------------------------------------------------ the kernels built
 
-TEST(ClusterKernels, TwoPairsOfTheTnKernelAndTwoTilePairsAppendedAfterTheOthers) {
+TEST(ClusterKernels, TwoPairsOfTheTnKernelAppendedAfterTheOthers) {
   using warpspec::gemm_impl::kClusterBase;
-  using warpspec::gemm_impl::kGemmInstances;
-  using warpspec::gemm_impl::kNarrowPair;
-  using warpspec::gemm_impl::kSharedAPair;
-  // The built list: the two pairs on the 128 x 256 TN kernel, appended after the plain and
-  // fused kernels; the 128 x 64 tile's 1 x 2 pair and the 16-wide narrow tile's 2 x 1 pair, last.
+  // The built list: exactly the two pairs on the TN kernel, appended after the others.
   int clustered = 0;
-  for (const GemmConfig& c : kGemmInstances)
+  for (const GemmConfig& c : warpspec::gemm_impl::kGemmInstances)
     if (c.cluster.size() > 1) {
       ++clustered;
-      if (c == kSharedAPair || c == kNarrowPair) continue;
       GemmConfig base = c;
       base.cluster = {};
       EXPECT_EQ(base, kClusterBase);
     }
-  EXPECT_EQ(clustered, 4);
-  EXPECT_EQ(kGemmInstances[warpspec::gemm_impl::kNumPlainInstances + warpspec::gemm_impl::kNumFusedInstances].cluster,
+  EXPECT_EQ(clustered, 2);
+  EXPECT_EQ(warpspec::gemm_impl::kGemmInstances[warpspec::gemm_impl::kNumPlainInstances +
+                                                 warpspec::gemm_impl::kNumFusedInstances]
+                .cluster,
             (ClusterShape{2, 1}));
-  EXPECT_EQ(kGemmInstances[kGemmInstances.size() - 2], kSharedAPair);
-  EXPECT_EQ(kGemmInstances[kGemmInstances.size() - 1], kNarrowPair);
-  EXPECT_EQ(kNarrowPair.tile.block_m, 64);
-  EXPECT_EQ(kNarrowPair.tile.block_n, 16);
-  EXPECT_EQ(kNarrowPair.cluster, (ClusterShape{2, 1}));
-  EXPECT_EQ(kSharedAPair.tile.block_n, 64);
-  EXPECT_EQ(kSharedAPair.cluster, (ClusterShape{1, 2}));
-}
-
-// The library's pair (tile_choice.cpp): one row tile of 65-128 rows, two N tiles at least,
-// data-parallel tiles.
-TEST(ClusterKernels, SharedAPairRule) {
-  EXPECT_TRUE(warpspec::shared_a_pair_pays(65, 2, true));
-  EXPECT_TRUE(warpspec::shared_a_pair_pays(128, 128, true));
-  EXPECT_FALSE(warpspec::shared_a_pair_pays(64, 128, true));   // one 64-row box of A: no halves
-  EXPECT_FALSE(warpspec::shared_a_pair_pays(129, 128, true));  // two row tiles
-  EXPECT_FALSE(warpspec::shared_a_pair_pays(128, 1, true));    // no pair
-  EXPECT_FALSE(warpspec::shared_a_pair_pays(128, 128, false)); // split-K or stream-K chosen
-  EXPECT_TRUE(warpspec::narrow_pair_pays(2, true));
-  EXPECT_TRUE(warpspec::narrow_pair_pays(127, true));          // odd: the last pair's second tile idles
-  EXPECT_FALSE(warpspec::narrow_pair_pays(1, true));
-  EXPECT_FALSE(warpspec::narrow_pair_pays(128, false));
 }
 
 // ------------------------------------------------------------------ refusals
@@ -285,7 +259,7 @@ TEST(ClusterValidation, BadShapesAreRefusedByName) {
 TEST(ClusterValidation, KernelsNotBuiltWithClustersAreRefusedByName) {
   for (const auto& [m, n] : std::vector<std::pair<int, int>>{{2, 1}, {1, 2}}) {
     SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
-    const char* built = "clusters are built for bf16 A and B with K contiguous";
+    const char* built = "clusters are built for one kernel";
     GemmArgs g = with_cluster(tn_args(), m, n);
     g.b = TensorView::matrix(fake(0x100000), DType::kBF16, 64, 512, 512);  // row-major B (N contiguous)
     expect_refused(g, StatusCode::kUnsupported, built);
@@ -305,10 +279,6 @@ TEST(ClusterValidation, KernelsNotBuiltWithClustersAreRefusedByName) {
     g = with_cluster(tn_args(), m, n);
     g.tile_n = 128;
     expect_refused(g, StatusCode::kUnsupported, "tile_n: ");
-    expect_refused(g, StatusCode::kUnsupported, m == 1 ? "(or 0), and 1 x 2 with 64, got 128" : "(or 0), got 128");
-    g.tile_n = 64;  // the shared-A pair: 1 x 2 only
-    if (m == 1) EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
-    else expect_refused(g, StatusCode::kUnsupported, "tile_n: 2 x 1 clusters are built with tile width 256 (or 0), got 64");
     for (GemmDecomposition d : {GemmDecomposition::kSplitK, GemmDecomposition::kStreamK}) {
       g = with_cluster(tn_args(), m, n);
       g.decomposition = d;
