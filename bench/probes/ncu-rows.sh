@@ -11,3 +11,8 @@ for s in "${@:-2048x2048x2048 4096x8192x28672 64x8192x8192}"; do
       grep -E "^  [a-zA-Z_].*\(|Duration|Grid Size|Cluster Size|Registers Per|DRAM Throughput|Compute \(SM\) Throughput|Dynamic Shared|SM Frequency"
   done
 done
+# The library's own alternatives on the same rows, each against cuBLAS in one interleaving.
+for d in dp streamk; do
+  timeout 90 build/warpspec bench gemm --shape 2048x2048x2048 --shape 4096x8192x28672 --decomposition $d --rounds 3 2>&1 | tail -3 || true
+done
+timeout 60 build/warpspec bench gemm --shape 2048x2048x2048 --tile-n 128 --tile-n 224 --tile-n 256 --rounds 3 2>&1 | tail -5 || true
