@@ -184,6 +184,7 @@ struct BenchGemmOptions {
   std::string versus;                  // --versus-schedule: ours with it too, in the same interleaving
   std::string raster = "auto";         // --raster: ours' tile order
   std::string versus_raster;           // --versus-raster: ours with that order too, in the same interleaving
+  std::string versus_cluster;          // --versus-cluster: ours with that cluster too, in the same interleaving
   std::string layout = "tn";
   bool control = false;  // --control: the peer against itself in the same interleaving
   bool plain = false;    // --plain: ours without the fused epilogue in the same interleaving
@@ -197,7 +198,12 @@ int run_bench_gemm(const BenchGemmOptions& o) {
   GemmSchedule versus_schedule{};
   if (!o.versus.empty() && parse_schedule(o.versus, &versus_schedule)) versus.schedule = versus_schedule;
   if (!o.versus_raster.empty()) versus.raster = parse_raster(o.versus_raster);
-  const bool has_versus = versus.schedule || versus.raster;
+  if (!o.versus_cluster.empty()) {
+    std::pair<int, int> c;
+    parse_cluster(o.versus_cluster, &c.first, &c.second);  // validated when the command line was parsed
+    versus.cluster = c;
+  }
+  const bool has_versus = versus.schedule || versus.raster || versus.cluster;
   if (o.plain && !base.fused()) {
     std::fprintf(stderr, "warpspec: --plain times ours without the fused epilogue: give --bias or --activation too\n");
     return kExitUsage;
@@ -261,9 +267,10 @@ int run_bench_gemm(const BenchGemmOptions& o) {
                   base.activation != GemmActivation::kNone ? activation_name(base.activation) : "", peer,
                   o.plain ? "; plain: ours without it in the same interleaving, cost = fused time / plain time" : "");
     if (has_versus)
-      std::printf("# versus: ours with%s%s%s%s in the same interleaving, its TFLOP/s and ours' speed over it\n",
+      std::printf("# versus: ours with%s%s%s%s%s%s in the same interleaving, its TFLOP/s and ours' speed over it\n",
                   versus.schedule ? " schedule " : "", versus.schedule ? schedule_name(*versus.schedule) : "",
-                  versus.raster ? " tiles along " : "", versus.raster ? o.versus_raster.c_str() : "");
+                  versus.raster ? " tiles along " : "", versus.raster ? o.versus_raster.c_str() : "",
+                  versus.cluster ? " cluster " : "", versus.cluster ? o.versus_cluster.c_str() : "");
     std::printf("%-*s %9s %-22s %-22s %-22s%s%s%s\n", width, "problem", "ours ms", "ours TFLOP/s",
                 (std::string(peer) + " TFLOP/s").c_str(), "ratio", o.control ? " control" : "",
                 has_versus ? " versus TFLOP/s         ours/versus" : "", o.plain ? " plain TFLOP/s          cost" : "");
@@ -410,6 +417,11 @@ void register_bench(CLI::App& app, int& exit_code) {
                 "time ours with this tile order too (m or n), in the same interleaving, and print ours' speed over it "
                 "(with --versus-schedule: both changed in the second run; JSON: \"versus\")")
       ->check(CLI::IsMember({"m", "n"}));
+  g->add_option("--versus-cluster", o->versus_cluster,
+                "time ours with this cluster too (MxN: 1x1, 2x1, 1x2, or auto), in the same interleaving, and print "
+                "ours' speed over it (with the other --versus options: all changed in the second run; JSON: "
+                "\"versus\")")
+      ->check(cluster_validator());
   g->add_flag("--plain", o->plain,
               "with --bias or --activation: time ours without the fused epilogue too, in the same interleaving, and "
               "print the epilogue's cost (fused time / plain time; JSON: \"plain\", \"epilogue_cost\")");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "../testing/convert.hpp"
 #include "../testing/dequant.hpp"
@@ -225,6 +226,7 @@ Status GemmRunner::run_ours_reading(int set, const void* c, cudaStream_t stream,
   GemmArgs g = args_for(set % sets_, c, fused);
   if (variant != nullptr && variant->schedule) g.schedule = *variant->schedule;
   if (variant != nullptr && variant->raster) g.raster = *variant->raster;
+  if (variant != nullptr && variant->cluster) std::tie(g.cluster_m, g.cluster_n) = *variant->cluster;
   return gemm(g, stream);
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gemm_scales.hpp"
@@ -78,11 +79,12 @@ inline bool parse_activation(const std::string& s, GemmActivation* out) {
   return false;
 }
 
-// `bench gemm --versus-schedule / --versus-raster`: what the second run of ours changes (an
-// empty field keeps the problem's own choice).
+// `bench gemm --versus-schedule / --versus-raster / --versus-cluster`: what the second run of
+// ours changes (an empty field keeps the problem's own choice).
 struct GemmVariant {
   std::optional<GemmSchedule> schedule;
   std::optional<GemmRaster> raster;
+  std::optional<std::pair<int, int>> cluster;  // cluster_m, cluster_n (0 x 0: the library's choice)
 };
 
 // Tile orders as the CLI spells them (--raster, --versus-raster): m, n, or anything else (auto).

@@ -533,6 +533,11 @@ TEST(CliJson, RecordsFromARealRunOnHopper) {
   ASSERT_EQ(rc7, 0) << out7;
   for (const char* part : {R"("versus":{)", R"(raster=along_m)"})
     EXPECT_NE(out7.find(part), std::string::npos) << part << "\n" << out7;
+  // --versus-cluster: ours on the 128 x 256 TN kernel's 2 x 1 pair against its 1 x 1 form.
+  auto [rc8, out8] = sh(cli() + " bench gemm --json --tile-n 256 --cluster 2x1 --versus-cluster 1x1 --shape 512x1024x128" + fast);
+  ASSERT_EQ(rc8, 0) << out8;
+  for (const char* part : {R"("versus":{)", R"(cluster=2x1)"})
+    EXPECT_NE(out8.find(part), std::string::npos) << part << "\n" << out8;
   auto [rc2, out2] = sh(cli() + " bench gemm --json --shape 256x256x128 --shape 512x128x64" + fast + " > " +
                         file.string() + " && " + cli() + " bench attention --json --seqlen 256 --head-dim 64 --tokens 512" +
                         fast + " >> " + file.string());

@@ -109,7 +109,9 @@ TEST(Cli, UsageErrorsExitTwo) {
                            "bench gemm --dtype bf16 --fast-accum",
                            "bench gemm --dtype e4m3 --out-dtype e4m3",
                            // The tile order of ours and of its second run.
-                           "bench gemm --raster x", "bench gemm --versus-raster auto"}) {
+                           "bench gemm --raster x", "bench gemm --versus-raster auto",
+                           // The cluster of the second run.
+                           "bench gemm --versus-cluster 3", "bench gemm --versus-cluster 0x1"}) {
     auto [rc, out] = run_cli(args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
