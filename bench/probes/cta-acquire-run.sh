@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On the device, with .dev/xz/{build,cta,ctapairs}.tar.xz carried: does the pair's producer
 # wait at cluster scope (main) cost what our pairs lose against 1 x 1? The probe waits at CTA
-# scope (branch cta-acquire); ctapairs adds v88/v89 on it. Each build: its pairs against its own
-# 1 x 1 in one interleaving (the 1 x 1 kernels are the same code in all three).
+# scope (v90-cta-acquire.patch); ctapairs adds cluster-pairs.patch (v88/v89) on it. Each build:
+# its pairs against its own 1 x 1 in one interleaving (the 1 x 1 kernels are the same code in
+# all three). QUICK=1: racecheck only, and no ctapairs (stop68-slim.sh).
 export PATH=/usr/local/cuda/bin:$PATH
 out=${OUT:-.}
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
@@ -15,12 +16,13 @@ for b in build cta; do
   if [ $b = cta ]; then
     timeout 120 build/tests/warpspec_gpu_tests --gtest_filter='Cluster/*:GemmCluster*' 2>&1 | grep -E "PASSED|FAILED|tests ran" | head -5
     WARPSPEC_TEST_CPU_REFERENCE=1 timeout 120 compute-sanitizer --tool racecheck --error-exitcode 99 build/tests/warpspec_gpu_tests --gtest_filter='Cluster/GemmSweep.MatchesReference/0_*:Cluster/GemmSweep.MatchesReference/1_*' 2>&1 | grep -E "SUMMARY|PASSED|FAILED" | head -3
-    WARPSPEC_TEST_CPU_REFERENCE=1 timeout 120 compute-sanitizer --tool synccheck --error-exitcode 99 build/tests/warpspec_gpu_tests --gtest_filter='Cluster/GemmSweep.MatchesReference/0_*:Cluster/GemmSweep.MatchesReference/1_*' 2>&1 | grep -E "SUMMARY|PASSED|FAILED" | head -3
+    [ -n "$QUICK" ] || WARPSPEC_TEST_CPU_REFERENCE=1 timeout 120 compute-sanitizer --tool synccheck --error-exitcode 99 build/tests/warpspec_gpu_tests --gtest_filter='Cluster/GemmSweep.MatchesReference/0_*:Cluster/GemmSweep.MatchesReference/1_*' 2>&1 | grep -E "SUMMARY|PASSED|FAILED" | head -3
   fi
   for c in 2x1 1x2; do
     timeout 100 build/warpspec bench gemm $L --cluster 1x1 --versus-cluster $c --rounds 3 2>&1 | grep -E "^[0-9]" | sed "s/^/$b 1x1 over $c: /"
   done
 done
+[ -n "$QUICK" ] && exit 0
 rm -rf build && tar xJf .dev/xz/ctapairs.tar.xz
 echo "== ctapairs"
 timeout 120 build/tests/warpspec_gpu_tests --gtest_filter='ClusterSharedA/*:NarrowPair/*:GemmNarrow*:GemmCluster.*' 2>&1 | grep -E "PASSED|FAILED|tests ran" | head -5
