@@ -11,12 +11,12 @@ L="--shape 2048x2048x2048 --shape 4096x4096x4096 --shape 4096x8192x28672"
 rm -rf build && tar xJf .dev/xz/pairfix.tar.xz
 timeout 120 build/tests/warpspec_gpu_tests --gtest_filter='Cluster/*:GemmCluster*' 2>&1 | grep -E "PASSED|FAILED|tests ran" | head -5
 [ -n "$QUICK" ] || WARPSPEC_TEST_CPU_REFERENCE=1 timeout 120 compute-sanitizer --tool racecheck --error-exitcode 99 build/tests/warpspec_gpu_tests --gtest_filter='Cluster/GemmSweep.MatchesReference/0_*:Cluster/GemmSweep.MatchesReference/1_*' 2>&1 | grep -E "SUMMARY|PASSED|FAILED" | head -3
-for b in pairfix cta; do
+for b in ${BUILDS:-pairfix cta}; do
   rm -rf build && tar xJf .dev/xz/$b.tar.xz
   for c in 2x1 1x2; do
     timeout 100 build/warpspec bench gemm $L --cluster 1x1 --versus-cluster $c --rounds 3 2>&1 | grep -E "^[0-9]" | sed "s/^/$b 1x1 over $c: /"
   done
 done
-[ -n "$QUICK" ] && exit 0
+[ -n "$QUICK$NONCU" ] && exit 0
 rm -rf build && tar xJf .dev/xz/pairfix.tar.xz
 SHAPES=4096x8192x28672 timeout 100 bash bench/probes/pair-ncu.sh
