@@ -639,8 +639,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     raster = raster == GemmRaster::kAlongM ? GemmRaster::kAlongN : GemmRaster::kAlongM;
   sa.raster = raster == GemmRaster::kAlongM   ? schedule::RasterOrder::kAlongM
               : raster == GemmRaster::kAlongN ? schedule::RasterOrder::kAlongN
-              : raster_along_n(dtype_size(p.config.in), cluster.size()) ? schedule::RasterOrder::kAlongN
-                                                                          : schedule::RasterOrder::kHeuristic;
+              : library_raster(dtype_size(p.config.in), cluster.m, cluster.n);
   const schedule::RasterOrder resolved =
       schedule::resolve_raster(sa.raster, sa.tiles_m, sa.tiles_n, cluster.m, cluster.n);
   // The swizzle groups scheduling units: cluster pairs when clustered.

@@ -185,7 +185,18 @@ int wave_tile_width(int64_t m, int64_t n, int64_t k, int64_t l, int sms) {
 // of load; again after 1 s, stop 66, H100: 4096 x 28672 x 8192 0.797 -> 0.997, 4096 x 14336
 // x 28672 0.821 -> 0.945, 2048 x 28672 x 8192 0.738 -> 1.000, 1024 x 8192 x 8192 level. FP8
 // in one interleaving, stop 67, H200, along M over along N: 8192^3 1.000, 4096 x 28672 x 8192
-// 1.000, 4096 x 14336 x 4096 1.005: level, so FP8 keeps CUTLASS's rule.)
-bool raster_along_n(int in_bytes, int cluster_size) { return in_bytes == 2 && cluster_size == 1; }
+// 1.000, 4096 x 14336 x 4096 1.005: level, so FP8 keeps CUTLASS's rule.) Clusters: below.
+// 16-bit 1 x 2 pairs (two N tiles sharing A) walk along M: along N, the pairs of one wave
+// spread over twice the N tiles of a 1 x 1 wave and read B from DRAM again (ncu, 4096 x 8192
+// x 28672: 3.41 GB of DRAM reads against 2.58 for 1 x 1 and 2.08 for 2 x 1). H100, ours /
+// cuBLAS along N -> along M (bench/NOTES.md stop 69): 4096 x 8192 x 28672 0.924 -> 0.993,
+// 4096^3 0.943 -> 0.984, 2048^3 0.947 -> 0.944. 2 x 1 pairs measured level either way (0.995
+// / 0.995, 0.986 / 0.984, 0.944 / 0.937 along N / M) and keep CUTLASS's rule.
+schedule::RasterOrder library_raster(int in_bytes, int cluster_m, int cluster_n) {
+  if (in_bytes != 2) return schedule::RasterOrder::kHeuristic;
+  if (cluster_m == 1 && cluster_n == 1) return schedule::RasterOrder::kAlongN;
+  if (cluster_m == 1 && cluster_n == 2) return schedule::RasterOrder::kAlongM;
+  return schedule::RasterOrder::kHeuristic;
+}
 
 }  // namespace warpspec

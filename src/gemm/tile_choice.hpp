@@ -1,6 +1,7 @@
 #pragma once
 // The GEMM host's tile and schedule heuristics (tile_choice.cpp): pure functions of the
 // problem's shape and the SM count, so the host tests call them directly.
+#include "warpspec/schedule/raster.hpp"
 #include <cstdint>
 
 namespace warpspec {
@@ -21,8 +22,9 @@ bool pingpong_pays(int64_t m, int64_t n, int64_t k, int64_t l, int sms, bool fp8
 // The caller checks that the kernel is built for the call.
 int wave_tile_width(int64_t m, int64_t n, int64_t k, int64_t l, int sms);
 
-// Whether the tiles walk along N where the caller leaves the order to the library (else
-// CUTLASS's rule, schedule::resolve_raster). `in_bytes`: the input dtype's size.
-bool raster_along_n(int in_bytes, int cluster_size);
+// The tile order where the caller leaves it to the library: along N or along M, or
+// kHeuristic for CUTLASS's rule (schedule::resolve_raster). `in_bytes`: the input dtype's
+// size; the cluster in the kernel's orientation (after a swap).
+schedule::RasterOrder library_raster(int in_bytes, int cluster_m, int cluster_n);
 
 }  // namespace warpspec

@@ -148,12 +148,16 @@ TEST(GemmSchedule, HeuristicKeepsLongK16BitCallsCooperative) {
   EXPECT_NE(warpspec::wave_tile_width(2048, 2560, 12288, 1, 132), 160);
 }
 
-// The tile order the library picks (tile_choice.cpp raster_along_n): along N for 16-bit
-// calls without a cluster; FP8 and clusters keep CUTLASS's rule.
+// The tile order the library picks (tile_choice.cpp library_raster): along N for 16-bit
+// calls without a cluster, along M for 16-bit 1 x 2 pairs; FP8 and 2 x 1 pairs keep
+// CUTLASS's rule.
 TEST(GemmSchedule, HeuristicWalks16BitTilesAlongN) {
-  EXPECT_TRUE(warpspec::raster_along_n(2, 1));
-  EXPECT_FALSE(warpspec::raster_along_n(1, 1));
-  EXPECT_FALSE(warpspec::raster_along_n(2, 2));
+  using warpspec::schedule::RasterOrder;
+  EXPECT_EQ(warpspec::library_raster(2, 1, 1), RasterOrder::kAlongN);
+  EXPECT_EQ(warpspec::library_raster(2, 1, 2), RasterOrder::kAlongM);
+  EXPECT_EQ(warpspec::library_raster(2, 2, 1), RasterOrder::kHeuristic);
+  EXPECT_EQ(warpspec::library_raster(1, 1, 1), RasterOrder::kHeuristic);
+  EXPECT_EQ(warpspec::library_raster(1, 1, 2), RasterOrder::kHeuristic);
 }
 
 TEST(GemmSchedule, PingPongAcceptsWhatItIsBuiltFor) {
@@ -289,7 +293,7 @@ TEST(GemmSchedule, DescribeReportsTheScheduleOnHopper) {
   if (!warpspec::check_device().ok()) GTEST_SKIP() << "needs a Hopper GPU (describe() plans for the device)";
   std::string line;
   // The tile order: 16-bit calls walk along N where CUTLASS's rule walks along M (more N
-  // tiles than M tiles; tile_choice.cpp raster_along_n); an order asked for is kept.
+  // tiles than M tiles; tile_choice.cpp library_raster); an order asked for is kept.
   // (256 x 4096: 2 M tiles, 16 or more N tiles; the operands fit linear()'s disjoint fake views.)
   warpspec::Status st = warpspec::describe(linear(256, 4096, 64), &line);
   ASSERT_TRUE(st.ok()) << st.to_string();
