@@ -185,6 +185,8 @@ struct BenchGemmOptions {
   std::string raster = "auto";         // --raster: ours' tile order
   std::string versus_raster;           // --versus-raster: ours with that order too, in the same interleaving
   std::string versus_cluster;          // --versus-cluster: ours with that cluster too, in the same interleaving
+  int swizzle = 0;                     // --swizzle: ours' L2 grouping of tiles (0: the library's)
+  int versus_swizzle = 0;              // --versus-swizzle: ours with that grouping too, in the same interleaving
   std::string layout = "tn";
   bool control = false;  // --control: the peer against itself in the same interleaving
   bool plain = false;    // --plain: ours without the fused epilogue in the same interleaving
@@ -203,7 +205,8 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     parse_cluster(o.versus_cluster, &c.first, &c.second);  // validated when the command line was parsed
     versus.cluster = c;
   }
-  const bool has_versus = versus.schedule || versus.raster || versus.cluster;
+  if (o.versus_swizzle != 0) versus.swizzle = o.versus_swizzle;
+  const bool has_versus = versus.schedule || versus.raster || versus.cluster || versus.swizzle;
   if (o.plain && !base.fused()) {
     std::fprintf(stderr, "warpspec: --plain times ours without the fused epilogue: give --bias or --activation too\n");
     return kExitUsage;
@@ -217,6 +220,7 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     p.m = m, p.n = n, p.k = k;
     p.decomposition = parse_decomposition(o.decomposition);
     p.raster = parse_raster(o.raster);
+    p.swizzle = o.swizzle;
     p.splits = o.splits;
     sweep.push_back(p);
   };
@@ -267,10 +271,11 @@ int run_bench_gemm(const BenchGemmOptions& o) {
                   base.activation != GemmActivation::kNone ? activation_name(base.activation) : "", peer,
                   o.plain ? "; plain: ours without it in the same interleaving, cost = fused time / plain time" : "");
     if (has_versus)
-      std::printf("# versus: ours with%s%s%s%s%s%s in the same interleaving, its TFLOP/s and ours' speed over it\n",
+      std::printf("# versus: ours with%s%s%s%s%s%s%s%s in the same interleaving, its TFLOP/s and ours' speed over it\n",
                   versus.schedule ? " schedule " : "", versus.schedule ? schedule_name(*versus.schedule) : "",
                   versus.raster ? " tiles along " : "", versus.raster ? o.versus_raster.c_str() : "",
-                  versus.cluster ? " cluster " : "", versus.cluster ? o.versus_cluster.c_str() : "");
+                  versus.cluster ? " cluster " : "", versus.cluster ? o.versus_cluster.c_str() : "",
+                  versus.swizzle ? " swizzle " : "", versus.swizzle ? std::to_string(*versus.swizzle).c_str() : "");
     std::printf("%-*s %9s %-22s %-22s %-22s%s%s%s\n", width, "problem", "ours ms", "ours TFLOP/s",
                 (std::string(peer) + " TFLOP/s").c_str(), "ratio", o.control ? " control" : "",
                 has_versus ? " versus TFLOP/s         ours/versus" : "", o.plain ? " plain TFLOP/s          cost" : "");
@@ -360,7 +365,8 @@ void register_gemm(CLI::App& app, int& exit_code) {
   cmd->add_option("--beta", o->p.beta, "scale of C (0: C is not read)");
   cmd->add_option("--raster", o->raster, "tile order: m (along M), n (along N) or auto")
       ->check(CLI::IsMember({"m", "n", "auto"}));
-  cmd->add_option("--swizzle", o->p.swizzle, "L2 grouping of tiles: 1, 2, 4, 8 (0 = automatic)");
+  cmd->add_option("--swizzle", o->p.swizzle, "L2 grouping of tiles: 1, 2, 4, 8, 16 (0 = automatic, 8 at most)")
+      ->check(CLI::IsMember({0, 1, 2, 4, 8, 16}));
   cmd->add_option("--tile-n", o->p.tile_n, "CTA tile width: 64, 128, 256, 224 (bf16 x @ w.t() only), 160 (the same, with --schedule pingpong), or 16, 32 (narrow: D computed as D^T; 0 = automatic)");
   cmd->add_option("--decomposition", o->decomposition, kDecompositionHelp)
       ->check(CLI::IsMember({"dp", "splitk", "streamk", "auto"}));
@@ -417,6 +423,13 @@ void register_bench(CLI::App& app, int& exit_code) {
                 "time ours with this tile order too (m or n), in the same interleaving, and print ours' speed over it "
                 "(with --versus-schedule: both changed in the second run; JSON: \"versus\")")
       ->check(CLI::IsMember({"m", "n"}));
+  g->add_option("--swizzle", o->swizzle, "L2 grouping of ours' tiles: 1, 2, 4, 8, 16 (0 = automatic, 8 at most)")
+      ->check(CLI::IsMember({0, 1, 2, 4, 8, 16}));
+  g->add_option("--versus-swizzle", o->versus_swizzle,
+                "time ours with this L2 grouping of tiles too (1, 2, 4, 8, 16), in the same interleaving, and print "
+                "ours' speed over it (with the other --versus options: all changed in the second run; JSON: "
+                "\"versus\")")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16}));
   g->add_option("--versus-cluster", o->versus_cluster,
                 "time ours with this cluster too (MxN: 1x1, 2x1, 1x2, or auto), in the same interleaving, and print "
                 "ours' speed over it (with the other --versus options: all changed in the second run; JSON: "

@@ -76,6 +76,7 @@ std::string GemmProblem::describe() const {
   if (tile_n != 0) s += " n" + std::to_string(tile_n);
   if (raster == GemmRaster::kAlongM) s += " along-m";
   if (raster == GemmRaster::kAlongN) s += " along-n";
+  if (swizzle != 0) s += " sw" + std::to_string(swizzle);
   if (beta != 0.0f) {
     char b[32];
     std::snprintf(b, sizeof b, " beta=%g", double(beta));
@@ -227,6 +228,7 @@ Status GemmRunner::run_ours_reading(int set, const void* c, cudaStream_t stream,
   if (variant != nullptr && variant->schedule) g.schedule = *variant->schedule;
   if (variant != nullptr && variant->raster) g.raster = *variant->raster;
   if (variant != nullptr && variant->cluster) std::tie(g.cluster_m, g.cluster_n) = *variant->cluster;
+  if (variant != nullptr && variant->swizzle) g.swizzle = *variant->swizzle;
   return gemm(g, stream);
 }
 

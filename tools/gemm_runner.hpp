@@ -85,6 +85,7 @@ struct GemmVariant {
   std::optional<GemmSchedule> schedule;
   std::optional<GemmRaster> raster;
   std::optional<std::pair<int, int>> cluster;  // cluster_m, cluster_n (0 x 0: the library's choice)
+  std::optional<int> swizzle;                  // GemmArgs::swizzle (0: the library's choice)
 };
 
 // Tile orders as the CLI spells them (--raster, --versus-raster): m, n, or anything else (auto).

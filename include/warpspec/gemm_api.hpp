@@ -87,7 +87,7 @@ struct GemmArgs {
   float alpha = 1.0f;
   float beta = 0.0f;
   GemmRaster raster = GemmRaster::kHeuristic;
-  int swizzle = 0;  // L2 grouping of tiles: 1, 2, 4 or 8; 0 picks one
+  int swizzle = 0;  // L2 grouping of tiles: 1, 2, 4, 8 or 16; 0 picks one (8 at most)
   // CTA tile width: 64, 128 or 256, or a narrow 16 or 32 (D computed as Dᵀ); 0 picks one.
   // 224 (cooperative) and 160 (with schedule kPingPong) fill the waves where 128 and 256
   // leave a ragged last one: built for bf16 x @ w.t() with D bf16 and no epilogue

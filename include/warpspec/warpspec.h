@@ -193,7 +193,7 @@ typedef struct warpspec_gemm_args {
   float alpha;
   float beta;
   int32_t raster;  /* warpspec_gemm_raster */
-  int32_t swizzle; /* L2 grouping of tiles: 1, 2, 4 or 8; 0 picks one */
+  int32_t swizzle; /* L2 grouping of tiles: 1, 2, 4, 8 or 16; 0 picks one (8 at most) */
   int32_t tile_n;  /* CTA tile width: 64, 128 or 256, a narrow 16 or 32 (D computed as D^T), or 224 / 160
                       (ping-pong) for bf16 x @ w.t() (GemmArgs::tile_n); 0 picks one */
   uint32_t flags;  /* WARPSPEC_FLAG_* bits; others must be 0 */

@@ -111,7 +111,10 @@ TEST(Cli, UsageErrorsExitTwo) {
                            // The tile order of ours and of its second run.
                            "bench gemm --raster x", "bench gemm --versus-raster auto",
                            // The cluster of the second run.
-                           "bench gemm --versus-cluster 3", "bench gemm --versus-cluster 0x1"}) {
+                           "bench gemm --versus-cluster 3", "bench gemm --versus-cluster 0x1",
+                           // The L2 grouping of ours and of its second run.
+                           "bench gemm --swizzle 3", "bench gemm --swizzle 32", "bench gemm --versus-swizzle 0",
+                           "gemm --swizzle 32"}) {
     auto [rc, out] = run_cli(args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;

@@ -113,7 +113,7 @@ TEST(SchedulerRaster, MatchesReferenceOrderExhaustively) {
   for (int cm = 1; cm <= 13; ++cm)
     for (int cn = 1; cn <= 13; ++cn)
       for (RasterOrder r : {RasterOrder::kAlongM, RasterOrder::kAlongN})
-        for (int s : {1, 2, 4, 8}) {
+        for (int s : {1, 2, 4, 8, 16}) {
           const SwizzledRaster map(cm, cn, r, s);
           const auto ref = reference_order(cm, cn, r, s);
           ASSERT_EQ(int(ref.size()), cm * cn);
@@ -298,13 +298,43 @@ std::vector<int> grid_sizes(int work, int csize) {
   return out;
 }
 
+// Swizzle 16 with whole 16-wide stripes and tails beside them (the exhaustive tests above
+// stop at 13 tiles a side, where a 16-wide stripe is all tail): the map against the
+// reference order, and every tile handed out once, with and without pairs.
+TEST(SchedulerRaster, WideStripesMatchReferenceOrder) {
+  for (int cm : {15, 16, 17, 31, 32, 33, 40})
+    for (int cn : {1, 16, 17, 32, 40})
+      for (RasterOrder r : {RasterOrder::kAlongM, RasterOrder::kAlongN}) {
+        const SwizzledRaster map(cm, cn, r, 16);
+        const auto ref = reference_order(cm, cn, r, 16);
+        for (int i = 0; i < cm * cn; ++i) {
+          uint32_t m, n;
+          map.map(uint32_t(i), m, n);
+          ASSERT_EQ(int(m), ref[i].first) << cm << "x" << cn << " " << raster_name(r) << " i " << i;
+          ASSERT_EQ(int(n), ref[i].second) << cm << "x" << cn << " " << raster_name(r) << " i " << i;
+        }
+      }
+}
+
+TEST(SchedulerPersistent, EveryTileExactlyOnceWithWideStripes) {
+  for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}})
+    for (auto [tm, tn] : {std::pair{32, 32}, std::pair{33, 17}, std::pair{17, 40}, std::pair{64, 3}})
+      for (RasterOrder r : {RasterOrder::kAlongM, RasterOrder::kAlongN}) {
+        const int work = ((tm + cm - 1) / cm) * ((tn + cn - 1) / cn);
+        for (int g : grid_sizes(work, cm * cn)) {
+          check_case({tm, tn, 1, g, r, 16, cm, cn});
+          if (HasFatalFailure()) return;
+        }
+      }
+}
+
 TEST(SchedulerPersistent, EveryTileExactlyOnceNoClusters) {
   for (int tm = 1; tm <= 13; ++tm)
     for (int tn = 1; tn <= 13; ++tn)
       for (int batch = 1; batch <= 3; ++batch)
         for (RasterOrder r :
              {RasterOrder::kAlongM, RasterOrder::kAlongN, RasterOrder::kHeuristic})
-          for (int sw : {1, 2, 4, 8})
+          for (int sw : {1, 2, 4, 8, 16})
             for (int g : grid_sizes(tm * tn * batch, 1)) {
               check_case({tm, tn, batch, g, r, sw, 1, 1});
               if (HasFatalFailure()) return;
@@ -394,7 +424,7 @@ TEST(SchedulerValidation, RefusesBadArgumentsWithTheRule) {
   refused([](auto& a) { a.tiles_m = 0; }, "tiles_m");
   refused([](auto& a) { a.tiles_n = -3; }, "tiles_n");
   refused([](auto& a) { a.batch = 0; }, "batch");
-  for (int sw : {0, 3, 5, 6, 7, 16, -1}) refused([&](auto& a) { a.swizzle = sw; }, "swizzle");
+  for (int sw : {0, 3, 5, 6, 7, 12, 32, -1}) refused([&](auto& a) { a.swizzle = sw; }, "swizzle");
   refused([](auto& a) { a.cluster_m = 3; }, "cluster_m");
   refused([](auto& a) { a.cluster_n = 0; }, "cluster_n");
   refused([](auto& a) { a.cluster_m = 4; }, "cluster_m");

@@ -55,7 +55,7 @@ class SwizzledRaster {
  public:
   SwizzledRaster() = default;
 
-  // `order` must already be resolved (not kHeuristic); swizzle is 1, 2, 4 or 8 and
+  // `order` must already be resolved (not kHeuristic); swizzle is 1, 2, 4, 8 or 16 and
   // counts are >= 1 with count_m * count_n < 2^31 (PersistentScheduler::check).
   WARPSPEC_HOST_DEVICE SwizzledRaster(uint32_t count_m, uint32_t count_n, RasterOrder order,
                                    uint32_t swizzle)
