@@ -13,9 +13,7 @@ timeout 120 build/tests/warpspec_gpu_tests --gtest_filter='Cluster/*:GemmCluster
 [ -n "$QUICK" ] || WARPSPEC_TEST_CPU_REFERENCE=1 timeout 120 compute-sanitizer --tool racecheck --error-exitcode 99 build/tests/warpspec_gpu_tests --gtest_filter='Cluster/GemmSweep.MatchesReference/0_*:Cluster/GemmSweep.MatchesReference/1_*' 2>&1 | grep -E "SUMMARY|PASSED|FAILED" | head -3
 for b in ${BUILDS:-pairfix cta}; do
   rm -rf build && tar xJf .dev/xz/$b.tar.xz
-  for c in 2x1 1x2; do
-    timeout 100 build/warpspec bench gemm $L --cluster 1x1 --versus-cluster $c --rounds 3 2>&1 | grep -E "^[0-9]" | sed "s/^/$b 1x1 over $c: /"
-  done
+  L="$L" bash bench/probes/pair-versus.sh $b
 done
 [ -n "$QUICK$NONCU" ] && exit 0
 rm -rf build && tar xJf .dev/xz/pairfix.tar.xz

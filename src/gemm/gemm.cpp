@@ -278,8 +278,7 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   if (args.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.c, "c", true));
   if (args.raster != GemmRaster::kHeuristic && args.raster != GemmRaster::kAlongM && args.raster != GemmRaster::kAlongN)
     return invalid_argument(fmt("raster: unknown value %d", int(args.raster)));
-  if (args.swizzle != 0 && args.swizzle != 1 && args.swizzle != 2 && args.swizzle != 4 && args.swizzle != 8 &&
-      args.swizzle != 16)
+  if (args.swizzle != 0 && !schedule::is_valid_swizzle(args.swizzle))
     return invalid_argument(fmt("swizzle: must be 0 (automatic), 1, 2, 4, 8 or 16, got %d", args.swizzle));
 
   if (args.decomposition != GemmDecomposition::kHeuristic && args.decomposition != GemmDecomposition::kDataParallel &&

@@ -92,8 +92,7 @@ class PersistentScheduler {
     if (args.tiles_m < 1) return "tiles_m: must be >= 1";
     if (args.tiles_n < 1) return "tiles_n: must be >= 1";
     if (args.batch < 1) return "batch: must be >= 1";
-    if (args.swizzle != 1 && args.swizzle != 2 && args.swizzle != 4 && args.swizzle != 8 && args.swizzle != 16)
-      return "swizzle: must be 1, 2, 4, 8 or 16";
+    if (!is_valid_swizzle(args.swizzle)) return "swizzle: must be 1, 2, 4, 8 or 16";
     if (args.cluster_m != 1 && args.cluster_m != 2) return "cluster_m: must be 1 or 2";
     if (args.cluster_n != 1 && args.cluster_n != 2) return "cluster_n: must be 1 or 2";
     if (args.raster != RasterOrder::kAlongM && args.raster != RasterOrder::kAlongN &&

@@ -39,6 +39,11 @@ enum class RasterOrder : uint8_t {
 // output quickly, so one wave re-reads the few operand tiles of that short side from
 // L2 while streaming the long side once; along the long side a wave would touch many
 // tiles of both operands. Explicit kAlongM / kAlongN pass through unchanged.
+// The stripe widths the walk takes (PersistentScheduler::check, GemmArgs::swizzle).
+WARPSPEC_HOST_DEVICE constexpr bool is_valid_swizzle(int s) {
+  return s == 1 || s == 2 || s == 4 || s == 8 || s == 16;
+}
+
 WARPSPEC_HOST_DEVICE constexpr RasterOrder resolve_raster(RasterOrder order, int tiles_m,
                                                        int tiles_n, int cluster_m = 1,
                                                        int cluster_n = 1) {
