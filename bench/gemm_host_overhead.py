@@ -108,9 +108,11 @@ def main():
     b = torch.randn(s, s, device="cuda").to(torch.bfloat16)
     d = torch.empty(s, s, device="cuda", dtype=torch.bfloat16)
     stream = torch.cuda.current_stream().cuda_stream
-    # Version 3's fields past version 1's: decomposition, splits, workspace, its bytes,
-    # scale_a, scale_b, bias, activation, bias_per_row, fast accumulation, reserved.
-    tail = (0, 0, 0, 0, *_lib.NULL_TENSOR, *_lib.NULL_TENSOR, *_lib.NULL_TENSOR, 0, 0, 0, 0)
+    # The fields past version 1's: decomposition, splits, workspace, its bytes, scale_a,
+    # scale_b, bias, activation, bias_per_row, fast accumulation, scaling (version 3);
+    # cluster_m, cluster_n (4); schedule, reserved5 (5); scale_result, amax (6).
+    tail = (0, 0, 0, 0, *_lib.NULL_TENSOR, *_lib.NULL_TENSOR, *_lib.NULL_TENSOR, 0, 0, 0, 0, 0, 0, 0, 0,
+            *_lib.NULL_TENSOR, *_lib.NULL_TENSOR)
     packed = _lib.GEMM_FORMAT.pack(_lib.GEMM_FORMAT.size, *ops._fields(a, "a"), *ops._fields(b, "b"),
                                    *_lib.NULL_TENSOR, *ops._fields(d, "d"), 1.0, 0.0, 0, 0, 0, 0, *tail)
     cargs = _lib.gemm_args()

@@ -67,12 +67,14 @@ static_assert(offsetof(warpspec_attention_args, q) == 8 &&
 
 // Every version's size, oldest first: a struct_size below ours must be one of them
 // (a size between two versions would end inside a field).
-constexpr std::size_t kGemmArgsSizes[] = {352, 376, 632, 640, 648};
+constexpr std::size_t kGemmArgsSizes[] = {352, 376, 632, 640, 648, 808};
 static_assert(offsetof(warpspec_gemm_args, cluster_m) == 632 && offsetof(warpspec_gemm_args, cluster_n) == 636,
               "warpspec_gemm_args v4 layout is ABI; append fields, never move them");
-static_assert(offsetof(warpspec_gemm_args, schedule) == 640 && offsetof(warpspec_gemm_args, reserved5) == 644 &&
-                  sizeof(warpspec_gemm_args) == 648,
+static_assert(offsetof(warpspec_gemm_args, schedule) == 640 && offsetof(warpspec_gemm_args, reserved5) == 644,
               "warpspec_gemm_args v5 layout is ABI; append fields, never move them");
+static_assert(offsetof(warpspec_gemm_args, scale_result) == 648 && offsetof(warpspec_gemm_args, amax) == 728 &&
+                  sizeof(warpspec_gemm_args) == 808,
+              "warpspec_gemm_args v6 layout is ABI; append fields, never move them");
 constexpr std::size_t kAttentionArgsSizes[] = {424, 944, 1208, 1448};
 static_assert(offsetof(warpspec_attention_args, window_left) == 424 &&
               offsetof(warpspec_attention_args, softcap) == 440 && offsetof(warpspec_attention_args, sink) == 448 &&
@@ -105,7 +107,7 @@ static_assert(offsetof(warpspec_kvcache_append_args, k_cache) == 8 &&
               offsetof(warpspec_kvcache_append_args, rotary_interleaved) == 968 &&
               sizeof(warpspec_kvcache_append_args) == 976,
               "warpspec_kvcache_append_args v1 layout is ABI; append fields, never move them");
-static_assert(kGemmArgsSizes[4] == sizeof(warpspec_gemm_args) && kAttentionArgsSizes[3] == sizeof(warpspec_attention_args),
+static_assert(kGemmArgsSizes[5] == sizeof(warpspec_gemm_args) && kAttentionArgsSizes[3] == sizeof(warpspec_attention_args),
               "a new version: add its size to the list");
 constexpr std::size_t kCombineArgsSizes[] = {sizeof(warpspec_combine_args)};
 constexpr std::size_t kKvAppendArgsSizes[] = {sizeof(warpspec_kvcache_append_args)};
@@ -238,6 +240,9 @@ Status to_gemm_args(const warpspec_gemm_args* user, GemmArgs* out) {
   out->cluster_n = args.cluster_n;
   if (args.reserved5 != 0) return unsupported("reserved5: must be 0, got " + std::to_string(args.reserved5));
   out->schedule = static_cast<GemmSchedule>(args.schedule);  // validated by the API
+  // Version 6; an older caller's struct leaves both zeroed (data NULL): empty views.
+  out->scale_result = optional(args.scale_result);
+  out->amax = optional(args.amax);
   return Status::Ok();
 }
 

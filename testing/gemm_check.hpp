@@ -10,10 +10,14 @@
 
 namespace warpspec::testbed {
 
-// Rounding of one output element relative to its size: the unit roundoff of bf16 and
-// fp16; for fp32 output, 2^-20 (fp32 accumulation over K dominates the last bits).
+// Rounding of one output element relative to its size: the unit roundoff of bf16, fp16 and
+// e4m3 (3 mantissa bits: 2^-4; its subnormals, below 2^-6, round to steps of 2^-9: callers
+// add that floor); for fp32 output, 2^-20 (fp32 accumulation over K dominates the last bits).
 constexpr double gemm_output_eps(DType out) {
-  return out == DType::kBF16 ? 1.0 / 256 : out == DType::kFP16 ? 1.0 / 2048 : 1.0 / (1 << 20);
+  return out == DType::kBF16   ? 1.0 / 256
+         : out == DType::kFP16 ? 1.0 / 2048
+         : out == DType::kE4M3 ? 1.0 / 16
+                               : 1.0 / (1 << 20);
 }
 
 // One element whose exact value is `expect`: two units of output rounding, plus fp32
@@ -59,7 +63,7 @@ inline double activate(GemmActivation act, double x) {
 // The relative Frobenius error, a summary printed next to the per-element count (alone
 // it cannot gate: one wrong row of a large D hardly moves it).
 constexpr double gemm_frobenius_tolerance(DType out) {
-  return out == DType::kFP32 ? 1e-4 : out == DType::kFP16 ? 2e-3 : 1e-2;
+  return out == DType::kFP32 ? 1e-4 : out == DType::kFP16 ? 2e-3 : out == DType::kE4M3 ? 6e-2 : 1e-2;
 }
 
 }  // namespace warpspec::testbed

@@ -6,7 +6,7 @@ namespace warpspec::tools {
 namespace {
 
 cudaDataType lt_type(DType t) {
-  return t == DType::kBF16 ? CUDA_R_16BF : t == DType::kFP16 ? CUDA_R_16F : CUDA_R_32F;
+  return t == DType::kBF16 ? CUDA_R_16BF : t == DType::kFP16 ? CUDA_R_16F : t == DType::kE4M3 ? CUDA_R_8F_E4M3 : CUDA_R_32F;
 }
 
 // The scale mode of cuBLASLt's A (our B) or B (our A).
@@ -29,6 +29,7 @@ struct CublasLtFp8::Impl {
   cublasLtHandle_t handle = nullptr;
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;  // cuBLASLt's A (our B), B (our A), D (and C)
+  cublasLtMatrixLayout_t c = nullptr;  // an e4m3 D's C: bf16 (cuBLASLt's FP8-output rule; beta 0, never read)
   cublasLtMatmulPreference_t pref = nullptr;
   cublasLtMatmulAlgo_t algo = {};
   void* workspace = nullptr;
@@ -77,6 +78,11 @@ struct CublasLtFp8::Impl {
     if (!layout(&a, CUDA_R_8F_E4M3, p.k, p.n, p.k * p.n) || !layout(&b, CUDA_R_8F_E4M3, p.k, p.m, p.m * p.k) ||
         !layout(&d, lt_type(p.out), p.n, p.m, p.m * p.n))
       return;
+    if (p.out == DType::kE4M3) {
+      if (!layout(&c, CUDA_R_16BF, p.n, p.m, p.m * p.n)) return;
+      if (p.scale_d != nullptr && !set(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, p.scale_d, "D_SCALE_POINTER", true)) return;
+      if (p.amax != nullptr && !set(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, p.amax, "AMAX_D_POINTER", true)) return;
+    }
     if (!ok(cublasLtMatmulPreferenceCreate(&pref), "a preference", false)) return;
     const uint64_t bytes = kWorkspaceBytes;
     if (!ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes, sizeof bytes),
@@ -84,7 +90,7 @@ struct CublasLtFp8::Impl {
       return;
     cublasLtMatmulHeuristicResult_t result = {};
     int found = 0;
-    const cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(handle, desc, a, b, d, d, pref, 1, &result, &found);
+    const cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(handle, desc, a, b, c ? c : d, d, pref, 1, &result, &found);
     if (!ok(s, "cublasLtMatmulAlgoGetHeuristic", true)) return;
     if (found == 0 || result.state != CUBLAS_STATUS_SUCCESS) {
       unavailable = "cuBLASLt has no algorithm for it (cublasLtMatmulAlgoGetHeuristic found none)";
@@ -94,7 +100,7 @@ struct CublasLtFp8::Impl {
   }
   ~Impl() {
     if (pref) cublasLtMatmulPreferenceDestroy(pref);
-    for (cublasLtMatrixLayout_t l : {a, b, d})
+    for (cublasLtMatrixLayout_t l : {a, b, c, d})
       if (l) cublasLtMatrixLayoutDestroy(l);
     if (desc) cublasLtMatmulDescDestroy(desc);
     if (handle) cublasLtDestroy(handle);
@@ -117,8 +123,8 @@ Status CublasLtFp8::run(const void* a, const void* b, void* d, cudaStream_t stre
   const Impl& x = *impl_;
   WARPSPEC_RETURN_IF_ERROR(x.status);
   if (!x.unavailable.empty()) return unsupported(x.unavailable);
-  const cublasStatus_t s = cublasLtMatmul(x.handle, x.desc, &x.p.alpha, b, x.a, a, x.b, &x.p.beta, d, x.d, d, x.d,
-                                          &x.algo, x.workspace, kWorkspaceBytes, stream);
+  const cublasStatus_t s = cublasLtMatmul(x.handle, x.desc, &x.p.alpha, b, x.a, a, x.b, &x.p.beta, d, x.c ? x.c : x.d,
+                                          d, x.d, &x.algo, x.workspace, kWorkspaceBytes, stream);
   if (s != CUBLAS_STATUS_SUCCESS) return internal_error(std::string("cublasLtMatmul: ") + cublasGetStatusString(s));
   return Status::Ok();
 }

@@ -32,6 +32,9 @@ struct LtFp8Problem {
   bool fast_accum = false;
   const float* scale_a = nullptr;  // our A's scales (scale_a_layout)
   const float* scale_b = nullptr;  // our B's, as cuBLASLt reads them (peer_scale_b_layout)
+  // An e4m3 D: D_SCALE_POINTER and AMAX_D_POINTER (cuBLASLt then takes a bf16 C layout).
+  const float* scale_d = nullptr;
+  float* amax = nullptr;
 };
 
 class CublasLtFp8 {

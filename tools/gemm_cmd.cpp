@@ -1,6 +1,7 @@
 // `warpspec gemm` and `warpspec bench gemm`.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <iterator>
 #include <memory>
@@ -49,6 +50,7 @@ CLI::Validator cluster_validator() {
 struct DtypeOptions {
   std::string dtype = "bf16", out_dtype, scaling = "tensor";
   bool fast_accum = false;
+  float scale_result = 0;  // e4m3 D only; 0: not given
   CLI::Option* scaling_option = nullptr;  // count() > 0: --scaling was given
   // The fused epilogue (ours; the peer runs the plain GEMM).
   bool bias = false;
@@ -58,8 +60,20 @@ struct DtypeOptions {
 void add_dtype_options(CLI::App* cmd, DtypeOptions& o) {
   cmd->add_option("--dtype", o.dtype, "input dtype: bf16, fp16, or e4m3 (FP8, with scales)")
       ->check(CLI::IsMember({"bf16", "fp16", "e4m3"}));
-  cmd->add_option("--out-dtype", o.out_dtype, "output dtype: bf16, fp16 or fp32 (default: the input's; bf16 for e4m3)")
-      ->check(CLI::IsMember({"bf16", "fp16", "fp32"}));
+  cmd->add_option("--out-dtype", o.out_dtype,
+                  "output dtype: bf16, fp16 or fp32 (default: the input's; bf16 for e4m3), or e4m3 with --dtype e4m3 "
+                  "(saturated, amax computed)")
+      ->check(CLI::IsMember({"bf16", "fp16", "fp32", "e4m3"}));
+  cmd->add_option("--scale-result", o.scale_result,
+                  "--out-dtype e4m3 only: D = e4m3(scale_result * x) (torch._scaled_mm's scale_result; default 1)")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            char* end = nullptr;
+            const double v = std::strtod(s.c_str(), &end);
+            const bool ok = end != s.c_str() && *end == '\0' && v > 0 && std::isfinite(v);
+            return ok ? std::string() : "must be a positive finite number, got " + s;
+          },
+          "POSITIVE"));
   o.scaling_option =
       cmd->add_option("--scaling", o.scaling,
                       "e4m3 only: random positive fp32 scales, tensor (one for A, one for B), row (one per row of A "
@@ -89,6 +103,11 @@ int apply_dtype_options(const DtypeOptions& o, GemmProblem* p) {
   }
   p->out = fp8 ? DType::kBF16 : p->in;
   if (!o.out_dtype.empty()) parse_dtype(o.out_dtype, &p->out);
+  if (o.scale_result != 0 && p->out != DType::kE4M3) {
+    std::fprintf(stderr, "warpspec: --scale-result applies to --out-dtype e4m3 only\n");
+    return kExitUsage;
+  }
+  p->scale_result = o.scale_result;
   p->scale = ScaleMode::kNone;
   if (fp8) parse_scale_mode(o.scaling, &p->scale);
   p->fast_accum = o.fast_accum;

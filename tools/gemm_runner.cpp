@@ -121,7 +121,16 @@ GemmRunner::GemmRunner(const GemmProblem& p, bool rotate) : p_(p) {
   }
   alloc(c_bytes, &d_);
   if (p.beta != 0.0f) alloc(c_bytes, &c_scratch_);
-  if (p.bias) alloc(size_t(p.n) * e_out, &bias_);
+  if (p.bias) alloc(size_t(p.n) * dtype_size(p.bias_dtype()), &bias_);
+  if (p.out == DType::kE4M3) {
+    alloc(sizeof(float), reinterpret_cast<void**>(&result_scale_));
+    alloc(2 * sizeof(float), reinterpret_cast<void**>(&amax_));
+    const float rs = p.scale_result != 0 ? p.scale_result : 1.0f;
+    if (status_.ok()) {
+      const cudaError_t e = cudaMemcpy(result_scale_, &rs, sizeof rs, cudaMemcpyHostToDevice);
+      if (e != cudaSuccess) status_ = cuda_error("scale_result", e);
+    }
+  }
   alloc(size_t(p.batch * p.m * p.n) * 4, &ref_);
   if (!status_.ok()) return;
   for (int s = 0; s < sets_ && status_.ok(); ++s) {
@@ -129,7 +138,7 @@ GemmRunner::GemmRunner(const GemmProblem& p, bool rotate) : p_(p) {
     if (status_.ok()) status_ = fill(b_[s], p.in, b_bytes / e_in, 1001 + 3 * s);
     if (status_.ok() && c_[s]) status_ = fill(c_[s], p.out, c_bytes / e_out, 1002 + 3 * s);
   }
-  if (status_.ok() && bias_) status_ = fill(bias_, p.out, size_t(p.n), 999);
+  if (status_.ok() && bias_) status_ = fill(bias_, p.bias_dtype(), size_t(p.n), 999);
   cublasHandle_t h = nullptr;
   if (status_.ok() && cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) status_ = internal_error("cublasCreate failed");
   cublas_ = h;
@@ -149,6 +158,8 @@ GemmRunner::~GemmRunner() {
   cudaFree(c_scratch_);
   cudaFree(d_);
   cudaFree(bias_);
+  cudaFree(result_scale_);
+  cudaFree(amax_);
   cudaFree(ref_);
   cudaFree(scale_a_);
   if (peer_scale_b_ != scale_b_) cudaFree(peer_scale_b_);
@@ -178,6 +189,7 @@ void GemmRunner::init_fp8() {
   LtFp8Problem lt;
   lt.m = p.m, lt.n = p.n, lt.k = p.k, lt.batch = p.batch, lt.out = p.out, lt.alpha = p.alpha, lt.beta = p.beta;
   lt.scale = p.scale, lt.fast_accum = p.fast_accum, lt.scale_a = scale_a_, lt.scale_b = peer_scale_b_;
+  if (p.out == DType::kE4M3) lt.scale_d = result_scale_, lt.amax = amax_ + 1;
   lt_ = std::make_unique<CublasLtFp8>(lt);
   status_ = lt_->status();
   peer_unavailable_ = lt_->unavailable();
@@ -213,12 +225,25 @@ GemmArgs GemmRunner::args_for(int set, const void* c, bool fused) const {
   }
   if (fused && bias_) {
     g.bias.data = bias_;
-    g.bias.dtype = p.out;
+    g.bias.dtype = p.bias_dtype();
     g.bias.rank = 1;
     g.bias.shape[0] = p.n;
     g.bias.stride[0] = 1;
   }
   if (fused) g.activation = p.activation;
+  if (p.out == DType::kE4M3) {
+    auto scalar = [](float* x) {
+      TensorView v;
+      v.data = x;
+      v.dtype = DType::kFP32;
+      v.rank = 1;
+      v.shape[0] = 1;
+      v.stride[0] = 1;
+      return v;
+    };
+    if (p.scale_result != 0) g.scale_result = scalar(result_scale_);
+    g.amax = scalar(amax_);
+  }
   return g;
 }
 
@@ -348,17 +373,21 @@ GemmCheck GemmRunner::compare(const std::vector<float>& ref, const std::vector<f
   const bool fp8 = !abs_sum.empty();
   GemmCheck r;
   r.elements = int64_t(n);
-  std::vector<uint8_t> bias;  // the fused epilogue's bias (D's dtype), one per column
+  std::vector<uint8_t> bias;  // the fused epilogue's bias (bias_dtype()), one per column
   const bool act = fused && p_.activation != GemmActivation::kNone;
   if (fused && bias_) {
-    bias.resize(size_t(p_.n) * dtype_size(p_.out));
+    bias.resize(size_t(p_.n) * dtype_size(p_.bias_dtype()));
     cudaMemcpy(bias.data(), bias_, bias.size(), cudaMemcpyDeviceToHost);
   }
+  auto bias_value = [&](size_t j) { return double(testbed::load_float(p_.bias_dtype(), bias.data(), j)); };
+  const bool e4m3 = p_.out == DType::kE4M3;
+  const double rs = p_.scale_result != 0 ? double(p_.scale_result) : 1.0;
   double num = 0, den = 0, acc = 0;  // acc: Σ of FP8's accumulation bound squared
   for (size_t i = 0; i < n; ++i) {
     const double beta_c = p_.beta != 0.0f ? double(p_.beta) * value(cbytes, i) : 0.0;
-    const double linear = double(p_.alpha) * ref[i] + (bias.empty() ? 0.0 : value(bias, i % size_t(p_.n))) + beta_c;
-    const double expect = act ? testbed::activate(p_.activation, linear) : linear;
+    const double linear = double(p_.alpha) * ref[i] + (bias.empty() ? 0.0 : bias_value(i % size_t(p_.n))) + beta_c;
+    double expect = act ? testbed::activate(p_.activation, linear) : linear;
+    if (e4m3) expect = std::clamp(rs * expect, -448.0, 448.0);  // scaled, saturated
     const double v = value(got, i), diff = v - expect;
     num += diff * diff;
     den += expect * expect;
@@ -369,7 +398,11 @@ GemmCheck GemmRunner::compare(const std::vector<float>& ref, const std::vector<f
         fp8 ? testbed::gemm_fp8_element_tolerance(p_.out, p_.fast_accum, p_.alpha, beta_c, expect, abs_sum[i])
             : testbed::gemm_element_tolerance(p_.out, p_.k, p_.alpha, p_.beta, expect);
     if (act) tol = 1.2 * tol + 1e-6 * (1.0 + std::fabs(linear));
-    if (fp8) acc += std::pow(testbed::fp8_accumulation_eps(p_.fast_accum) * p_.alpha * abs_sum[i], 2);
+    // e4m3: the accumulation's part of tol is in x's units (times scale_result), plus the
+    // subnormals' absolute step (2^-9).
+    if (e4m3) tol = (tol - 2 * testbed::gemm_output_eps(p_.out) * std::fabs(expect)) * rs +
+                    2 * testbed::gemm_output_eps(p_.out) * std::fabs(expect) + std::ldexp(1.0, -9);
+    if (fp8) acc += std::pow(testbed::fp8_accumulation_eps(p_.fast_accum) * p_.alpha * abs_sum[i] * rs, 2);
     if (!(std::fabs(diff) <= tol)) {
       if (r.bad++ == 0) r.first_bad = int64_t(i), r.first_bad_value = v, r.first_bad_expected = expect;
     }

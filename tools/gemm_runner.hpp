@@ -38,6 +38,11 @@ struct GemmProblem {
   bool bias = false;
   GemmActivation activation = GemmActivation::kNone;
   bool fused() const { return bias || activation != GemmActivation::kNone; }
+  // An e4m3 D (GemmArgs::scale_result, amax): D = e4m3(scale_result · x), 0 leaving it
+  // empty (1); ours and the peer (cuBLASLt's D scale and AMAX_D) both compute amax.
+  float scale_result = 0;
+  // The bias's dtype: D's, or bf16 for an e4m3 D (as torch._scaled_mm takes it).
+  DType bias_dtype() const { return out == DType::kE4M3 ? DType::kBF16 : out; }
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
   // The fewest bytes a call moves: A and B read once, C read (beta != 0), D written (FP8
@@ -201,6 +206,8 @@ class GemmRunner {
   float* scale_b_ = nullptr;        // FP8: scale_b_layout
   float* peer_scale_b_ = nullptr;   // FP8 block: peer_scale_b_layout (else scale_b_)
   std::unique_ptr<CublasLtFp8> lt_;  // FP8's peer
+  float* result_scale_ = nullptr;    // e4m3 D: scale_result (1 when not given), ours and the peer's
+  float* amax_ = nullptr;            // e4m3 D: [0] ours, [1] the peer's
   std::string peer_unavailable_;
 };
 

@@ -150,6 +150,24 @@ struct GemmArgs {
   // the fp32 accumulator, so use_fast_accum is refused; D row-major and no batch (L = 1).
   GemmScaling scaling = GemmScaling::kTensorOrRow;
 
+  // ---- FP8 output: D e4m3 (torch._scaled_mm's out_dtype float8_e4m3fn, cuBLASLt's D scale
+  // and amax) ----
+  // D = e4m3(scale_result · x) with x = act(alpha · s_a · s_b · (A·B) + bias), rounded to
+  // nearest and saturated to ±448 (NaN stays NaN). Built for e4m3 A and B (K-major, as every
+  // FP8 GEMM), any scaling, with or without fast accumulation, the cooperative schedule,
+  // tile_n 0 or 128, no cluster; beta must be 0 (C would need a scale of its own); the bias,
+  // if any, bf16, fp16 or fp32. Other requests with an e4m3 D are refused by name; an e5m2 D
+  // is not built.
+  // scale_result: fp32, one element (any rank <= 2, every extent 1), device memory, read
+  //   by the kernel (a captured graph uses its value at replay); empty: 1.
+  // amax: fp32, one element, device memory: set to max |x| over D's elements, before
+  //   scale_result (what delayed scaling derives the next scale from; NaN if any x is NaN).
+  //   The call zeroes it on the stream before the kernel and the kernel raises it with
+  //   atomicMax. It must not overlap any other argument. Empty: not computed.
+  // Both only with an e4m3 D.
+  TensorView scale_result;
+  TensorView amax;
+
   // ---- thread-block clusters (tuning and tests) ----
   // CTAs per cluster along M and N of D as the caller sees it: 0 x 0 lets the library
   // choose; 1 x 1 none; 2 x 1 two CTAs on neighbouring row tiles load one B tile between

@@ -186,7 +186,10 @@ typedef enum warpspec_gemm_scaling {
  * contiguous in A and B, D bf16, the 128 x 256 tile, data-parallel. Version 5 (648
  * bytes) appends the consumer warpgroups' schedule (warpspec_gemm_schedule; ping-pong is
  * built for bf16 and fp16 x @ w.t() and, plain, a @ b, data-parallel, no cluster; warpspec::GemmSchedule
- * has the rules). An older caller gets the defaults for the fields it does not know. */
+ * has the rules). Version 6 (808 bytes) appends the FP8 output's scale_result and amax:
+ * with D e4m3 (A and B e4m3, beta 0), D = e4m3(scale_result * x), rounded and saturated to
+ * +-448, and amax = max |x| before scale_result (warpspec::GemmArgs has the rules). An
+ * older caller gets the defaults for the fields it does not know. */
 typedef struct warpspec_gemm_args {
   uint64_t struct_size; /* sizeof(warpspec_gemm_args) as the caller compiled it */
   warpspec_tensor a, b, c, d;
@@ -216,6 +219,9 @@ typedef struct warpspec_gemm_args {
   /* version 5 */
   int32_t schedule;         /* warpspec_gemm_schedule */
   int32_t reserved5;        /* must be 0 */
+  /* version 6: D e4m3 only */
+  warpspec_tensor scale_result; /* fp32, one element, device: D = e4m3(scale_result * x); data NULL: 1 */
+  warpspec_tensor amax;         /* fp32, one element, device, written: max |x| before scale_result; NULL: none */
 } warpspec_gemm_args;
 
 /* struct_size set, alpha = 1, everything else zero (beta 0, heuristics). */

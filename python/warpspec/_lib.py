@@ -67,7 +67,7 @@ class Tensor(ctypes.Structure):
 
 
 class GemmArgs(ctypes.Structure):
-    """warpspec_gemm_args, version 3. Build it with gemm_args()."""
+    """warpspec_gemm_args, version 6. Build it with gemm_args()."""
 
     _fields_ = [
         ("struct_size", ctypes.c_uint64),
@@ -94,6 +94,15 @@ class GemmArgs(ctypes.Structure):
         ("bias_per_row", ctypes.c_int32),
         ("use_fast_accum", ctypes.c_int32),
         ("scaling", ctypes.c_int32),
+        # version 4
+        ("cluster_m", ctypes.c_int32),
+        ("cluster_n", ctypes.c_int32),
+        # version 5
+        ("schedule", ctypes.c_int32),
+        ("reserved5", ctypes.c_int32),
+        # version 6: an e4m3 D's scale (data NULL: 1) and amax (written; NULL: not computed)
+        ("scale_result", Tensor),
+        ("amax", Tensor),
     ]
 
 
@@ -165,8 +174,9 @@ class KvAppendArgs(ctypes.Structure):
 
 # The C side static_asserts the same numbers.
 assert ctypes.sizeof(Tensor) == 80, "warpspec_tensor layout"
-assert ctypes.sizeof(GemmArgs) == 632 and GemmArgs.flags.offset == 348 and GemmArgs.scale_a.offset == 376 and \
-    GemmArgs.activation.offset == 616, "warpspec_gemm_args layout"
+assert ctypes.sizeof(GemmArgs) == 808 and GemmArgs.flags.offset == 348 and GemmArgs.scale_a.offset == 376 and \
+    GemmArgs.activation.offset == 616 and GemmArgs.cluster_m.offset == 632 and GemmArgs.schedule.offset == 640 and \
+    GemmArgs.scale_result.offset == 648 and GemmArgs.amax.offset == 728, "warpspec_gemm_args layout"
 assert ctypes.sizeof(AttentionArgs) == 1448 and AttentionArgs.tile_counter.offset == 856 and \
     AttentionArgs.softmax_scale.offset == 408 and AttentionArgs.sink.offset == 448 and \
     AttentionArgs.max_seqlen_q.offset == 848 and AttentionArgs.num_splits.offset == 944 and \
@@ -182,7 +192,8 @@ assert ctypes.sizeof(KvAppendArgs) == 976 and KvAppendArgs.rotary_interleaved.of
 # fields and their order are the ctypes classes' above; the sizes are checked below.
 # A tensor is: data, dtype, rank, shape[4], stride[4].
 TENSOR_FORMAT = "Qii4q4q"
-GEMM_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 4 + "ffiiiI" + "iiQQ" + TENSOR_FORMAT * 3 + "iiiI")
+GEMM_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 4 + "ffiiiI" + "iiQQ" + TENSOR_FORMAT * 3 + "iiiI" + "ii" + "ii"
+                            + TENSOR_FORMAT * 2)
 ATTENTION_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT * 5 + "fiII" + "qqfI" + TENSOR_FORMAT * 5 + "q" + TENSOR_FORMAT + "q"
                                  + "iIQQ" + TENSOR_FORMAT * 3 + TENSOR_FORMAT * 3)
 COMBINE_FORMAT = struct.Struct("<Q" + TENSOR_FORMAT + "qq" + TENSOR_FORMAT + "q" + TENSOR_FORMAT * 2)

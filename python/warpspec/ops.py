@@ -282,9 +282,11 @@ def _copies_column_major(t: torch.Tensor) -> bool:
     return col_ok or not row_ok or t.shape[-1] == 1
 
 
-# The epilogue of a call: scales, bias, activation code, bias per row, fast accumulation.
-# (scale_a, scale_b, bias, activation, bias_per_row, use_fast_accum, block-wise scales)
-_NO_EPILOGUE = (None, None, None, 0, False, False, False)
+# The epilogue of a call: scales, bias, activation code, bias per row, fast accumulation,
+# and an e4m3 D's scale and amax (C ABI version 6).
+# (scale_a, scale_b, bias, activation, bias_per_row, use_fast_accum, block-wise scales,
+#  scale_result, amax)
+_NO_EPILOGUE = (None, None, None, 0, False, False, False, None, None)
 
 _ACTIVATIONS = {None: _lib.ACTIVATION_NONE, "none": _lib.ACTIVATION_NONE, "relu": _lib.ACTIVATION_RELU,
                 "gelu": _lib.ACTIVATION_GELU_ERF, "gelu_tanh": _lib.ACTIVATION_GELU_TANH, "silu": _lib.ACTIVATION_SILU}
@@ -309,12 +311,14 @@ def _gemm_run(lib, index, a, b, c, d, alpha, beta, epilogue=_NO_EPILOGUE, fields
     """fields: a's, b's and c's _fields when the caller has them already (the first try)."""
     fa, fb, fc = fields if fields is not None else (
         _fields(a, "a"), _fields(b, "b"), _fields(c, "c") if c is not None else _lib.NULL_TENSOR)
-    scale_a, scale_b, bias, activation, bias_per_row, fast, block = epilogue
+    scale_a, scale_b, bias, activation, bias_per_row, fast, block, scale_result, amax = epilogue
     opt = [_fields(t, n) if t is not None else _lib.NULL_TENSOR
-           for t, n in ((scale_a, "scale_a"), (scale_b, "scale_b"), (bias, "bias"))]
+           for t, n in ((scale_a, "scale_a"), (scale_b, "scale_b"), (bias, "bias"), (scale_result, "scale_result"),
+                        (amax, "amax"))]
+    # Version 4's cluster and version 5's schedule (and reserved5) 0: the library chooses.
     packed = _GEMM_PACK(_GEMM_SIZE, *fa, *fb, *fc, *_fields(d, "d"), alpha, beta, 0, 0,
                         _BENCH_TILE_N, 0, _BENCH_DECOMPOSITION, 0, 0, 0, *opt[0], *opt[1], *opt[2], activation, int(bias_per_row), int(fast),
-                        _lib.SCALING_BLOCK if block else _lib.SCALING_TENSOR_OR_ROW)
+                        _lib.SCALING_BLOCK if block else _lib.SCALING_TENSOR_OR_ROW, 0, 0, 0, 0, *opt[3], *opt[4])
     return _call(lib._gemm_packed, packed, index)
 
 
@@ -395,7 +399,8 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
 
 
 def _gemm_op_impl(a, b, c, alpha: float, beta: float, out_dtype, bias=None, activation: int = 0):
-    return _gemm_impl(a, b, c, alpha, beta, out_dtype, None, (None, None, bias, activation, False, False, False))
+    return _gemm_impl(a, b, c, alpha, beta, out_dtype, None,
+                      (None, None, bias, activation, False, False, False, None, None))
 
 
 def _gemm_fake(a, b, c, alpha, beta, out_dtype, bias=None, activation=0):
@@ -407,7 +412,7 @@ _gemm = _register("gemm", "(Tensor a, Tensor b, Tensor? c, float alpha, float be
 
 
 def _gemm_out_impl(a, b, c, alpha: float, beta: float, bias, activation: int, out: torch.Tensor) -> None:
-    _gemm_impl(a, b, c, alpha, beta, out.dtype, out, (None, None, bias, activation, False, False, False))
+    _gemm_impl(a, b, c, alpha, beta, out.dtype, out, (None, None, bias, activation, False, False, False, None, None))
 
 
 def _gemm_out_fake(a, b, c, alpha, beta, bias, activation, out):
@@ -467,7 +472,7 @@ def gemm(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor] = None, alp
             raise ValueError(f"out: must have the result's dtype {result_dtype}, got {out.dtype} (pass out_dtype "
                              "for a float32 result)")
     if bias is not None or act != _lib.ACTIVATION_NONE:
-        epilogue = (None, None, bias, act, False, False, False)
+        epilogue = (None, None, bias, act, False, False, False, None, None)
         if out is not None:
             if _plain_eager(a, b, c, bias, out):
                 _gemm_out_impl(a, b, c, alpha, beta, bias, act, out)
@@ -510,45 +515,103 @@ def _block_scaled(a, b, scale_a, scale_b) -> bool:
     return not (row_a and row_b)
 
 
+_E4M3 = getattr(torch, "float8_e4m3fn", None)  # None: a torch without float8 dtypes
+_E5M2 = getattr(torch, "float8_e5m2", None)
+_SCALED_MM_OUT_DTYPES = tuple(d for d in (torch.bfloat16, torch.float16, torch.float32, _E4M3) if d is not None)
+
+
 def _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum: bool):
-    return _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum)
+    return _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum, scale_result=scale_result)
 
 
-def _scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype):
-    """The result's dtype, with the refusals that need no library (also the fake's, so a
+def _scaled_mm_amax_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum: bool, amax):
+    return _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum, scale_result=scale_result,
+                          amax=amax)
+
+
+def _scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype, scale_result=None, amax=None):
+    """The result's dtype, with the refusals that need no library (also the fakes', so a
     compiled graph raises where eager does)."""
     out_dtype = a.dtype if out_dtype is None else out_dtype
-    if out_dtype not in (torch.bfloat16, torch.float16, torch.float32):
-        raise ValueError(f"out_dtype: warpspec.scaled_mm writes bfloat16, float16 or float32, got {out_dtype} "
-                         "(FP8 output with scale_result and amax is not built yet)")
+    if out_dtype not in _SCALED_MM_OUT_DTYPES:
+        if _E5M2 is not None and out_dtype == _E5M2:
+            raise ValueError("out_dtype: torch.float8_e5m2 output is not built in warpspec.scaled_mm; its FP8 "
+                             "output is torch.float8_e4m3fn")
+        raise ValueError(f"out_dtype: warpspec.scaled_mm writes bfloat16, float16, float32 or float8_e4m3fn, got "
+                         f"{out_dtype}")
     for name, t in (("scale_a", scale_a), ("scale_b", scale_b)):
         if t.dtype != torch.float32:
             raise ValueError(f"{name}: must be float32, got {t.dtype}")
+    e4m3 = out_dtype == _E4M3
+    # scale_result is read only for an e4m3 result; otherwise it is ignored, unchecked, as
+    # torch._scaled_mm ignores it.
+    if e4m3 and scale_result is not None and (scale_result.dtype != torch.float32 or scale_result.numel() != 1):
+        raise ValueError(f"scale_result: must be a one-element float32 tensor, got {scale_result.dtype} of shape "
+                         f"{tuple(scale_result.shape)}")
+    if amax is not None:
+        if not e4m3:
+            raise ValueError(f"amax: applies to a torch.float8_e4m3fn result only (max |x| before scale_result, "
+                             f"cuBLASLt's AMAX_D), but out_dtype is {out_dtype}")
+        if amax.dtype != torch.float32 or amax.numel() != 1:
+            raise ValueError(f"amax: must be a one-element float32 tensor (it is written), got {amax.dtype} of shape "
+                             f"{tuple(amax.shape)}")
+        if amax.device != a.device:
+            raise ValueError(f"amax: is on {amax.device} but a is on {a.device}")
     return out_dtype
 
 
-def _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum: bool, out=None):
-    """scaled_mm's work (scale_result is not used: FP8 output is not built); out: the
-    result's buffer, or None for a new one."""
-    out_dtype = _scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype)
-    # scale_result applies only to an FP8 output (torch._scaled_mm ignores it otherwise).
+def _scaled_mm_run(a, b, scale_a, scale_b, bias, out_dtype, use_fast_accum: bool, out=None, scale_result=None,
+                   amax=None):
+    """scaled_mm's work; out: the result's buffer, or None for a new one. scale_result and
+    amax: an e4m3 result's (amax is written)."""
+    out_dtype = _scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype, scale_result, amax)
+    if out_dtype == _E4M3:
+        # One element in any shape, as torch takes it; the library reads rank <= 2, so the
+        # call passes a rank-0 view (of the same memory: amax is written through it).
+        if scale_result is not None:
+            scale_result = _tensor(scale_result, "scale_result").reshape(())
+        if amax is not None:
+            if amax.layout != torch.strided:
+                raise ValueError(f"amax: must be a dense (strided) tensor, got layout {amax.layout}")
+            # The library refuses an amax that overlaps another argument, but a call through
+            # aligned copies would not show it the caller's a or b.
+            for name, t in (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b), ("bias", bias),
+                            ("scale_result", scale_result)):
+                if t is not None and _overlaps(amax, t):
+                    raise ValueError(f"amax: overlaps {name} (amax is written)")
+            amax = amax.view(())
+    else:
+        scale_result = None  # torch._scaled_mm ignores it for other results
     return _gemm_impl(a, b, None, 1.0, 0.0, out_dtype, out,
                       (scale_a, scale_b, bias, _lib.ACTIVATION_NONE, False, bool(use_fast_accum),
-                       _block_scaled(a, b, scale_a, scale_b)))
+                       _block_scaled(a, b, scale_a, scale_b), scale_result, amax))
 
 
 def _scaled_mm_fake(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum):
-    return a.new_empty(_gemm_shape(a, b), dtype=_scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype))
+    return a.new_empty(_gemm_shape(a, b), dtype=_scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype, scale_result))
+
+
+def _scaled_mm_amax_fake(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum, amax):
+    return a.new_empty(_gemm_shape(a, b), dtype=_scaled_mm_out_dtype(a, scale_a, scale_b, out_dtype, scale_result,
+                                                                     amax))
 
 
 _scaled_mm = _register("scaled_mm", "(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, Tensor? bias, "
                        "Tensor? scale_result, ScalarType? out_dtype, bool use_fast_accum) -> Tensor",
                        _scaled_mm_impl, _scaled_mm_fake)
+# amax is an output argument: a call with it is an op of its own that says it writes amax
+# (Tensor(a!)), as gemm_out says it writes out, so torch.compile functionalises the write
+# and orders it against amax's other readers; calls without amax keep the op above, which
+# writes nothing but its result.
+_scaled_mm_amax = _register("scaled_mm_amax", "(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, Tensor? bias, "
+                            "Tensor? scale_result, ScalarType? out_dtype, bool use_fast_accum, Tensor(a!) amax) "
+                            "-> Tensor", _scaled_mm_amax_impl, _scaled_mm_amax_fake, mutates=("amax",))
 
 
 def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
               bias: Optional[torch.Tensor] = None, scale_result: Optional[torch.Tensor] = None,
-              out_dtype: Optional[torch.dtype] = None, use_fast_accum: bool = False) -> torch.Tensor:
+              out_dtype: Optional[torch.dtype] = None, use_fast_accum: bool = False, *,
+              amax: Optional[torch.Tensor] = None) -> torch.Tensor:
     """torch._scaled_mm's arguments and meaning: (a * scale_a) @ (b * scale_b) + bias.
 
     a: (M, K), row-major; b: (K, N), column-major (b = w.t() for a row-major (N, K) w);
@@ -559,18 +622,35 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
     ceil(N/128)) (block-wise, DeepSeek-V3's 1 x 128 blocks of a and 128 x 128 blocks of b;
     any strides, scale_a fastest M-major, stride (1, M) as DeepGEMM keeps it: ~3.5% over a
     contiguous one on the H200; no fast accumulation), read on the GPU (CUDA-graph safe).
-    bias: (N,) of out_dtype or float32. out_dtype: bfloat16, float16 or float32 (FP8
-    output is not built yet; torch's default, a's dtype, is refused). use_fast_accum:
-    skip the promotion of the FP8 accumulator every 128 K. Forward only.
+    out_dtype: bfloat16, float16, float32 or float8_e4m3fn; torch's default, a's dtype,
+    gives an e4m3 result for an e4m3 a (float8_e5m2 results are not built: ValueError).
+    bias: (N,) of out_dtype or float32; with an e4m3 result bfloat16, float16 or float32.
+    use_fast_accum: skip the promotion of the FP8 accumulator every 128 K.
+
+    An e4m3 result (e4m3 a and b) is e4m3(scale_result * x), x the product above, rounded
+    to nearest and saturated to +-448 (NaN stays NaN). scale_result: a one-element float32
+    CUDA tensor read on the GPU, or None for 1; ignored for other results, as torch does.
+    amax (keyword, not torch's): a one-element float32 tensor on a's GPU, set to max |x|
+    over the result before scale_result (cuBLASLt's AMAX_D, what delayed scaling derives
+    the next scale from); only with an e4m3 result. It must not share memory with any
+    other argument. Forward only.
     """
     _require_tensors(("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b), ("bias", bias, True),
-                     ("scale_result", scale_result, True))
-    if _plain_eager(a, b, scale_a, scale_b, bias):
-        return _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, use_fast_accum)
+                     ("scale_result", scale_result, True), ("amax", amax, True))
+    fast = bool(use_fast_accum)
+    if amax is None:
+        if _plain_eager(a, b, scale_a, scale_b, bias, scale_result):
+            return _scaled_mm_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, fast)
+        if _needs_grad(a, b, scale_a, scale_b, bias):
+            return _ForwardOnly.apply("scaled_mm", _scaled_mm, a, b, scale_a, scale_b, bias, scale_result, out_dtype,
+                                      fast)
+        return _scaled_mm(a, b, scale_a, scale_b, bias, scale_result, out_dtype, fast)
+    if _plain_eager(a, b, scale_a, scale_b, bias, scale_result, amax):
+        return _scaled_mm_amax_impl(a, b, scale_a, scale_b, bias, scale_result, out_dtype, fast, amax)
     if _needs_grad(a, b, scale_a, scale_b, bias):
-        return _ForwardOnly.apply("scaled_mm", _scaled_mm, a, b, scale_a, scale_b, bias, scale_result, out_dtype,
-                                  bool(use_fast_accum))
-    return _scaled_mm(a, b, scale_a, scale_b, bias, scale_result, out_dtype, bool(use_fast_accum))
+        return _ForwardOnly.apply("scaled_mm", _scaled_mm_amax, a, b, scale_a, scale_b, bias, scale_result,
+                                  out_dtype, fast, amax)
+    return _scaled_mm_amax(a, b, scale_a, scale_b, bias, scale_result, out_dtype, fast, amax)
 
 
 def gemm_fp8_fp8_bf16_nt(lhs, rhs, out: torch.Tensor) -> None:

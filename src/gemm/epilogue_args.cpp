@@ -55,6 +55,22 @@ Status read_scale(const TensorView& v, const char* name, int64_t extent, int vec
   return Status::Ok();
 }
 
+// One fp32 element (scale_result, amax): any rank <= 2 with every extent 1, 4-byte aligned.
+Status read_scalar(const TensorView& v, const char* name, float** out) {
+  *out = nullptr;
+  if (!present(v)) return Status::Ok();
+  if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
+  if (v.dtype != DType::kFP32)
+    return invalid_argument(fmt("%s.dtype: must be fp32, got %s", name, dtype_valid(v.dtype) ? dtype_name(v.dtype) : "an unknown dtype"));
+  if (v.rank < 0 || v.rank > 2) return invalid_argument(fmt("%s.rank: must be 0, 1 or 2, got %d", name, v.rank));
+  for (int i = 0; i < v.rank; ++i)
+    if (v.shape[i] != 1)
+      return invalid_argument(fmt("%s.shape[%d]: must be one element (every extent 1), got %" PRId64, name, i, v.shape[i]));
+  if (reinterpret_cast<uintptr_t>(v.data) % 4 != 0) return misaligned(fmt("%s.data: must be 4-byte aligned (fp32)", name));
+  *out = static_cast<float*>(v.data);
+  return Status::Ok();
+}
+
 // One block-scale matrix: fp32, rank 2, exactly `rows` x `cols`, 4-byte aligned, strides
 // >= 0 (any layout; a dimension of extent 1 may have any stride).
 Status read_block_matrix(const TensorView& v, const char* name, int64_t rows, int64_t cols, const char* what) {
@@ -108,9 +124,14 @@ Status read_epilogue_args(const GemmArgs& args, int64_t m, int64_t n, DType d_dt
     const int64_t want = args.bias_per_row ? m : n;
     const char* along = args.bias_per_row ? "M (bias_per_row: one per row of D)" : "N (one per column of D)";
     if (b.data == nullptr) return invalid_argument("bias.data: must not be null");
-    if (b.dtype != d_dtype && b.dtype != DType::kFP32)
+    if (d_dtype == DType::kE4M3) {  // an e4m3 D: the bias in a 16-bit type or fp32 (torch's is bf16)
+      if (b.dtype != DType::kBF16 && b.dtype != DType::kFP16 && b.dtype != DType::kFP32)
+        return invalid_argument(fmt("bias.dtype: with an e4m3 D must be bf16, fp16 or fp32, got %s",
+                                    dtype_valid(b.dtype) ? dtype_name(b.dtype) : "an unknown dtype"));
+    } else if (b.dtype != d_dtype && b.dtype != DType::kFP32) {
       return invalid_argument(fmt("bias.dtype: must be d's dtype (%s) or fp32, got %s", dtype_name(d_dtype),
                                   dtype_valid(b.dtype) ? dtype_name(b.dtype) : "an unknown dtype"));
+    }
     if (b.rank != 1) return invalid_argument(fmt("bias.rank: must be 1 (a vector), got %d", b.rank));
     if (b.shape[0] != want)
       return invalid_argument(fmt("bias.shape[0]: must be %s = %" PRId64 ", got %" PRId64, along, want, b.shape[0]));
@@ -126,6 +147,16 @@ Status read_epilogue_args(const GemmArgs& args, int64_t m, int64_t n, DType d_dt
   }
   e.row_scale = swapped ? sb : sa;
   e.col_scale = swapped ? sa : sb;
+  // The output's quantisation: an e4m3 D only.
+  if (d_dtype != DType::kE4M3) {
+    if (present(args.scale_result))
+      return invalid_argument(fmt("scale_result: applies to an e4m3 D only (D is %s)", dtype_name(d_dtype)));
+    if (present(args.amax)) return invalid_argument(fmt("amax: applies to an e4m3 D only (D is %s)", dtype_name(d_dtype)));
+  }
+  float* result_scale = nullptr;
+  WARPSPEC_RETURN_IF_ERROR(read_scalar(args.scale_result, "scale_result", &result_scale));
+  e.result_scale = result_scale;
+  WARPSPEC_RETURN_IF_ERROR(read_scalar(args.amax, "amax", &e.amax));
   *out = e;
   return Status::Ok();
 }
@@ -137,7 +168,8 @@ bool wants_fused_epilogue(const GemmArgs& args) {
 
 Status check_epilogue_pointers(const GemmArgs& args, int device) {
   const std::pair<const TensorView*, const char*> views[] = {
-      {&args.scale_a, "scale_a"}, {&args.scale_b, "scale_b"}, {&args.bias, "bias"}};
+      {&args.scale_a, "scale_a"}, {&args.scale_b, "scale_b"}, {&args.bias, "bias"},
+      {&args.scale_result, "scale_result"}, {&args.amax, "amax"}};
   for (const auto& [v, name] : views) {
     if (!present(*v)) continue;
     ByteSpan span;

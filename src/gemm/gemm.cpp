@@ -241,8 +241,15 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   if (fp8 && a.dtype == DType::kE5M2 && b.dtype == DType::kE5M2)
     return unsupported("a.dtype, b.dtype: e5m2 x e5m2 GEMMs are not built (as torch._scaled_mm); one operand must be e4m3");
   if (fp8) {
-    if (d.dtype != DType::kBF16 && d.dtype != DType::kFP16 && d.dtype != DType::kFP32)
-      return unsupported(fmt("d.dtype: with %s inputs D must be bf16, fp16 or fp32, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
+    if (d.dtype != DType::kBF16 && d.dtype != DType::kFP16 && d.dtype != DType::kFP32 && d.dtype != DType::kE4M3)
+      return unsupported(fmt("d.dtype: with %s inputs D must be bf16, fp16, fp32 or e4m3, got %s", dtype_name(a.dtype), dtype_name(d.dtype)));
+    // An e4m3 D (gemm/epilogue_quant.cuh): one kernel, e4m3 x e4m3, no beta·C.
+    if (d.dtype == DType::kE4M3 && (a.dtype != DType::kE4M3 || b.dtype != DType::kE4M3))
+      return unsupported(fmt("d.dtype: an e4m3 D is built for e4m3 A and B only, got %s x %s", dtype_name(a.dtype),
+                             dtype_name(b.dtype)));
+    if (d.dtype == DType::kE4M3 && args.beta != 0.0f)
+      return unsupported(fmt("beta: an e4m3 D takes no beta·C (C would need a scale of its own); pass 0, got %g",
+                             args.beta));
     // wgmma reads 8-bit operands only K-major (no transpose), the rule torch._scaled_mm
     // states as "mat2 must be column-major": refused rather than transposed behind the caller's back.
     if (!a.empty() && !a.row_major)
@@ -394,6 +401,14 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   p.m = p.a.rows, p.k = p.a.cols, p.n = p.b.cols, p.l = L;
   p.alpha = args.alpha, p.beta = args.beta;
   WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_epilogue_args(args, M, N, d.dtype, p.swapped, &p.epilogue));
+  // amax is written (atomically, by every tile) while the other arguments are read or written.
+  if (!args.amax.empty()) {
+    const std::pair<const TensorView*, const char*> others[] = {{&args.a, "a"}, {&args.b, "b"}, {&args.d, "d"},
+                                                                {&args.scale_a, "scale_a"}, {&args.scale_b, "scale_b"},
+                                                                {&args.bias, "bias"}, {&args.scale_result, "scale_result"}};
+    for (const auto& [v, name] : others)
+      if (!v->empty()) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.amax, "amax", *v, name, false));
+  }
   if (block_scaled) WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_block_scales(args, M, N, K, &p.block_scale));
   if (fused && !fp8) {  // after the epilogue arguments' own checks: a malformed one is named first
     // One fused kernel per 16-bit dtype: a linear layer's layout (x @ w.t()). Either
@@ -718,6 +733,12 @@ static std::string describe_plan(const Prepared& p) {
 // The caller's workspace or the library's cached one (allocated here, before the
 // launch: a refusal still launches nothing).
 static Status launch(const Prepared& p, const GemmArgs& args, cudaStream_t stream) {
+  // An e4m3 D's amax: the kernel raises it with atomicMax, so it starts at 0 (stream-ordered;
+  // a memset node in a captured graph). An empty D leaves it 0.
+  if (float* amax = p.params.epilogue.amax; amax != nullptr) {
+    const cudaError_t err = cudaMemsetAsync(amax, 0, sizeof(float), stream);
+    if (err != cudaSuccess) return cuda_error("cudaMemsetAsync (amax)", err);
+  }
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
   GemmParams params = p.params;
   if (p.plan.workspace_bytes > 0) {

@@ -31,7 +31,9 @@
 //     schedule for the other layouts of a plain GEMM (bench/NOTES.md v80).
 //   wave tile: kWaveTileConfig (128 x 224) x bf16, D bf16, A and B K-major, linear, cooperative
 //     and kWavePingPongTileConfig (128 x 160) x the same, ping-pong = 2 kernels: widths
-//     that fill the waves (docs/design/gemm-wave-widths.md, tile_choice.cpp).
+//     that fill the waves (docs/design/gemm-wave-widths.md, tile_choice.cpp);
+//   FP8 out: kFp8TileConfig x e4m3 x e4m3 -> e4m3, K-major, fused epilogue with the output's
+//     scale and amax (gemm/epilogue_quant.cuh) = 1 kernel: torch._scaled_mm's FP8 output.
 // The host's choices (gemm.cpp) only ever name configurations from this list; tests
 // sweep all of them. Each group is appended after the ones before it, so the older
 // kernels keep their indices (and kernel names: dispatch.hpp names kernels by index).
@@ -51,6 +53,7 @@ inline constexpr int kNumPingPongInstances = 2 * 2;
 inline constexpr int kNumFp8PingPongInstances = 1;
 inline constexpr int kNumMNMajorPingPongInstances = 4;
 inline constexpr int kNumWaveTileInstances = 2;
+inline constexpr int kNumFp8OutInstances = 1;
 
 // The one configuration built with clusters, less its cluster shape.
 inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
@@ -58,7 +61,7 @@ inline constexpr GemmConfig kClusterBase{kTileConfigs[0], DType::kBF16, DType::k
 constexpr auto make_gemm_instances() {
   std::array<GemmConfig, kNumPlainInstances + kNumFusedInstances + kNumClusterInstances + kNumNarrowInstances +
                              kNumMixedFp8Instances + kNumPingPongInstances + kNumFp8PingPongInstances +
-                             kNumMNMajorPingPongInstances + kNumWaveTileInstances>
+                             kNumMNMajorPingPongInstances + kNumWaveTileInstances + kNumFp8OutInstances>
       list{};
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
@@ -93,6 +96,7 @@ constexpr auto make_gemm_instances() {
   list[i++] = GemmConfig{kWaveTileConfig, DType::kBF16, DType::kBF16, true, true, {}};
   list[i++] = GemmConfig{kWavePingPongTileConfig, DType::kBF16, DType::kBF16, true, true, {}, EpilogueKind::kLinear,
                          false, KernelSchedule::kPingPong};
+  list[i++] = GemmConfig{kFp8TileConfig, DType::kE4M3, DType::kE4M3, true, true, {}, EpilogueKind::kFused};
   return list;
 }
 

@@ -6,9 +6,13 @@
 // Tolerance: FP8 products are exact in fp32, so the error is the accumulation's, below
 // testing/gemm_check.hpp's fp8_accumulation_eps (2^-11, fast accumulation 2^-9) of Σ|a·b|
 // (scaled). Plus two units of output rounding, and 1e-6 of the activation's approximations
-// (fp32 ex2 / rcp, A&S erf).
+// (fp32 ex2 / rcp, A&S erf). An e4m3 D (scale_result, amax): the kernel rounds a value within
+// that tolerance δ of the exact y = scale_result · x, so D must lie between the host's
+// saturating e4m3 roundings of y - δ and y + δ (rounding is monotonic), and amax between
+// max(|x| - δ) and max(|x| + δ) over D's elements.
 #include <cuda_fp8.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -49,6 +53,8 @@ struct Case {
   int splits = 0;  // split-K only
   bool b_other = false;  // B in the other 8-bit format than A (mixed e4m3 x e5m2)
   warpspec::GemmSchedule schedule = warpspec::GemmSchedule::kHeuristic;
+  float result_scale = 0;  // an e4m3 D's scale_result: 0 leaves it empty (1)
+  bool amax = false;       // an e4m3 D: ask for amax
   DType b_in() const { return !b_other ? in : in == DType::kE4M3 ? DType::kE5M2 : DType::kE4M3; }
 };
 
@@ -65,6 +71,8 @@ std::string name(const Case& c) {
   if (c.b_other) s += std::string("_b") + warpspec::dtype_name(c.b_in());
   if (c.schedule == warpspec::GemmSchedule::kPingPong) s += "_pingpong";
   if (c.schedule == warpspec::GemmSchedule::kCooperative) s += "_coop";
+  if (c.result_scale != 0) s += "_rs" + std::to_string(int(c.result_scale * 1000));
+  if (c.amax) s += "_amax";
   return s;
 }
 
@@ -173,6 +181,15 @@ void run_case(const Case& c) {
   g.decomposition = c.decomposition;
   g.schedule = c.schedule;
   g.splits = c.splits;
+  const bool e4m3_out = c.out == DType::kE4M3;
+  const std::vector<float> hrs(1, c.result_scale);
+  test::DeviceBuffer drs = test::to_device(hrs), damax(sizeof(float));
+  if (c.result_scale != 0) g.scale_result = vec(drs, DType::kFP32, 1);
+  if (c.amax) {
+    CUDA_ASSERT(test::poison(damax));  // all ones: NaN bits above any |x|, so a missing zeroing shows
+    g.amax = vec(damax, DType::kFP32, 1);
+  }
+  const double rscale = c.result_scale != 0 ? double(c.result_scale) : 1.0;
   const warpspec::Status s = warpspec::gemm(g);
   ASSERT_TRUE(s.ok()) << s.to_string();
   CUDA_ASSERT(cudaDeviceSynchronize());
@@ -193,6 +210,7 @@ void run_case(const Case& c) {
   };
   std::vector<int64_t> bad_in_row(static_cast<size_t>(M), 0);
   std::vector<std::vector<Miss>> misses(static_cast<size_t>(M));
+  std::vector<double> amax_lo(static_cast<size_t>(M), 0.0), amax_hi(static_cast<size_t>(M), 0.0);  // per row
   test::parallel_rows(M, [&](int64_t i) {
     for (int64_t j = 0; j < N; ++j) {
       double dot = 0, mag = 0;  // scaled: Σ s·a·b and Σ |s·a·b|
@@ -205,6 +223,17 @@ void run_case(const Case& c) {
       const double expect = testbed::activate(c.act, pre);
       const size_t at = c.d_col_major ? size_t(j * ld + i) : size_t(i * ld + j);
       const double got = testbed::load_float(c.out, hd.data(), at);
+      if (e4m3_out) {
+        const double delta = 1.2 * acc_rel * mag + 1e-6 * (std::fabs(pre) + 1);
+        amax_lo[size_t(i)] = std::max(amax_lo[size_t(i)], std::fabs(expect) - delta);
+        amax_hi[size_t(i)] = std::max(amax_hi[size_t(i)], std::fabs(expect) + delta);
+        const double y = rscale * expect, dy = rscale * delta;
+        const double lo = float(__nv_fp8_e4m3(float(y - dy))), hi = float(__nv_fp8_e4m3(float(y + dy)));
+        if (!(got >= lo && got <= hi)) {
+          if (++bad_in_row[size_t(i)] <= 5) misses[size_t(i)].push_back({i, j, got, y, hi - lo});
+        }
+        continue;
+      }
       const double tol = 2 * testbed::gemm_output_eps(c.out) * std::fabs(expect) + 1.2 * acc_rel * mag +
                          1e-6 * (std::fabs(pre) + 1) + 1e-30;
       if (!(std::fabs(got - expect) <= tol)) {
@@ -221,6 +250,14 @@ void run_case(const Case& c) {
                       << m.tol << ")";
   }
   EXPECT_EQ(bad, 0) << "of " << M * N << " elements";
+  if (c.amax) {
+    float got = 0;
+    CUDA_ASSERT(cudaMemcpy(&got, damax.get(), sizeof got, cudaMemcpyDeviceToHost));
+    double lo = 0, hi = 0;
+    for (int64_t i = 0; i < M; ++i) lo = std::max(lo, amax_lo[size_t(i)]), hi = std::max(hi, amax_hi[size_t(i)]);
+    EXPECT_TRUE(double(got) >= lo && double(got) <= hi) << "amax " << got << ", expected within [" << lo << ", " << hi
+                                                         << "]";
+  }
 }
 
 class GemmFp8Sweep : public ::testing::TestWithParam<Case> {};
@@ -368,6 +405,61 @@ std::vector<Case> fp8_cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fp8, GemmFp8Sweep, ::testing::ValuesIn(fp8_cases()),
+                         [](const ::testing::TestParamInfo<Case>& i) { return std::to_string(i.index) + "_" + name(i.param); });
+
+// An e4m3 D (scale_result and amax; gemm/epilogue_quant.cuh): every scaling, activations and
+// both biases (bf16, fp16, fp32), N off the 16-byte grid (the row end's chunk stored with plain
+// stores), M ending inside a tile, a column-major D (computed as Dᵀ), long K promoted and fast,
+// split-K and stream-K (the final unit quantises), data-parallel with several tiles a CTA (the
+// loop carried across tiles), a scale that saturates (|y| past 448 stores ±448), and amax with
+// and without a scale.
+std::vector<Case> fp8_out_cases() {
+  using warpspec::GemmDecomposition;
+  std::vector<Case> cases;
+  auto add = [&](int64_t m, int64_t n, int64_t k, Scaling sc, Bias bias, DType bias_dtype, GemmActivation act,
+                 float result_scale, bool amax) {
+    Case c{m, n, k, DType::kE4M3, DType::kE4M3, sc, bias, bias_dtype, act};
+    c.result_scale = result_scale;
+    c.amax = amax;
+    cases.push_back(c);
+    return &cases.back();
+  };
+  for (Scaling sc : {Scaling::kNone, Scaling::kTensor, Scaling::kRow, Scaling::kBlock})
+    add(131, 200, 272, sc, sc == Scaling::kBlock ? Bias::kNone : Bias::kColumn, DType::kBF16, GemmActivation::kGeluTanh,
+        0.5f, true);
+  for (GemmActivation act : {GemmActivation::kNone, GemmActivation::kReLU, GemmActivation::kGeluErf, GemmActivation::kSiLU})
+    for (DType bias_dtype : {DType::kFP32, DType::kFP16})
+      add(131, 200, 272, Scaling::kRow, act == GemmActivation::kReLU ? Bias::kRow : Bias::kColumn, bias_dtype, act,
+          0.25f, true);
+  add(131, 200, 272, Scaling::kTensor, Bias::kNone, DType::kFP32, GemmActivation::kNone, 0, false);   // neither
+  add(131, 200, 272, Scaling::kTensor, Bias::kNone, DType::kFP32, GemmActivation::kNone, 0, true);    // amax alone
+  add(131, 200, 272, Scaling::kTensor, Bias::kColumn, DType::kFP32, GemmActivation::kNone, 64.0f, true);  // saturates
+  for (auto [m, n, k] : {std::tuple{1, 16, 16}, {64, 8, 32}, {129, 129, 144}, {120, 520, 400}, {257, 72, 1040},
+                         {96, 384, 4096}})
+    for (bool fast : {false, true})
+      add(m, n, k, Scaling::kRow, Bias::kColumn, DType::kBF16, GemmActivation::kNone, 2.0f, true)->fast_accum = fast;
+  add(200, 136, 256, Scaling::kRow, Bias::kRow, DType::kFP32, GemmActivation::kSiLU, 0.5f, true)->d_col_major = true;
+  add(200, 130, 256, Scaling::kTensor, Bias::kColumn, DType::kFP32, GemmActivation::kNone, 1.0f, true)->d_col_major =
+      true;
+  struct Walk {
+    int64_t m, n, k;
+    GemmDecomposition d;
+    int splits;
+  };
+  for (Walk w : {Walk{200, 136, 1040, GemmDecomposition::kSplitK, 3}, Walk{1100, 1300, 1168, GemmDecomposition::kStreamK, 0},
+                 Walk{2048, 2100, 512, GemmDecomposition::kDataParallel, 0},
+                 Walk{2100, 2100, 384, GemmDecomposition::kDataParallel, 0}})
+    for (bool fast : {false, true}) {
+      Case* c = add(w.m, w.n, w.k, Scaling::kRow, Bias::kColumn, DType::kFP32, GemmActivation::kNone, 0.125f, true);
+      c->decomposition = w.d;
+      c->splits = w.splits;
+      c->fast_accum = fast;
+      c->tile_n = 128;
+    }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Fp8Out, GemmFp8Sweep, ::testing::ValuesIn(fp8_out_cases()),
                          [](const ::testing::TestParamInfo<Case>& i) { return std::to_string(i.index) + "_" + name(i.param); });
 
 std::vector<Case> epilogue_16bit_cases() {
@@ -576,6 +668,169 @@ TEST(GemmFp8, UnbuiltFormatsRefusedByName) {
   // And the pair that is built runs (no scales: the fused FP8 kernel with unit scales).
   EXPECT_TRUE(warpspec::gemm(args(DType::kE5M2, DType::kE4M3, 0)).ok());
   EXPECT_TRUE(warpspec::gemm(args(DType::kE4M3, DType::kE5M2, 128)).ok());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+}
+
+// An e4m3 D's amax counts D's elements only, not the tile's padding. Row 0 has a row bias of
+// 1000 and products that pull every element of it below: A >= 0, B <= 0, so x(0, j) = 1000 +
+// Σ a·b lies in (872, 1000). The 56 padding columns of the last column tile (N = 200) compute
+// x = 1000 + 0 (B zero-filled past N): counted, amax would be exactly 1000. Then NaN: a NaN
+// tensor-wise scale makes every x NaN, amax NaN and D e4m3 NaN; and a captured graph
+// replayed after scale_result changes (read on the device) and with PDL: amax zeroed each time.
+TEST(GemmFp8, E4m3OutputAmaxScaleAndNan) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const int64_t M = 131, N = 200, K = 128;
+  std::vector<uint8_t> ha(M * K), hb(N * K);
+  std::vector<float> fa(M * K), fb(N * K);
+  for (size_t i = 0; i < ha.size(); ++i) fa[i] = quantise(DType::kE4M3, 0.5f + 0.5f * testbed::hash_uniform(11, i), ha.data(), i);
+  for (size_t i = 0; i < hb.size(); ++i) fb[i] = quantise(DType::kE4M3, -0.5f - 0.5f * testbed::hash_uniform(12, i), hb.data(), i);
+  std::vector<float> bias(M, 0.0f), one(1, 1.0f), rs(1, 0.25f);
+  bias[0] = 1000.0f;
+  test::DeviceBuffer da = test::to_device(ha), db = test::to_device(hb), dbias = test::to_device(bias),
+                     dsa = test::to_device(one), drs = test::to_device(rs), dd(M * N), damax(sizeof(float));
+  GemmArgs g;
+  g.a = TensorView::matrix(da.get(), DType::kE4M3, M, K, K);
+  g.b = TensorView::matrix(db.get(), DType::kE4M3, K, N, K, false);
+  g.d = TensorView::matrix(dd.get(), DType::kE4M3, M, N, N);
+  g.bias = vec(dbias, DType::kFP32, M);
+  g.bias_per_row = true;
+  g.scale_a = vec(dsa, DType::kFP32, 1);
+  g.scale_result = vec(drs, DType::kFP32, 1);
+  g.amax = vec(damax, DType::kFP32, 1);
+  double want = 0;  // max |x| over D, in float64
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double dot = bias[size_t(i)];
+      for (int64_t k = 0; k < K; ++k) dot += double(fa[i * K + k]) * double(fb[j * K + k]);
+      want = std::max(want, std::fabs(dot));
+    }
+  ASSERT_LT(want, 999.0);
+  auto amax = [&] {
+    float v = 0;
+    EXPECT_EQ(cudaMemcpy(&v, damax.get(), sizeof v, cudaMemcpyDeviceToHost), cudaSuccess);
+    return v;
+  };
+  for (bool pdl : {false, true}) {
+    g.pdl = pdl;
+    CUDA_ASSERT(test::poison(damax));
+    const warpspec::Status s = warpspec::gemm(g);
+    ASSERT_TRUE(s.ok()) << s.to_string();
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    EXPECT_NEAR(amax(), want, 1e-4 * want) << "pdl " << pdl;
+  }
+  g.pdl = false;
+  // Row 0 of D: e4m3(0.25 · x), x in (872, 1000): the host's rounding within one step.
+  std::vector<uint8_t> hd = test::to_host<uint8_t>(dd, M * N);
+  for (int64_t j = 0; j < N; ++j) {
+    double x = 1000.0;
+    for (int64_t k = 0; k < K; ++k) x += double(fa[k]) * double(fb[j * K + k]);
+    const float got = testbed::load_float(DType::kE4M3, hd.data(), size_t(j));
+    EXPECT_GE(got, float(__nv_fp8_e4m3(float(0.25 * x * (1 - 1e-5))))) << j;
+    EXPECT_LE(got, float(__nv_fp8_e4m3(float(0.25 * x * (1 + 1e-5))))) << j;
+  }
+
+  // A captured graph reads scale_result at replay and zeroes amax each time.
+  cudaStream_t stream;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const warpspec::Status cs = warpspec::gemm(g, stream);
+  CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+  ASSERT_TRUE(cs.ok()) << cs.to_string();
+  CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+  const float rs2 = 0.125f;
+  CUDA_ASSERT(cudaMemcpy(drs.get(), &rs2, sizeof rs2, cudaMemcpyHostToDevice));
+  CUDA_ASSERT(test::poison(damax));
+  CUDA_ASSERT(test::poison(dd));
+  CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+  CUDA_ASSERT(cudaStreamSynchronize(stream));
+  EXPECT_NEAR(amax(), want, 1e-4 * want) << "graph replay";
+  hd = test::to_host<uint8_t>(dd, M * N);
+  {
+    double x = 1000.0;
+    for (int64_t k = 0; k < K; ++k) x += double(fa[k]) * double(fb[k]);
+    const float got = testbed::load_float(DType::kE4M3, hd.data(), 0);
+    EXPECT_GE(got, float(__nv_fp8_e4m3(float(0.125 * x * (1 - 1e-5))))) << "replay read the new scale_result";
+    EXPECT_LE(got, float(__nv_fp8_e4m3(float(0.125 * x * (1 + 1e-5))))) << "replay read the new scale_result";
+  }
+  CUDA_ASSERT(cudaGraphExecDestroy(exec));
+  CUDA_ASSERT(cudaGraphDestroy(graph));
+  CUDA_ASSERT(cudaStreamDestroy(stream));
+
+  // NaN: every x NaN, so D is e4m3 NaN (0x7F or 0xFF) everywhere and amax NaN.
+  const float nan = NAN;
+  CUDA_ASSERT(cudaMemcpy(dsa.get(), &nan, sizeof nan, cudaMemcpyHostToDevice));
+  CUDA_ASSERT(test::poison(damax));
+  CUDA_ASSERT(cudaMemset(dd.get(), 0, M * N));
+  ASSERT_TRUE(warpspec::gemm(g).ok());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  EXPECT_TRUE(std::isnan(amax()));
+  hd = test::to_host<uint8_t>(dd, M * N);
+  for (int64_t i = 0; i < M * N; ++i) ASSERT_EQ(hd[size_t(i)] & 0x7F, 0x7F) << i;
+}
+
+// An e4m3 D is built for one kernel: what it is not built for is refused by name before
+// anything launches (D and amax untouched), and scale_result / amax are refused with any
+// other D.
+TEST(GemmFp8, E4m3OutputRefusedByName) {
+  WARPSPEC_REQUIRE_HOPPER();
+  const int64_t M = 64, N = 64, K = 64;
+  test::DeviceBuffer da(M * K * 2), db(N * K * 2), dc(M * N), dd(M * N * 4), dsc(16), damax(16), dbias(N * 4);
+  CUDA_ASSERT(test::poison(dd));
+  CUDA_ASSERT(test::poison(damax));
+  auto args = [&] {
+    GemmArgs g;
+    g.a = TensorView::matrix(da.get(), DType::kE4M3, M, K, K);
+    g.b = TensorView::matrix(db.get(), DType::kE4M3, K, N, K, false);
+    g.d = TensorView::matrix(dd.get(), DType::kE4M3, M, N, N);
+    g.amax = vec(damax, DType::kFP32, 1);
+    return g;
+  };
+  struct Refusal {
+    const char* what;
+    GemmArgs g;
+    const char* names;
+  };
+  std::vector<Refusal> refusals;
+  auto add = [&](const char* what, const char* names, auto&& change) {
+    GemmArgs g = args();
+    change(g);
+    refusals.push_back({what, g, names});
+  };
+  add("e4m3 x e5m2", "d.dtype", [&](GemmArgs& g) { g.b.dtype = DType::kE5M2; });
+  add("bf16 in", "d.dtype", [&](GemmArgs& g) { g.a.dtype = g.b.dtype = DType::kBF16; });
+  add("e5m2 D", "d.dtype", [&](GemmArgs& g) { g.d.dtype = DType::kE5M2; });
+  add("beta", "beta", [&](GemmArgs& g) {
+    g.beta = 1.0f;
+    g.c = TensorView::matrix(dc.get(), DType::kE4M3, M, N, N);
+  });
+  add("tile_n 256", "tile_n", [&](GemmArgs& g) { g.tile_n = 256; });
+  add("ping-pong", "schedule", [&](GemmArgs& g) {
+    g.schedule = warpspec::GemmSchedule::kPingPong;
+    g.use_fast_accum = true;
+  });
+  add("e4m3 bias", "bias.dtype", [&](GemmArgs& g) { g.bias = vec(dbias, DType::kE4M3, N); });
+  add("amax bf16", "amax.dtype", [&](GemmArgs& g) { g.amax.dtype = DType::kBF16; });
+  add("amax two", "amax.shape", [&](GemmArgs& g) { g.amax.shape[0] = 2; });
+  add("scale_result two", "scale_result.shape", [&](GemmArgs& g) { g.scale_result = vec(dsc, DType::kFP32, 2); });
+  add("amax overlaps scale_result", "amax", [&](GemmArgs& g) { g.scale_result = vec(damax, DType::kFP32, 1); });
+  add("amax with a bf16 D", "amax", [&](GemmArgs& g) { g.d.dtype = DType::kBF16; });
+  add("scale_result with a bf16 D", "scale_result", [&](GemmArgs& g) {
+    g.d.dtype = DType::kBF16;
+    g.amax = TensorView{};
+    g.scale_result = vec(dsc, DType::kFP32, 1);
+  });
+  for (const Refusal& r : refusals) {
+    SCOPED_TRACE(r.what);
+    const warpspec::Status s = warpspec::gemm(r.g);
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.message().find(r.names), std::string::npos) << s.to_string();
+  }
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  for (uint8_t byte : test::to_host<uint8_t>(dd, dd.bytes())) ASSERT_EQ(byte, 0xFF) << "a refused call wrote D";
+  for (uint8_t byte : test::to_host<uint8_t>(damax, 4)) ASSERT_EQ(byte, 0xFF) << "a refused call wrote amax";
+  EXPECT_TRUE(warpspec::gemm(args()).ok());  // and the call as built runs
   CUDA_ASSERT(cudaDeviceSynchronize());
 }
 

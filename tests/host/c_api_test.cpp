@@ -143,7 +143,7 @@ const Refusal kRefusals[] = {
     {"bad tile", [](warpspec_gemm_args& g) { g.tile_n = 96; }, WARPSPEC_INVALID_ARGUMENT, "tile_n"},
     {"unknown flag bits", [](warpspec_gemm_args& g) { g.flags = 2; }, WARPSPEC_UNSUPPORTED, "flags: unknown option bits 0x2"},
     {"old struct", [](warpspec_gemm_args& g) { g.struct_size = 64; }, WARPSPEC_INVALID_ARGUMENT, "struct_size: 64 is smaller"},
-    {"size between versions", [](warpspec_gemm_args& g) { g.struct_size = 400; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_gemm_args.struct_size: 400 is not the size of any version (352, 376, 632, 640 or 648 bytes)"},
+    {"size between versions", [](warpspec_gemm_args& g) { g.struct_size = 400; }, WARPSPEC_INVALID_ARGUMENT, "warpspec_gemm_args.struct_size: 400 is not the size of any version (352, 376, 632, 640, 648 or 808 bytes)"},
     {"unknown decomposition", [](warpspec_gemm_args& g) { g.decomposition = 9; }, WARPSPEC_INVALID_ARGUMENT, "decomposition: unknown value 9"},
     {"splits too many", [](warpspec_gemm_args& g) { g.decomposition = WARPSPEC_GEMM_DECOMPOSITION_SPLIT_K; g.splits = 257; }, WARPSPEC_INVALID_ARGUMENT, "splits: must be 0 (automatic) or 1..256"},
     {"splits without split-K", [](warpspec_gemm_args& g) { g.splits = 4; }, WARPSPEC_INVALID_ARGUMENT, "splits: 4 given, but splits apply only with decomposition kSplitK"},
@@ -198,8 +198,8 @@ TEST(CApi, ALargerStructFromANewerCallerIsReadWhenItsTailIsZero) {
 
   newer.future[1] = 1;
   EXPECT_EQ(warpspec_gemm_check(&newer.v1), WARPSPEC_UNSUPPORTED);
-  EXPECT_NE(last_error().find("knows 648"), std::string::npos) << last_error();
-  EXPECT_NE(last_error().find("byte 656"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("knows 808"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("byte 816"), std::string::npos) << last_error();
 }
 
 TEST(CApi, AVersionOneStructGetsTheDefaultDecomposition) {
@@ -254,6 +254,30 @@ TEST(CApi, AVersionThreeStructGetsTheLibrarysCluster) {
   v3.args.struct_size = sizeof(warpspec_gemm_args);
   EXPECT_EQ(warpspec_gemm_check(&v3.args), WARPSPEC_INVALID_ARGUMENT) << last_error();
   EXPECT_NE(last_error().find("cluster_m, cluster_n"), std::string::npos) << last_error();
+}
+
+TEST(CApi, AVersionFiveStructGetsNoFp8Output) {
+  // A caller compiled against version 5 (648 bytes) passes no scale_result or amax: the
+  // library gives the API empty views, whatever follows in the caller's memory; version
+  // 6 reads them (and the API refuses them beside a bf16 D, which shows they arrived).
+  warpspec_gemm_args args = valid_args();
+  args.struct_size = 648;
+  args.scale_result = matrix(0x40000000, WARPSPEC_DTYPE_FP32, 1, 1);  // past byte 648: ignored
+  args.amax = matrix(0x40001000, WARPSPEC_DTYPE_FP32, 1, 1);
+  const warpspec_status s = warpspec_gemm_check(&args);
+  EXPECT_TRUE(s == WARPSPEC_OK || s == WARPSPEC_NO_DEVICE) << last_error();
+  args.struct_size = sizeof(warpspec_gemm_args);
+  EXPECT_EQ(warpspec_gemm_check(&args), WARPSPEC_INVALID_ARGUMENT) << last_error();
+  EXPECT_NE(last_error().find("scale_result: applies to an e4m3 D only"), std::string::npos) << last_error();
+  args.scale_result = warpspec_tensor{};
+  EXPECT_EQ(warpspec_gemm_check(&args), WARPSPEC_INVALID_ARGUMENT) << last_error();
+  EXPECT_NE(last_error().find("amax: applies to an e4m3 D only"), std::string::npos) << last_error();
+  // A size between versions 5 and 6 ends inside scale_result: refused, naming the sizes.
+  args.struct_size = 700;
+  EXPECT_EQ(warpspec_gemm_check(&args), WARPSPEC_INVALID_ARGUMENT);
+  EXPECT_NE(last_error().find("700 is not the size of any version (352, 376, 632, 640, 648 or 808 bytes)"),
+            std::string::npos)
+      << last_error();
 }
 
 TEST(CApi, EpilogueFieldsReachTheApi) {
@@ -331,7 +355,7 @@ TEST(CApi, HeaderCompilesAsC99AndWorksFromC) {
   EXPECT_EQ(warpspec_test_refusal_from_c(message, sizeof message), WARPSPEC_INVALID_ARGUMENT);
   EXPECT_NE(std::string(message).find("d.data: must not be null"), std::string::npos) << message;
   EXPECT_EQ(warpspec_test_gemm_args_size_from_c(), sizeof(warpspec_gemm_args));
-  EXPECT_EQ(sizeof(warpspec_gemm_args), 648u);
+  EXPECT_EQ(sizeof(warpspec_gemm_args), 808u);
   EXPECT_EQ(sizeof(warpspec_tensor), 80u);
 }
 

@@ -107,7 +107,10 @@ TEST(Cli, UsageErrorsExitTwo) {
                            "gemm --dtype e5m2", "gemm --dtype e4m3 --scaling rows", "bench gemm --scaling block",
                            "gemm --scaling tensor", "gemm --dtype fp16 --fast-accum",
                            "bench gemm --dtype bf16 --fast-accum",
-                           "bench gemm --dtype e4m3 --out-dtype e4m3",
+                           "bench gemm --dtype e4m3 --out-dtype e5m2",
+                           // An e4m3 D's scale: only with one, and positive.
+                           "gemm --scale-result 2", "bench gemm --dtype e4m3 --scale-result 0.5",
+                           "gemm --dtype e4m3 --out-dtype e4m3 --scale-result -1",
                            // The tile order of ours and of its second run.
                            "bench gemm --raster x", "bench gemm --versus-raster auto",
                            // The cluster of the second run.

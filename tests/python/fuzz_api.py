@@ -489,6 +489,10 @@ CORRUPTIONS = {
         "scale_a_cpu": (_V, ["scale_a"], False, {}),
         "out_dtype_none": (_V, ["out_dtype"], False, {}),
         "out_dtype_fp8": (_V, ["out_dtype"], False, {}),
+        "amax_16bit_result": (_V, ["amax"], False, {}),
+        "e4m3_amax_shape": (_V, ["amax"], False, {}),
+        "e4m3_scale_result_fp16": (_V, ["scale_result"], False, {}),
+        "e4m3_mixed_formats": (_V, ["d.dtype"], False, {}),
         "bias_shape": (_V, ["bias.shape"], False, {"bias": True}),
         "bias_dtype": (_V, ["bias.dtype"], False, {"bias": True}),
         "both_e5m2": (_V, ["a.dtype", "b.dtype"], False, {}),
@@ -1484,10 +1488,23 @@ def _bad_scaled_mm(p, corruption):
         sa = (torch.rand(M, 2, device="cuda") + 0.5)[:, :1]
     elif corruption == "scale_a_cpu":
         sa = sa.cpu()
-    elif corruption == "out_dtype_none":
+    elif corruption == "out_dtype_none":  # torch's default, a's dtype: e5m2 here (an e4m3 result is built)
         del kw["out_dtype"]
-    elif corruption == "out_dtype_fp8":
+        a = a.float().to(_dt("e5m2"))
+    elif corruption == "out_dtype_fp8":  # an e5m2 result: not built
+        kw["out_dtype"] = _dt("e5m2")
+    elif corruption == "amax_16bit_result":  # amax only with an e4m3 result
+        kw["amax"] = torch.zeros((), device="cuda")
+    elif corruption == "e4m3_amax_shape":
+        kw.update(out_dtype=e4m3, amax=torch.zeros(2, device="cuda"))
+        kw.pop("bias", None)
+    elif corruption == "e4m3_scale_result_fp16":
+        kw.update(out_dtype=e4m3, scale_result=torch.ones((), device="cuda", dtype=torch.float16))
+        kw.pop("bias", None)
+    elif corruption == "e4m3_mixed_formats":  # an e4m3 result is built for e4m3 a and b only
         kw["out_dtype"] = e4m3
+        kw.pop("bias", None)
+        b = b.float().to(_dt("e5m2"))
     elif corruption == "bias_shape":
         kw["bias"] = _randn(N - 1, od)
     elif corruption == "bias_dtype":

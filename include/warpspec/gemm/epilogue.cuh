@@ -45,9 +45,16 @@ struct Epilogue {
   static constexpr uint32_t kLoadTxBytes = kChunkBytes;  // the C box: block_m rows x 128 B
   static_assert(kTailCols % 8 == 0 && (kTailCols == 0 || kCfg.epilogue == EpilogueKind::kLinear),
                 "a tail chunk is whole 8-column fragment groups, on the linear epilogue");
-  static_assert(sizeof(TOut) == 2 || sizeof(TOut) == 4, "output is 16- or 32-bit");
+  static_assert(sizeof(TOut) == 2 || sizeof(TOut) == 4 || (sizeof(TOut) == 1 && kCfg.epilogue == EpilogueKind::kFused),
+                "output is 16- or 32-bit, or e4m3 through the fused epilogue's quantisation");
   static_assert((64 * kEpiRowBytes) % 1024 == 0, "each warpgroup's half of a chunk must stay SW128-aligned");
-  using Op = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, kEpiCols>>;  // the per-element math
+  // The op's columns a call: a chunk's, or for an e4m3 D half of its 128. The op holds a
+  // call's values, addresses and column factors at once, beside the accumulators and, in the
+  // FP8 kernels' carried loop, the next tile's MMAs in flight: with a whole 128-column e4m3
+  // chunk's, ptxas serialized that loop's wgmmas (C7515); half is a 16-bit D's chunk.
+  static constexpr int kOpCols = sizeof(TOut) == 1 ? kEpiCols / 2 : kEpiCols;
+  static constexpr int kOpsPerChunk = kEpiCols / kOpCols;
+  using Op = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, kOpCols>>;  // the per-element math
   // The tail chunk's: its columns start at kChunks * kEpiCols = (kChunks * kEpiCols / kTailCols)
   // chunks of kTailCols.
   using TailOp = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, (kTailCols != 0 ? kTailCols : kEpiCols)>>;
@@ -112,18 +119,23 @@ struct Epilogue {
     const int m0 = t.m_block * kBlockM + row0;
     const int n0 = t.n_block * kBlockN;
     // The thread's first row: tile row 16·warp + g (hopper/fragment.cuh).
-    const Op op(p, int64_t(m0) + 16 * (tid / 32) + (tid % 32) / 4, int64_t(t.n_block) * kBlockN);
+    Op op(p, int64_t(m0) + 16 * (tid / 32) + (tid % 32) / 4, int64_t(t.n_block) * kBlockN);
 #pragma unroll
     for (int j = 0; j < kChunks; ++j) {
       uint8_t* buf = s.chunk[st.index] + wg * 64 * kEpiRowBytes;
-      const typename Op::ChunkValues cv = op.chunk_values(j);  // global loads in flight during the wait
+      typename Op::ChunkValues cv = op.chunk_values(j * kOpsPerChunk);  // global loads in flight during the wait
       if (load_c) {
         pipe.consumer_wait(st);
       } else {
         if (storer) hopper::tma_store_wait_read<kEpiStages - 1>();
         hopper::named_barrier_sync(barrier, 128);
       }
-      op.write(cv, j, hopper::smem_u32(buf), acc, beta, load_c);
+      op.write(cv, j * kOpsPerChunk, hopper::smem_u32(buf), acc, beta, load_c);
+#pragma unroll
+      for (int part = 1; part < kOpsPerChunk; ++part) {  // the chunk's other op columns (an e4m3 D)
+        cv = op.chunk_values(j * kOpsPerChunk + part);
+        op.write(cv, j * kOpsPerChunk + part, hopper::smem_u32(buf), acc, beta, load_c);
+      }
       const int chunk_n0 = n0 + j * kEpiCols;  // may wrap past 2^31 for chunks beyond n: TMA clips those
       // In 64 bits: near n = 2^31 an int32 chunk end wraps and would pass for in bounds.
       if (p.d_ragged && int64_t(t.n_block) * kBlockN + j * kEpiCols + kEpiCols > p.n) {
@@ -156,9 +168,10 @@ struct Epilogue {
       }
       st.advance();
     }
+    op.finish();  // the tile's last word on its values (an e4m3 D's amax)
     if constexpr (kTailCols != 0) {  // the tail chunk: plain stores of its kTailCols columns
       uint8_t* buf = s.chunk[st.index] + wg * 64 * kEpiRowBytes;
-      const TailOp tail_op(p, int64_t(m0) + 16 * (tid / 32) + (tid % 32) / 4, int64_t(t.n_block) * kBlockN);
+      TailOp tail_op(p, int64_t(m0) + 16 * (tid / 32) + (tid % 32) / 4, int64_t(t.n_block) * kBlockN);
       const typename TailOp::ChunkValues cv = tail_op.chunk_values(kChunks * kEpiCols / kTailCols);
       if (load_c) {
         pipe.consumer_wait(st);

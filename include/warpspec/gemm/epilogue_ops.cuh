@@ -17,7 +17,8 @@
 // An op is constructed once per tile by each consumer thread, then per chunk j:
 //   cv = op.chunk_values(j)   — what the chunk needs from global memory, loaded before
 //                               the epilogue waits for its buffer, so the loads overlap it;
-//   op.write(cv, j, buf, acc, beta, load_c) — the chunk's pairs into the buffer.
+//   op.write(cv, j, buf, acc, beta, load_c) — the chunk's pairs into the buffer;
+// and op.finish() once the tile's chunks are written (FP8 D: the tile's amax).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -26,6 +27,7 @@
 
 #include "warpspec/gemm/config.hpp"
 #include "warpspec/gemm/epilogue_params.hpp"
+#include "warpspec/gemm/epilogue_quant.cuh"
 #include "warpspec/gemm/params.hpp"
 #include "warpspec/hopper/arch.cuh"
 #include "warpspec/hopper/convert.cuh"
@@ -86,6 +88,7 @@ struct LinearOp {
       Io::for_each_pair(j, buf_addr, [&](int i, uint32_t addr) { Io::put(addr, alpha * acc[i], alpha * acc[i + 1]); });
     }
   }
+  WARPSPEC_DEVICE void finish() const {}
 };
 
 // ---------------------------------------------------------------------------------------
@@ -127,7 +130,8 @@ struct ActGeluErf {
 };
 
 // ---------------------------------------------------------------------------------------
-// D = act(alpha · s_row · s_col · acc + bias + beta · C).
+// D = act(alpha · s_row · s_col · acc + bias + beta · C), then D's quantisation
+// (gemm/epilogue_quant.cuh: nothing, or an e4m3 D's scale and amax).
 //
 // Per element the linear part is one FFMA (acc · (alpha·s_row) + column bias) where there
 // is no column scale and no row bias (16-bit calls, tensor-wise FP8: a uniform branch picks
@@ -164,10 +168,11 @@ struct FusedOp {
   uint32_t col_base;  // kernel column of the tile's column 0, plus 2q (the thread's first)
   uint32_t last_col;  // n - 1: indices are clamped to it
   bool lean_linear;   // no column scale and no row bias: acc · row_mul + column bias
+  OutputQuant<typename Io::TOut> quant;
 
   WARPSPEC_DEVICE FusedOp(const GemmParams& p, int64_t row0, int64_t col0)
       : bias_dtype(p.epilogue.bias_dtype), act(p.epilogue.activation),
-        col_base(uint32_t(col0) + 2 * (threadIdx.x % 4)), last_col(p.n > 0 ? uint32_t(p.n - 1) : 0) {
+        col_base(uint32_t(col0) + 2 * (threadIdx.x % 4)), last_col(p.n > 0 ? uint32_t(p.n - 1) : 0), quant(p, row0) {
     const EpilogueOpParams& e = p.epilogue;
     float mul = p.alpha;
     if (e.col_scale.data != nullptr && e.col_scale.stride == 0) mul *= e.col_scale.data[0];
@@ -228,7 +233,7 @@ struct FusedOp {
 
   template <int kAcc>
   WARPSPEC_DEVICE void write(const ChunkValues& cv, int j, uint32_t buf_addr, const float (&acc)[kAcc], float beta,
-                             bool load_c) const {
+                             bool load_c) {
     // The chunk's pairs in registers: the linear part, beta·C, the activation, the
     // stores; each an unrolled pass under at most one uniform branch.
     float v[2 * Io::kPairs];
@@ -261,9 +266,12 @@ struct FusedOp {
       case Activation::kSiLU: apply(ActSigmoidGate<0>{}, v); break;
       default: break;
     }
+    quant.apply(v, [&](int k, int e) { return col_base + uint32_t(j * Io::kCols + 8 * (k >> 1) + e) <= last_col; });
 #pragma unroll
     for (int k = 0; k < Io::kPairs; ++k) Io::put(addr[k], v[2 * k], v[2 * k + 1]);
   }
+
+  WARPSPEC_DEVICE void finish() const { quant.finish(); }
 
   template <class Act>
   WARPSPEC_DEVICE static void apply(Act f, float (&v)[2 * Io::kPairs]) {

@@ -35,6 +35,11 @@ struct EpilogueOpParams {
   DType bias_dtype = DType::kFP32;
   bool bias_per_row = false;
   Activation activation = Activation::kNone;
+  // An e4m3 D only (gemm/epilogue_quant.cuh): D = e4m3(result_scale · x), x the value
+  // after the activation; null: 1. amax, null or one fp32 the launch has zeroed: the
+  // largest |x| over D's elements (before result_scale), by atomicMax.
+  const float* result_scale = nullptr;
+  float* amax = nullptr;
 };
 
 }  // namespace warpspec::gemm_impl

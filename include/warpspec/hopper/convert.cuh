@@ -106,16 +106,30 @@ WARPSPEC_DEVICE float ldg_as_float(const void* v, int64_t i) {
   else return bits_to_float<T>(__ldg(static_cast<const unsigned short*>(v) + i));
 }
 
-// Two fp32 values at shared address `addr` as a pair of T: fp32 (8 bytes) or bf16/fp16
-// (one 32-bit word, `lo` first), rounded to nearest; and the pair read back as fp32.
+// Two fp32 values as two e4m3 bytes, `lo` in the lower one, rounded to nearest and
+// saturated to the largest finite (±448; NaN stays NaN): cuda_fp8.h's conversion, whose
+// float2 .x is the lower byte. And back (exact).
+WARPSPEC_DEVICE uint16_t pack2_e4m3(float lo, float hi) {
+  return uint16_t(__nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE, __NV_E4M3));
+}
+WARPSPEC_DEVICE float2 unpack2_e4m3(uint16_t v) {
+  const __half2 h(__nv_cvt_fp8x2_to_halfraw2(__nv_fp8x2_storage_t(v), __NV_E4M3));
+  return __half22float2(h);
+}
+
+// Two fp32 values at shared address `addr` as a pair of T: fp32 (8 bytes), bf16/fp16
+// (one 32-bit word, `lo` first) or e4m3 (two bytes, saturated), rounded to nearest; and
+// the pair read back as fp32.
 template <class T>
 WARPSPEC_DEVICE void st_shared_pair(uint32_t addr, float lo, float hi) {
   if constexpr (std::is_same_v<T, float>) st_shared_v2_f32(addr, lo, hi);
+  else if constexpr (std::is_same_v<T, __nv_fp8_e4m3>) st_shared_b16(addr, pack2_e4m3(lo, hi));
   else st_shared_b32(addr, pack2<T>(lo, hi));
 }
 template <class T>
 WARPSPEC_DEVICE float2 ld_shared_pair(uint32_t addr) {
   if constexpr (std::is_same_v<T, float>) return ld_shared_v2_f32(addr);
+  else if constexpr (std::is_same_v<T, __nv_fp8_e4m3>) return unpack2_e4m3(ld_shared_b16(addr));
   else return unpack2<T>(ld_shared_b32(addr));
 }
 

@@ -17,13 +17,23 @@ namespace warpspec::hopper {
 // `box_stride` bytes after box 0, row r of a box at 128·r): `visit(i, offset)` gets
 // the first register of the pair and the byte offset of its two elements from box 0,
 // which must be 1024-byte aligned (the swizzle is anchored to address bits). col0 is
-// a multiple of the box width; after unrolling it is a constant, so `i` indexes
-// registers statically.
+// a multiple of 8; box 0 is the box holding column col0, so a run that starts inside a
+// box (half of an e4m3 D's 128-column box) lands at its columns there. After unrolling
+// col0 is a constant, so `i` indexes registers statically.
 template <int kElemBytes, int kCols, class Visit>
 WARPSPEC_DEVICE void for_each_accum_pair_sw128(int col0, uint32_t box_stride, Visit&& visit) {
   constexpr int kBoxCols = 128 / kElemBytes;
   static_assert(kCols % 8 == 0 && kBoxCols % 8 == 0, "whole 8-column fragment groups");
-  const int t = static_cast<int>(threadIdx.x) % 128;
+  int t = static_cast<int>(threadIdx.x) % 128;
+  if constexpr (kElemBytes == 1) {
+    // 1-byte elements: the offsets are read from %tid.x afresh at each use. Derived from
+    // threadIdx.x they are loop-invariant, and the compiler computed an e4m3 D's offsets once
+    // before the persistent tile loop and held them through the FP8 mainloop, whose
+    // registers are full: 52-96 bytes of spills. (Two-byte elements fold into fewer values.)
+    uint32_t tid;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    t = int(tid % 128);
+  }
   const int warp = t / 32, g = (t % 32) / 4, q = t % 4;
 #pragma unroll
   for (int c8 = 0; c8 < kCols / 8; ++c8) {
@@ -31,8 +41,9 @@ WARPSPEC_DEVICE void for_each_accum_pair_sw128(int col0, uint32_t box_stride, Vi
     for (int h = 0; h < 2; ++h) {
       const int i = 4 * (col0 / 8 + c8) + 2 * h;
       const uint32_t row = 16 * warp + g + 8 * h;
-      const uint32_t box = (8 * c8) / kBoxCols;
-      const uint32_t col_byte = ((8 * c8) % kBoxCols + 2 * q) * kElemBytes;
+      const int rel = col0 % kBoxCols + 8 * c8;  // the column from box 0's first
+      const uint32_t box = rel / kBoxCols;
+      const uint32_t col_byte = (rel % kBoxCols + 2 * q) * kElemBytes;
       visit(i, box * box_stride + swizzle_offset_2d(TmaSwizzle::k128B, row, col_byte, 128));
     }
   }
