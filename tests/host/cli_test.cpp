@@ -144,7 +144,7 @@ TEST(Cli, HelpShowsDefaultsAndExitCodes) {
     auto [rc1, help] = run_cli(command);
     EXPECT_EQ(rc1, 0) << help;
     for (const char* shown : {"{bf16,fp16,e4m3}=bf16", "--scaling TEXT:{tensor,row,block}=tensor", "--fast-accum",
-                              "--out-dtype TEXT:{bf16,fp16,fp32}"})
+                              "--out-dtype TEXT:{bf16,fp16,fp32,e4m3}"})
       EXPECT_NE(help.find(shown), std::string::npos) << command << " should show " << shown << "\n" << help;
   }
   auto [rc2, top] = run_cli("--help");

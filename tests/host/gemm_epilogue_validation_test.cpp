@@ -214,8 +214,8 @@ TEST(GemmEpilogueValidation, Fp8LayoutsAndDtypes) {
   g = valid_args(DType::kE4M3, DType::kBF16);
   g.b.dtype = DType::kBF16;
   expect_refused(g, StatusCode::kInvalidArgument, "b.dtype: must equal a.dtype (e4m3) or be the other 8-bit format, got bf16");
-  g = valid_args(DType::kE4M3, DType::kE4M3);
-  expect_refused(g, StatusCode::kUnsupported, "d.dtype: with e4m3 inputs D must be bf16, fp16 or fp32");
+  g = valid_args(DType::kE4M3, DType::kE5M2);
+  expect_refused(g, StatusCode::kUnsupported, "d.dtype: with e4m3 inputs D must be bf16, fp16, fp32 or e4m3, got e5m2");
   g = valid_args(DType::kE4M3, DType::kBF16);
   g.tile_n = 64;
   expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for e4m3 x e4m3 with D bf16; got 64");
@@ -239,6 +239,75 @@ TEST(GemmEpilogueValidation, Fp8LayoutsAndDtypes) {
 
 // Block scales (GemmScaling::kBlock): scale_a (M, ceil(K/128)), scale_b (ceil(K/128),
 // ceil(N/128)), any strides; FP8 only, no fast accumulation, row-major D, no batch.
+// An e4m3 D (scale_result, amax): built for e4m3 x e4m3, beta 0, a 16-bit or fp32 bias, one
+// fp32 element each for scale_result and amax (any rank <= 2), amax apart from every other
+// argument; scale_result and amax with any other D are refused.
+TEST(GemmEpilogueValidation, E4m3Output) {
+  GemmArgs g = valid_args(DType::kE4M3, DType::kE4M3);
+  expect_accepted(g);
+  g.scale_result = scalar(0x30000);
+  g.amax = vector(0x30010, DType::kFP32, 1);
+  expect_accepted(g);
+  g.amax = TensorView::matrix(fake(0x30010), DType::kFP32, 1, 1, 1);
+  expect_accepted(g);
+  for (DType bias : {DType::kBF16, DType::kFP16, DType::kFP32}) {
+    GemmArgs b = g;
+    b.bias = vector(0x40000, bias, kN);
+    b.activation = GemmActivation::kGeluTanh;
+    b.use_fast_accum = true;
+    expect_accepted(b);
+  }
+  auto refused = [&](const char* names, StatusCode code, auto&& change) {
+    GemmArgs r = g;
+    change(r);
+    SCOPED_TRACE(names);
+    expect_refused(r, code, names);
+  };
+  refused("d.dtype: an e4m3 D is built for e4m3 A and B only, got e4m3 x e5m2", StatusCode::kUnsupported,
+          [](GemmArgs& r) { r.b.dtype = DType::kE5M2; });
+  refused("d.dtype: must be a.dtype (bf16) or fp32, got e4m3", StatusCode::kUnsupported,
+          [](GemmArgs& r) { r.a.dtype = r.b.dtype = DType::kBF16; });
+  refused("beta: an e4m3 D takes no beta", StatusCode::kUnsupported, [](GemmArgs& r) {
+    r.beta = 1.0f;
+    r.c = TensorView::matrix(fake(0x50000), DType::kE4M3, kM, kN, kN);
+  });
+  refused("tile_n: FP8 GEMMs are built with tile width 128", StatusCode::kUnsupported, [](GemmArgs& r) { r.tile_n = 256; });
+  refused("schedule: ping-pong is built for", StatusCode::kUnsupported, [](GemmArgs& r) {
+    r.schedule = warpspec::GemmSchedule::kPingPong;
+    r.use_fast_accum = true;
+  });
+  refused("cluster_m, cluster_n: 2 x 1 clusters are built for one kernel", StatusCode::kUnsupported,
+          [](GemmArgs& r) { r.cluster_m = 2, r.cluster_n = 1; });
+  refused("bias.dtype: with an e4m3 D must be bf16, fp16 or fp32, got e4m3", StatusCode::kInvalidArgument,
+          [](GemmArgs& r) { r.bias = vector(0x40000, DType::kE4M3, kN); });
+  refused("amax.dtype: must be fp32, got bf16", StatusCode::kInvalidArgument, [](GemmArgs& r) { r.amax.dtype = DType::kBF16; });
+  refused("amax.shape[0]: must be one element", StatusCode::kInvalidArgument, [](GemmArgs& r) { r.amax.shape[0] = 2; });
+  refused("amax.rank: must be 0, 1 or 2", StatusCode::kInvalidArgument, [](GemmArgs& r) { r.amax.rank = 3; });
+  refused("amax.data: must be 4-byte aligned", StatusCode::kMisaligned,
+          [](GemmArgs& r) { r.amax.data = fake(0x30012); });
+  refused("scale_result.shape[1]: must be one element", StatusCode::kInvalidArgument,
+          [](GemmArgs& r) { r.scale_result = matrix2(0x30000, 1, 2); });
+  refused("scale_result.dtype: must be fp32", StatusCode::kInvalidArgument,
+          [](GemmArgs& r) { r.scale_result.dtype = DType::kFP16; });
+  refused("amax: overlaps scale_result", StatusCode::kInvalidArgument,
+          [](GemmArgs& r) { r.amax = vector(0x30000, DType::kFP32, 1); });
+  refused("amax: overlaps d", StatusCode::kInvalidArgument, [](GemmArgs& r) { r.amax = vector(0x20004, DType::kFP32, 1); });
+  refused("amax: overlaps a", StatusCode::kInvalidArgument, [](GemmArgs& r) { r.amax = vector(0x0, DType::kFP32, 1); });
+  refused("amax: applies to an e4m3 D only (D is bf16)", StatusCode::kInvalidArgument,
+          [](GemmArgs& r) {
+            r.d.dtype = DType::kBF16;
+            r.scale_result = TensorView{};
+          });
+  refused("scale_result: applies to an e4m3 D only (D is fp32)", StatusCode::kInvalidArgument, [](GemmArgs& r) {
+    r.d.dtype = DType::kFP32;
+    r.amax = TensorView{};
+  });
+  refused("scale_result: applies to an e4m3 D only (D is bf16)", StatusCode::kInvalidArgument, [](GemmArgs& r) {
+    r.a.dtype = r.b.dtype = r.d.dtype = DType::kBF16;
+    r.amax = TensorView{};
+  });
+}
+
 TEST(GemmEpilogueValidation, BlockScales) {
   const int64_t kK2 = 272, kB = 3;  // ceil(272 / 128)
   auto block_args = [&](DType in) {
