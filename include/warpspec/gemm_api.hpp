@@ -76,7 +76,8 @@ struct GemmArgs {
   // refused, as by torch._scaled_mm; the 128 x 256 tile is e4m3 x e4m3 only), A row-major (M x K with K contiguous) and B
   // column-major (K contiguous), as wgmma reads 8-bit operands only K-major and as
   // torch._scaled_mm requires (other layouts are refused, not transposed); D bf16, fp16
-  // or fp32; fp32 accumulation with promotion (use_fast_accum). C:
+  // or fp32, or e4m3 for e4m3 x e4m3 (scale_result and amax, below); fp32 accumulation with
+  // promotion (use_fast_accum). C:
   // D's dtype and D's majorness. With beta == 0, C is never read and may be left empty.
   // Memory: device memory of the current device (or managed). D must not overlap A or
   // B; C may be exactly D (the same view: in place), and must not otherwise overlap it.
