@@ -379,13 +379,16 @@ std::vector<Case> fp8_cases() {
                      sc == Scaling::kBlock ? Bias::kNone : Bias::kColumn, DType::kFP32, GemmActivation::kNone, false,
                      false, 256, GemmDecomposition::kDataParallel, 0});
   // Longer k loops on the 128 x 128 tile, several tiles a CTA: the loop carried across
-  // tiles (gemm/mma_fp8_carried.cuh) with 4, 8 (the last partial) and 7 k-blocks a tile,
-  // and the shortest odd ones, 3 and 5 (one and two pairs of steps after the first
-  // k-block; an odd count drains at each tile's end).
+  // tiles (gemm/mma_fp8_carried.cuh, built for D bf16 and e4m3) with 4, 8 (the last partial)
+  // and 7 k-blocks a tile, and the shortest odd ones, 3 and 5 (one and two pairs of steps
+  // after the first k-block; an odd count drains at each tile's end); and the fp16 / fp32 D
+  // kernels' per-unit loop over the same k-block counts.
   for (ManyTiles c : {ManyTiles{2050, 512, DType::kBF16, Scaling::kBlock, false},
-                      ManyTiles{2048, 1008, DType::kFP32, Scaling::kTensor, false},
+                      ManyTiles{2048, 1008, DType::kBF16, Scaling::kTensor, false},
                       ManyTiles{2048, 896, DType::kBF16, Scaling::kRow, true},
                       ManyTiles{2048, 384, DType::kBF16, Scaling::kTensor, false},
+                      ManyTiles{2048, 640, DType::kBF16, Scaling::kRow, false},
+                      ManyTiles{2048, 1008, DType::kFP32, Scaling::kTensor, false},
                       ManyTiles{2048, 640, DType::kFP16, Scaling::kRow, false}})
     cases.push_back({c.m, 2100, c.k, DType::kE4M3, c.out, c.sc, c.sc == Scaling::kBlock ? Bias::kNone : Bias::kColumn,
                      DType::kFP32, GemmActivation::kNone, false, false, 128, GemmDecomposition::kDataParallel, 0,
