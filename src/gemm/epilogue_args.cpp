@@ -22,17 +22,28 @@ int64_t numel(const TensorView& v) {
 // A scale: fp32, rank 0..2, either one element (tensor-wise) or `extent` elements along
 // dimension `vec_dim` of a rank-2 (1 elsewhere) or along the only dimension of a rank-1
 // view. `what` words the row-wise shape for messages ("(M, 1) or (M,)").
+// A present fp32 view of rank 0..2 (a scale, scale_result, amax): data not null, the
+// dtype, the rank, every extent >= 0 (`one`: exactly 1), 4-byte aligned. `dtype_rule` words
+// the dtype's rule for the message.
+Status check_fp32_small(const TensorView& v, const char* name, const char* dtype_rule, bool one) {
+  if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
+  if (v.dtype != DType::kFP32)
+    return invalid_argument(fmt("%s.dtype: %s, got %s", name, dtype_rule, dtype_valid(v.dtype) ? dtype_name(v.dtype) : "an unknown dtype"));
+  if (v.rank < 0 || v.rank > 2) return invalid_argument(fmt("%s.rank: must be 0, 1 or 2, got %d", name, v.rank));
+  for (int i = 0; i < v.rank; ++i) {
+    if (one && v.shape[i] != 1)
+      return invalid_argument(fmt("%s.shape[%d]: must be one element (every extent 1), got %" PRId64, name, i, v.shape[i]));
+    if (v.shape[i] < 0) return invalid_argument(fmt("%s.shape[%d]: must be >= 0, got %" PRId64, name, i, v.shape[i]));
+  }
+  if (reinterpret_cast<uintptr_t>(v.data) % 4 != 0) return misaligned(fmt("%s.data: must be 4-byte aligned (fp32)", name));
+  return Status::Ok();
+}
+
 Status read_scale(const TensorView& v, const char* name, int64_t extent, int vec_dim, const char* what,
                   ScaleVector* out) {
   *out = ScaleVector{};
   if (!present(v)) return Status::Ok();
-  if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
-  if (v.dtype != DType::kFP32)
-    return invalid_argument(fmt("%s.dtype: scales are fp32, got %s", name, dtype_valid(v.dtype) ? dtype_name(v.dtype) : "an unknown dtype"));
-  if (v.rank < 0 || v.rank > 2) return invalid_argument(fmt("%s.rank: must be 0, 1 or 2, got %d", name, v.rank));
-  for (int i = 0; i < v.rank; ++i)
-    if (v.shape[i] < 0) return invalid_argument(fmt("%s.shape[%d]: must be >= 0, got %" PRId64, name, i, v.shape[i]));
-  if (reinterpret_cast<uintptr_t>(v.data) % 4 != 0) return misaligned(fmt("%s.data: must be 4-byte aligned (fp32)", name));
+  WARPSPEC_RETURN_IF_ERROR(check_fp32_small(v, name, "scales are fp32", false));
   if (numel(v) == 1) {  // tensor-wise (also a row-wise vector of one element)
     out->data = static_cast<const float*>(v.data);
     out->stride = 0;
@@ -59,14 +70,7 @@ Status read_scale(const TensorView& v, const char* name, int64_t extent, int vec
 Status read_scalar(const TensorView& v, const char* name, float** out) {
   *out = nullptr;
   if (!present(v)) return Status::Ok();
-  if (v.data == nullptr) return invalid_argument(fmt("%s.data: must not be null", name));
-  if (v.dtype != DType::kFP32)
-    return invalid_argument(fmt("%s.dtype: must be fp32, got %s", name, dtype_valid(v.dtype) ? dtype_name(v.dtype) : "an unknown dtype"));
-  if (v.rank < 0 || v.rank > 2) return invalid_argument(fmt("%s.rank: must be 0, 1 or 2, got %d", name, v.rank));
-  for (int i = 0; i < v.rank; ++i)
-    if (v.shape[i] != 1)
-      return invalid_argument(fmt("%s.shape[%d]: must be one element (every extent 1), got %" PRId64, name, i, v.shape[i]));
-  if (reinterpret_cast<uintptr_t>(v.data) % 4 != 0) return misaligned(fmt("%s.data: must be 4-byte aligned (fp32)", name));
+  WARPSPEC_RETURN_IF_ERROR(check_fp32_small(v, name, "must be fp32", true));
   *out = static_cast<float*>(v.data);
   return Status::Ok();
 }
