@@ -30,6 +30,7 @@ struct CublasLtFp8::Impl {
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;  // cuBLASLt's A (our B), B (our A), D (and C)
   cublasLtMatrixLayout_t c = nullptr;  // an e4m3 D's C: bf16 (cuBLASLt's FP8-output rule; beta 0, never read)
+  void* c_data = nullptr;              // its buffer: C and D may share one only with one layout
   cublasLtMatmulPreference_t pref = nullptr;
   cublasLtMatmulAlgo_t algo = {};
   void* workspace = nullptr;
@@ -80,6 +81,8 @@ struct CublasLtFp8::Impl {
       return;
     if (p.out == DType::kE4M3) {
       if (!layout(&c, CUDA_R_16BF, p.n, p.m, p.m * p.n)) return;
+      const cudaError_t ce = cudaMalloc(&c_data, size_t(p.batch * p.m * p.n) * 2);
+      if (ce != cudaSuccess) return void(status = cuda_error("cudaMalloc(cuBLASLt's C)", ce));
       if (p.scale_d != nullptr && !set(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, p.scale_d, "D_SCALE_POINTER", true)) return;
       if (p.amax != nullptr && !set(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, p.amax, "AMAX_D_POINTER", true)) return;
     }
@@ -105,6 +108,7 @@ struct CublasLtFp8::Impl {
     if (desc) cublasLtMatmulDescDestroy(desc);
     if (handle) cublasLtDestroy(handle);
     cudaFree(workspace);
+    cudaFree(c_data);
   }
 };
 
@@ -123,8 +127,8 @@ Status CublasLtFp8::run(const void* a, const void* b, void* d, cudaStream_t stre
   const Impl& x = *impl_;
   WARPSPEC_RETURN_IF_ERROR(x.status);
   if (!x.unavailable.empty()) return unsupported(x.unavailable);
-  const cublasStatus_t s = cublasLtMatmul(x.handle, x.desc, &x.p.alpha, b, x.a, a, x.b, &x.p.beta, d, x.c ? x.c : x.d,
-                                          d, x.d, &x.algo, x.workspace, kWorkspaceBytes, stream);
+  const cublasStatus_t s = cublasLtMatmul(x.handle, x.desc, &x.p.alpha, b, x.a, a, x.b, &x.p.beta, x.c ? x.c_data : d,
+                                          x.c ? x.c : x.d, d, x.d, &x.algo, x.workspace, kWorkspaceBytes, stream);
   if (s != CUBLAS_STATUS_SUCCESS) return internal_error(std::string("cublasLtMatmul: ") + cublasGetStatusString(s));
   return Status::Ok();
 }
