@@ -629,7 +629,8 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
 
     An e4m3 result (e4m3 a and b) is e4m3(scale_result * x), x the product above, rounded
     to nearest and saturated to +-448 (NaN stays NaN). scale_result: a one-element float32
-    CUDA tensor read on the GPU, or None for 1; ignored for other results, as torch does.
+    CUDA tensor read on the GPU, or None for 1 (cuBLASLt's D scale; torch 2.11's own
+    _scaled_mm leaves it unapplied for an e4m3 result); ignored for other results, as torch.
     amax (keyword, not torch's): a one-element float32 tensor on a's GPU, set to max |x|
     over the result before scale_result (cuBLASLt's AMAX_D, what delayed scaling derives
     the next scale from); only with an e4m3 result. It must not share memory with any
