@@ -123,14 +123,20 @@ WARPSPEC_DEVICE float2 unpack2_e4m3(uint16_t v) {
 template <class T>
 WARPSPEC_DEVICE void st_shared_pair(uint32_t addr, float lo, float hi) {
   if constexpr (std::is_same_v<T, float>) st_shared_v2_f32(addr, lo, hi);
-  else if constexpr (std::is_same_v<T, __nv_fp8_e4m3>) st_shared_b16(addr, pack2_e4m3(lo, hi));
   else st_shared_b32(addr, pack2<T>(lo, hi));
 }
 template <class T>
 WARPSPEC_DEVICE float2 ld_shared_pair(uint32_t addr) {
   if constexpr (std::is_same_v<T, float>) return ld_shared_v2_f32(addr);
-  else if constexpr (std::is_same_v<T, __nv_fp8_e4m3>) return unpack2_e4m3(ld_shared_b16(addr));
   else return unpack2<T>(ld_shared_b32(addr));
+}
+template <>
+WARPSPEC_DEVICE void st_shared_pair<__nv_fp8_e4m3>(uint32_t addr, float lo, float hi) {
+  st_shared_b16(addr, pack2_e4m3(lo, hi));
+}
+template <>
+WARPSPEC_DEVICE float2 ld_shared_pair<__nv_fp8_e4m3>(uint32_t addr) {
+  return unpack2_e4m3(ld_shared_b16(addr));
 }
 
 }  // namespace warpspec::hopper
