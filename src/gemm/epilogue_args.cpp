@@ -161,6 +161,7 @@ Status read_epilogue_args(const GemmArgs& args, int64_t m, int64_t n, DType d_dt
   WARPSPEC_RETURN_IF_ERROR(read_scalar(args.scale_result, "scale_result", &result_scale));
   e.result_scale = result_scale;
   WARPSPEC_RETURN_IF_ERROR(read_scalar(args.amax, "amax", &e.amax));
+  e.d_fp16 = d_dtype == DType::kFP16;
   *out = e;
   return Status::Ok();
 }

@@ -192,7 +192,7 @@ Status check_schedule_request(const GemmArgs& args, const Plan& p, const Mat& a,
   want.schedule = gemm_impl::KernelSchedule::kPingPong;
   if (!gemm_impl::is_built(want))
     return unsupported(fmt("schedule: ping-pong is built for bf16 or fp16 A and B with D of their dtype, and for e4m3 A "
-                           "and B with D bf16, K contiguous in both (A row-major, B column-major: x @ w.t()), and, "
+                           "and B with D bf16 or fp16, K contiguous in both (A row-major, B column-major: x @ w.t()), and, "
                            "without scales, bias or activation, for bf16 or fp16 with one of A and B MN-major (A and B "
                            "row-major: a @ b; or A and B column-major; for a row-major D, a column-major one swaps A and B); "
                            "this call has %s A (%s-major), %s B (%s-major), D %s",
@@ -321,8 +321,8 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     if (L > 1) return unsupported(fmt("d.shape: block-scaled GEMMs are not batched (L = 1), got L = %" PRId64, L));
   }
   if (fp8 && args.tile_n != 0 && args.tile_n != gemm_impl::kFp8TileConfig.block_n &&
-      !(args.tile_n == gemm_impl::kFp8WideTileConfig.block_n && d.dtype == DType::kBF16 && !mixed))
-    return unsupported(fmt("tile_n: FP8 GEMMs are built with tile width %d (or 0), and %d for e4m3 x e4m3 with D bf16; "
+      !(args.tile_n == gemm_impl::kFp8WideTileConfig.block_n && dtype_size(d.dtype) == 2 && !mixed))
+    return unsupported(fmt("tile_n: FP8 GEMMs are built with tile width %d (or 0), and %d for e4m3 x e4m3 with D bf16 or fp16; "
                            "got %d with %s x %s, D %s",
                            gemm_impl::kFp8TileConfig.block_n, gemm_impl::kFp8WideTileConfig.block_n, args.tile_n,
                            dtype_name(a.dtype), dtype_name(b.dtype), dtype_name(d.dtype)));
@@ -540,9 +540,9 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   }
 
   if (dtype_size(plan->config.in) == 1) {
-    // tile_n was checked: 256 only for D bf16; 0 picks by fp8_wide_tile there.
+    // tile_n was checked: 256 only for a 16-bit D; 0 picks by fp8_wide_tile there.
     const bool wide = args.tile_n == gemm_impl::kFp8WideTileConfig.block_n ||
-                      (args.tile_n == 0 && plan->d.dtype == DType::kBF16 && !args.use_fast_accum &&
+                      (args.tile_n == 0 && dtype_size(plan->d.dtype) == 2 && !args.use_fast_accum &&
                        !plan->config.b_other_fp8 && args.scaling != GemmScaling::kBlock &&
                        fp8_wide_tile(plan->m, plan->n, plan->k, plan->l, device.sm_count));
     plan->config.tile = wide ? gemm_impl::kFp8WideTileConfig : gemm_impl::kFp8TileConfig;

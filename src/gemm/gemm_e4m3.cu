@@ -1,6 +1,7 @@
-// GEMM kernels with an e4m3 A: the e4m3 slice of kGemmInstances (the 128 x 128 tile per
-// output dtype, the 128 x 256 tile for bf16, and the same three with an e5m2 B; fused
-// epilogue). FP8 has its own translation units so the 16-bit ones do not grow.
+// GEMM kernels with an e4m3 A: the e4m3 slice of kGemmInstances (the 128 x 128 tile for a
+// 16-bit D (bf16 or fp16, one kernel), an fp32 D and an e4m3 D, the 128 x 256 tile for a 16-bit
+// D, the ping-pong kernel, and the 16-bit and fp32 D kernels with an e5m2 B; fused epilogue).
+// FP8 has its own translation units so the 16-bit ones do not grow.
 #include "launch.cuh"
 
 namespace warpspec::gemm_impl {

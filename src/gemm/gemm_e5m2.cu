@@ -1,5 +1,5 @@
 // GEMM kernels with an e5m2 A: the mixed-format slice of kGemmInstances (e5m2 A x e4m3
-// B, 3 kernels, one per output dtype, fused epilogue; instances.hpp). Its own
+// B, 2 kernels: a 16-bit D (bf16 or fp16) and fp32; fused epilogue; instances.hpp). Its own
 // translation unit so the e4m3 one does not grow by them.
 #include "launch.cuh"
 

@@ -5,12 +5,13 @@
 //     kernels with the linear epilogue (alpha, beta·C);
 //   fused 16-bit: kFusedTileConfig x input (bf16, fp16), output the input's, A and B
 //     K-major = 2 kernels with the fused epilogue (scales, bias, activation);
-//   FP8: kFp8TileConfig x e4m3 x output (bf16, fp16, fp32), A and B K-major (wgmma's
-//     rule), fused epilogue (FP8 always has scales) = 3 kernels, and kFp8WideTileConfig
-//     for D bf16 (tile_n = 256) = 1 kernel. e5m2 x e5m2 is not built (torch._scaled_mm
-//     refuses it too); it is refused by name;
-//   mixed FP8: kFp8TileConfig x (e4m3 A, e5m2 B) and (e5m2 A, e4m3 B) x output (bf16,
-//     fp16, fp32), K-major, fused epilogue = 6 kernels (the e5m2-A ones in their own unit);
+//   FP8: kFp8TileConfig x e4m3 x output (16-bit, fp32), A and B K-major (wgmma's
+//     rule), fused epilogue (FP8 always has scales) = 2 kernels, and kFp8WideTileConfig
+//     for a 16-bit D (tile_n = 256) = 1 kernel. A "16-bit" FP8 kernel is listed with D
+//     bf16 and writes fp16 too (config.hpp kernel_config: the type is a runtime value).
+//     e5m2 x e5m2 is not built (torch._scaled_mm refuses it too); it is refused by name;
+//   mixed FP8: kFp8TileConfig x (e4m3 A, e5m2 B) and (e5m2 A, e4m3 B) x output (16-bit,
+//     fp32), K-major, fused epilogue = 4 kernels (the e5m2-A ones in their own unit);
 //   clusters: kTileConfigs[0] (128 x 256) x bf16 in and out, A and B K-major (a linear
 //     layer's layout, "TN"), the linear epilogue, 2x1 (the pair shares B) and 1x2 (shares
 //     A) = 2 kernels: what `--cluster` (GemmArgs::cluster_m/n) asks for; the library picks
@@ -22,7 +23,7 @@
 //     A and B K-major, the linear and the fused epilogue = 4 kernels
 //     (gemm/kernel_pingpong.cuh): GemmSchedule's kPingPong, and the heuristic's choice
 //     from two tiles per SM (gemm.cpp pingpong_pays says where);
-//   FP8 ping-pong: kFp8TileConfig (128 x 128 x 128) x e4m3 -> bf16, K-major, the fused
+//   FP8 ping-pong: kFp8TileConfig (128 x 128 x 128) x e4m3 -> 16-bit, K-major, the fused
 //     epilogue = 1 kernel: fast accumulation only (a warpgroup's 128 x 128 tile holds 128
 //     accumulator registers, with no room for promotion's second fragment);
 //   MN-major ping-pong: kPingPongTileConfig x input (bf16, fp16) x (A K-major, B N-major:
@@ -44,11 +45,11 @@
 namespace warpspec::gemm_impl {
 
 inline constexpr int kNumPlainInstances = kNumTileConfigs * 2 * 2 * 4;
-inline constexpr int kNumFusedInstances = 2 + 3 + 1;
+inline constexpr int kNumFusedInstances = 2 + 2 + 1;
 inline constexpr ClusterShape kClusterShapes[] = {{2, 1}, {1, 2}};
 inline constexpr int kNumClusterInstances = int(sizeof(kClusterShapes) / sizeof(kClusterShapes[0]));
 inline constexpr int kNumNarrowInstances = kNumNarrowTileConfigs * 2;
-inline constexpr int kNumMixedFp8Instances = 2 * 3;
+inline constexpr int kNumMixedFp8Instances = 2 * 2;
 inline constexpr int kNumPingPongInstances = 2 * 2;
 inline constexpr int kNumFp8PingPongInstances = 1;
 inline constexpr int kNumMNMajorPingPongInstances = 4;
@@ -71,7 +72,7 @@ constexpr auto make_gemm_instances() {
           for (bool b_k_major : {true, false}) list[i++] = GemmConfig{tile, in, out, a_k_major, b_k_major, {}};
   for (DType in : {DType::kBF16, DType::kFP16})
     list[i++] = GemmConfig{kFusedTileConfig, in, in, true, true, {}, EpilogueKind::kFused};
-  for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
+  for (DType out : {DType::kBF16, DType::kFP32})
     list[i++] = GemmConfig{kFp8TileConfig, DType::kE4M3, out, true, true, {}, EpilogueKind::kFused};
   list[i++] = GemmConfig{kFp8WideTileConfig, DType::kE4M3, DType::kBF16, true, true, {}, EpilogueKind::kFused};
   for (const ClusterShape& cluster : kClusterShapes) {
@@ -82,7 +83,7 @@ constexpr auto make_gemm_instances() {
   for (const TileConfig& tile : kNarrowTileConfigs)
     for (DType in : {DType::kBF16, DType::kFP16}) list[i++] = GemmConfig{tile, in, in, true, true, {}};
   for (DType in : {DType::kE4M3, DType::kE5M2})
-    for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
+    for (DType out : {DType::kBF16, DType::kFP32})
       list[i++] = GemmConfig{kFp8TileConfig, in, out, true, true, {}, EpilogueKind::kFused, true};
   for (DType in : {DType::kBF16, DType::kFP16})
     for (EpilogueKind e : {EpilogueKind::kLinear, EpilogueKind::kFused})
@@ -102,10 +103,11 @@ constexpr auto make_gemm_instances() {
 
 inline constexpr auto kGemmInstances = make_gemm_instances();
 
-// Whether `cfg` is in the list (the host refuses what is not before anything launches).
+// Whether the kernel that runs a call of configuration `cfg` (kernel_config) is in the
+// list (the host refuses what is not before anything launches).
 constexpr bool is_built(const GemmConfig& cfg) {
   for (const GemmConfig& c : kGemmInstances)
-    if (c == cfg) return true;
+    if (c == kernel_config(cfg)) return true;
   return false;
 }
 

@@ -29,7 +29,7 @@ struct GemmSlice {
 
 template <DType kIn>
 Status launch_gemm_slice(const GemmConfig& cfg, const GemmParams& p, const LaunchShape& shape, cudaStream_t stream) {
-  return launch_built<kGemmInstances, GemmSlice<kIn>>(cfg, p, shape, stream);
+  return launch_built<kGemmInstances, GemmSlice<kIn>>(kernel_config(cfg), p, shape, stream);
 }
 
 }  // namespace warpspec::gemm_impl

@@ -55,6 +55,7 @@ struct Case {
   warpspec::GemmSchedule schedule = warpspec::GemmSchedule::kHeuristic;
   float result_scale = 0;  // an e4m3 D's scale_result: 0 leaves it empty (1)
   bool amax = false;       // an e4m3 D: ask for amax
+  float beta = 0;          // beta·C with C of D's dtype and layout (0: no C)
   DType b_in() const { return !b_other ? in : in == DType::kE4M3 ? DType::kE5M2 : DType::kE4M3; }
 };
 
@@ -73,6 +74,7 @@ std::string name(const Case& c) {
   if (c.schedule == warpspec::GemmSchedule::kCooperative) s += "_coop";
   if (c.result_scale != 0) s += "_rs" + std::to_string(int(c.result_scale * 1000));
   if (c.amax) s += "_amax";
+  if (c.beta != 0) s += "_beta";
   return s;
 }
 
@@ -160,10 +162,26 @@ void run_case(const Case& c) {
   test::DeviceBuffer dd(size_t(outer * ld) * eout);
   ASSERT_NE(dd.get(), nullptr);
   CUDA_ASSERT(test::poison(dd));
+  // C: D's dtype and layout, values in [-1, 1) rounded to that dtype (fc, row-major M x N).
+  std::vector<uint8_t> hc;
+  std::vector<float> fc;
+  if (c.beta != 0) {
+    hc.assign(size_t(outer * ld) * eout, 0xFF);
+    fc.assign(size_t(M * N), 0.0f);
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j)
+        fc[size_t(i * N + j)] = quantise(c.out, testbed::hash_uniform(seed + 5, size_t(i * N + j)), hc.data(),
+                                         c.d_col_major ? size_t(j * ld + i) : size_t(i * ld + j));
+  }
+  test::DeviceBuffer dc = test::to_device(hc);
   GemmArgs g;
   g.a = TensorView::matrix(da.get(), c.in, M, K, K);
   g.b = TensorView::matrix(db.get(), c.b_in(), K, N, K, /*row_major=*/false);
   g.d = TensorView::matrix(dd.get(), c.out, M, N, ld, !c.d_col_major);
+  if (c.beta != 0) {
+    g.c = TensorView::matrix(dc.get(), c.out, M, N, ld, !c.d_col_major);
+    g.beta = c.beta;
+  }
   if (c.scaling == Scaling::kTensor) g.scale_a = vec(dsa, DType::kFP32, 1), g.scale_b = vec(dsb, DType::kFP32, 1);
   if (c.scaling == Scaling::kRow) g.scale_a = vec(dsa, DType::kFP32, M), g.scale_b = vec(dsb, DType::kFP32, N);
   if (c.scaling == Scaling::kBlock) {
@@ -219,7 +237,8 @@ void run_case(const Case& c) {
         dot += p;
         mag += std::fabs(p);
       }
-      const double pre = dot + (c.bias == Bias::kRow ? fbias[i] : c.bias == Bias::kColumn ? fbias[j] : 0.0);
+      const double pre = dot + (c.bias == Bias::kRow ? fbias[i] : c.bias == Bias::kColumn ? fbias[j] : 0.0) +
+                         (c.beta != 0 ? double(c.beta) * double(fc[size_t(i * N + j)]) : 0.0);
       const double expect = testbed::activate(c.act, pre);
       const size_t at = c.d_col_major ? size_t(j * ld + i) : size_t(i * ld + j);
       const double got = testbed::load_float(c.out, hd.data(), at);
@@ -404,6 +423,41 @@ std::vector<Case> fp8_cases() {
                        GemmActivation::kNone, false, false, tile_n});
   cases.push_back({2100, 2100, 512, DType::kE4M3, DType::kBF16, Scaling::kTensor, Bias::kNone, DType::kFP32,
                    GemmActivation::kNone, false, false, 128, GemmDecomposition::kDataParallel, 0});
+  // A 16-bit D is one kernel, bf16 or fp16 at run time (config.hpp kernel_config): beta·C
+  // read in either type (before the activation), and the paths a D fp16 call reaches only
+  // through it: the wide tile, the ping-pong kernel, the loop carried across tiles (odd and
+  // even k-block counts), a column-major D, mixed formats, split-K; fp32 D beside them.
+  auto beta_case = [&](Case c, float beta) {
+    c.beta = beta;
+    cases.push_back(c);
+  };
+  for (DType out : {DType::kBF16, DType::kFP16, DType::kFP32})
+    beta_case({131, 200, 272, DType::kE4M3, out, Scaling::kRow, Bias::kColumn, DType::kFP32, GemmActivation::kGeluTanh},
+              0.5f);
+  for (DType out : {DType::kBF16, DType::kFP16})
+    for (int64_t k : {640, 896})
+      beta_case({2048, 2100, k, DType::kE4M3, out, Scaling::kTensor, Bias::kNone, DType::kFP32, GemmActivation::kNone,
+                 false, false, 128, GemmDecomposition::kDataParallel, 0},
+                -1.0f);
+  beta_case({200, 136, 256, DType::kE4M3, DType::kFP16, Scaling::kRow, Bias::kRow, DType::kFP16, GemmActivation::kSiLU,
+             false, true},
+            0.25f);
+  beta_case({257, 520, 1040, DType::kE4M3, DType::kFP16, Scaling::kRow, Bias::kColumn, DType::kFP16,
+             GemmActivation::kNone, false, false, 256},
+            0.5f);
+  beta_case({131, 200, 272, DType::kE4M3, DType::kFP16, Scaling::kRow, Bias::kColumn, DType::kFP32,
+             GemmActivation::kReLU, false, false, 0, GemmDecomposition::kSplitK, 3},
+            2.0f);
+  beta_case({131, 200, 272, DType::kE4M3, DType::kFP16, Scaling::kRow, Bias::kColumn, DType::kFP32,
+             GemmActivation::kGeluErf, false, false, 0, GemmDecomposition::kHeuristic, 0, true},
+            0.5f);
+  for (float beta : {0.0f, 0.5f})
+    beta_case({300, 520, 512, DType::kE4M3, DType::kFP16, Scaling::kTensor, Bias::kColumn, DType::kFP16,
+               GemmActivation::kGeluTanh, true, false, 0, GemmDecomposition::kHeuristic, 0, false,
+               warpspec::GemmSchedule::kPingPong},
+              beta);
+  cases.push_back({257, 520, 1040, DType::kE4M3, DType::kFP16, Scaling::kTensor, Bias::kColumn, DType::kFP16,
+                   GemmActivation::kNone, false, false, 256});
   return cases;
 }
 

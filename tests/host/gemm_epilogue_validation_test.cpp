@@ -218,12 +218,15 @@ TEST(GemmEpilogueValidation, Fp8LayoutsAndDtypes) {
   expect_refused(g, StatusCode::kUnsupported, "d.dtype: with e4m3 inputs D must be bf16, fp16, fp32 or e4m3, got e5m2");
   g = valid_args(DType::kE4M3, DType::kBF16);
   g.tile_n = 64;
-  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for e4m3 x e4m3 with D bf16; got 64");
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for e4m3 x e4m3 with D bf16 or fp16; got 64");
   g.tile_n = 256;
-  expect_accepted(g);  // the wide FP8 tile, D bf16 only
+  expect_accepted(g);  // the wide FP8 tile: a 16-bit D
   g = valid_args(DType::kE4M3, DType::kFP16);
   g.tile_n = 256;
-  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for e4m3 x e4m3 with D bf16; got 256 with e4m3 x e4m3, D fp16");
+  expect_accepted(g);  // the same kernel writes fp16 (config.hpp kernel_config)
+  g = valid_args(DType::kE4M3, DType::kFP32);
+  g.tile_n = 256;
+  expect_refused(g, StatusCode::kUnsupported, "tile_n: FP8 GEMMs are built with tile width 128 (or 0), and 256 for e4m3 x e4m3 with D bf16 or fp16; got 256 with e4m3 x e4m3, D fp32");
   g = valid_args(DType::kBF16, DType::kBF16);
   g.use_fast_accum = true;
   expect_refused(g, StatusCode::kInvalidArgument, "use_fast_accum: applies to FP8 inputs only");

@@ -245,6 +245,8 @@ TEST(GemmSchedule, PingPongRefusesWhatItIsNotBuiltForByName) {
   expect_refused(g, StatusCode::kUnsupported, "schedule: the FP8 ping-pong kernel accumulates in the tensor cores only");
   g.use_fast_accum = true;
   EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.d.dtype = DType::kFP16;  // e4m3 -> fp16: the same kernel (config.hpp kernel_config)
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
   g.d.dtype = DType::kFP32;  // e4m3 -> fp32: not built
   expect_refused(g, StatusCode::kUnsupported, built);
   g.d.dtype = DType::kBF16;

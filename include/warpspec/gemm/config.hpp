@@ -69,6 +69,17 @@ struct GemmConfig {
   }
 };
 
+// FP8 kernels write a 16-bit D as bf16 or fp16 from one kernel: the two differ by one
+// conversion instruction a pair, chosen per chunk by a runtime value (EpilogueOpParams::
+// d_fp16), so an FP8 kernel built with D bf16 also runs the calls with D fp16. A call's
+// configuration (out = its D's dtype) maps to the built kernel's here, in one place:
+// instances.hpp's is_built and the dispatch (launch.cuh) look kernels up through it.
+constexpr bool writes_fp16_too(const GemmConfig& c) { return dtype_size(c.in) == 1 && c.out == DType::kBF16; }
+constexpr GemmConfig kernel_config(GemmConfig c) {
+  if (dtype_size(c.in) == 1 && c.out == DType::kFP16) c.out = DType::kBF16;
+  return c;
+}
+
 inline constexpr int kConsumerWarpgroups = 2;
 // Register split (setmaxnreg): 168 per thread at entry (65536 / 384).
 // Producer 40 + 2 x 232 = 504 = 3 x 168: the pool balances exactly.

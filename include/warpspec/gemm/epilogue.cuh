@@ -54,7 +54,8 @@ struct Epilogue {
   // chunk's, ptxas serialized that loop's wgmmas (C7515); half is a 16-bit D's chunk.
   static constexpr int kOpCols = sizeof(TOut) == 1 ? kEpiCols / 2 : kEpiCols;
   static constexpr int kOpsPerChunk = kEpiCols / kOpCols;
-  using Op = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, kOpCols>>;  // the per-element math
+  // The per-element math (an FP8 kernel's 16-bit D: bf16 or fp16 at run time, config.hpp).
+  using Op = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, kOpCols, writes_fp16_too(kCfg)>>;
   // The tail chunk's: its columns start at kChunks * kEpiCols = (kChunks * kEpiCols / kTailCols)
   // chunks of kTailCols.
   using TailOp = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, (kTailCols != 0 ? kTailCols : kEpiCols)>>;

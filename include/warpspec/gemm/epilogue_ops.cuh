@@ -39,10 +39,14 @@ namespace warpspec::gemm_impl {
 
 // The shared-memory side of a chunk (what an op is handed): kCols output columns of TOut
 // per 128-byte row. A thread holds, per chunk, kColPairs column pairs (tile columns
-// 8·c + 2q, +1) of two rows (row0 and row0 + 8: h = 0, 1).
-template <class TOut_, int kCols_>
+// 8·c + 2q, +1) of two rows (row0 and row0 + 8: h = 0, 1). kFp16Too (TOut bf16, the FP8
+// kernels: config.hpp writes_fp16_too): C and D are bf16 or fp16, EpilogueOpParams::d_fp16
+// says which at run time; with_d_type picks the element type once per chunk, so each pass
+// over a chunk's pairs converts with one instruction, as a kernel built for that type does.
+template <class TOut_, int kCols_, bool kFp16Too = false>
 struct EpilogueChunkIo {
   using TOut = TOut_;
+  static_assert(!kFp16Too || std::is_same_v<TOut, __nv_bfloat16>, "a 16-bit D of either type is listed as bf16");
   static constexpr int kCols = kCols_;
   static constexpr int kColPairs = kCols / 8;
   static constexpr int kPairs = 2 * kColPairs;  // accumulator pairs per thread per chunk
@@ -54,14 +58,29 @@ struct EpilogueChunkIo {
     hopper::for_each_accum_pair_sw128<int(sizeof(TOut)), kCols>(j * kCols, 0,
                                                                 [&](int i, uint32_t off) { visit(i, buf_addr + off); });
   }
-  // beta·C added to the pair at `addr` (C was TMA-loaded there).
+  // f(T{}) with T the type C and D have (d_fp16: fp16 rather than TOut, where kFp16Too).
+  template <class F>
+  WARPSPEC_DEVICE static void with_d_type(bool d_fp16, F&& f) {
+    if constexpr (kFp16Too) {
+      if (d_fp16) {
+        f(__half{});
+        return;
+      }
+    }
+    f(TOut{});
+  }
+  // beta·C added to the pair at `addr` (C was TMA-loaded there, in type T).
+  template <class T = TOut>
   WARPSPEC_DEVICE static void add_c(uint32_t addr, float beta, float& v0, float& v1) {
-    const float2 c = hopper::ld_shared_pair<TOut>(addr);
+    const float2 c = hopper::ld_shared_pair<T>(addr);
     v0 = fmaf(beta, c.x, v0);
     v1 = fmaf(beta, c.y, v1);
   }
-  // The pair, rounded to the output type, at `addr`.
-  WARPSPEC_DEVICE static void put(uint32_t addr, float v0, float v1) { hopper::st_shared_pair<TOut>(addr, v0, v1); }
+  // The pair, rounded to type T, at `addr`.
+  template <class T = TOut>
+  WARPSPEC_DEVICE static void put(uint32_t addr, float v0, float v1) {
+    hopper::st_shared_pair<T>(addr, v0, v1);
+  }
 };
 
 // ---------------------------------------------------------------------------------------
@@ -168,10 +187,11 @@ struct FusedOp {
   uint32_t col_base;  // kernel column of the tile's column 0, plus 2q (the thread's first)
   uint32_t last_col;  // n - 1: indices are clamped to it
   bool lean_linear;   // no column scale and no row bias: acc · row_mul + column bias
+  bool d_fp16;        // C and D fp16 (Io's kFp16Too kernels)
   OutputQuant<typename Io::TOut> quant;
 
   WARPSPEC_DEVICE FusedOp(const GemmParams& p, int64_t row0, int64_t col0)
-      : bias_dtype(p.epilogue.bias_dtype), act(p.epilogue.activation),
+      : bias_dtype(p.epilogue.bias_dtype), act(p.epilogue.activation), d_fp16(p.epilogue.d_fp16),
         col_base(uint32_t(col0) + 2 * (threadIdx.x % 4)), last_col(p.n > 0 ? uint32_t(p.n - 1) : 0), quant(p, row0) {
     const EpilogueOpParams& e = p.epilogue;
     float mul = p.alpha;
@@ -256,8 +276,10 @@ struct FusedOp {
       });
     }
     if (load_c) {
+      Io::with_d_type(d_fp16, [&](auto t) {
 #pragma unroll
-      for (int k = 0; k < Io::kPairs; ++k) Io::add_c(addr[k], beta, v[2 * k], v[2 * k + 1]);
+        for (int k = 0; k < Io::kPairs; ++k) Io::template add_c<decltype(t)>(addr[k], beta, v[2 * k], v[2 * k + 1]);
+      });
     }
     switch (act) {
       case Activation::kReLU: apply(ActRelu{}, v); break;
@@ -267,8 +289,10 @@ struct FusedOp {
       default: break;
     }
     quant.apply(v, [&](int k, int e) { return col_base + uint32_t(j * Io::kCols + 8 * (k >> 1) + e) <= last_col; });
+    Io::with_d_type(d_fp16, [&](auto t) {
 #pragma unroll
-    for (int k = 0; k < Io::kPairs; ++k) Io::put(addr[k], v[2 * k], v[2 * k + 1]);
+      for (int k = 0; k < Io::kPairs; ++k) Io::template put<decltype(t)>(addr[k], v[2 * k], v[2 * k + 1]);
+    });
   }
 
   WARPSPEC_DEVICE void finish() const { quant.finish(); }

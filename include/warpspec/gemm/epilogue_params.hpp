@@ -40,6 +40,9 @@ struct EpilogueOpParams {
   // largest |x| over D's elements (before result_scale), by atomicMax.
   const float* result_scale = nullptr;
   float* amax = nullptr;
+  // A 16-bit D written as fp16 rather than bf16: FP8 kernels with a 16-bit D write either
+  // (config.hpp writes_fp16_too); the other kernels have their D type built in.
+  bool d_fp16 = false;
 };
 
 }  // namespace warpspec::gemm_impl

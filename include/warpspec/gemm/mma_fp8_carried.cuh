@@ -26,10 +26,10 @@
 // e4m3 kernel's compile, three runs each: 10 s without the loop, 17.5 s with it for tensor-
 // and row-wise scales, 24 s with the block-scaled instance too), and the whole build must
 // stay under two minutes; block-scaled launches keep the per-unit loop (bench/NOTES.md v45).
-// For the same reason the loop is built into the kernels of D bf16 (what FP8 layers write) and
-// e4m3 (FP8 output) only: the fp16 and fp32 D kernels run the per-unit loop, 0-3% slower where
-// the loop applies (v42 measured it at -0.2% to +3.2% on e4m3 -> bf16), and each builds in ~2 s
-// less (v98: ~11 s of the CI build's compile work).
+// For the same reason the loop is built into the kernels of a 16-bit D (bf16 or fp16, one kernel:
+// config.hpp kernel_config) and e4m3 (FP8 output) only: the fp32 D kernels run the per-unit loop,
+// 0-3% slower where the loop applies (v42 measured it at -0.2% to +3.2% on e4m3 -> bf16), and each
+// builds in ~2 s less (v98).
 //
 // Stage protocol as run_overlapped's: stage u-1 released once wait_group shows its reads
 // are done; every stage released exactly once, in order.
@@ -41,7 +41,7 @@ namespace warpspec::gemm_impl {
 template <GemmConfig kCfg>
 struct Fp8Carried {
   using Mma = MmaFp8Promote<kCfg>;
-  static constexpr bool kBuilt = Mma::kParts == 1 && (kCfg.out == DType::kBF16 || kCfg.out == DType::kE4M3);  // above
+  static constexpr bool kBuilt = Mma::kParts == 1 && (kCfg.out == DType::kBF16 || kCfg.out == DType::kE4M3);  // above (bf16: fp16 too)
 
   __device__ __forceinline__ static bool eligible(const GemmParams& p) {
     const int k = p.sched.k_iters();
