@@ -209,6 +209,7 @@ struct BenchGemmOptions {
   std::string layout = "tn";
   bool control = false;  // --control: the peer against itself in the same interleaving
   bool plain = false;    // --plain: ours without the fused epilogue in the same interleaving
+  bool no_rotate = false;  // --no-rotate: the same inputs every call (CUTLASS's profiler's way)
 };
 
 int run_bench_gemm(const BenchGemmOptions& o) {
@@ -284,6 +285,9 @@ int run_bench_gemm(const BenchGemmOptions& o) {
     std::printf("# ours and %s interleaved call by call (ABBA) after %.1f s of load; median of %d rounds of %d "
                 "calls each, (least-largest round); ratio = ours / %s speed, per round\n",
                 peer, timing.warmup_seconds, timing.rounds, 2 * ((timing.iters + 1) / 2), peer);
+    std::printf("# inputs %s\n", o.no_rotate ? "the same every call (--no-rotate: what L2 holds stays there, as CUTLASS's "
+                                               "profiler times; not the default)"
+                                             : "rotated through sets that pass 3x the L2 between reuses");
     if (base.fused())
       std::printf("# ours with the fused epilogue (%s%s%s), %s without it%s\n", base.bias ? "bias" : "",
                   base.bias && base.activation != GemmActivation::kNone ? " + " : "",
@@ -318,7 +322,7 @@ int run_bench_gemm(const BenchGemmOptions& o) {
   int count = 0;
   std::string unavailable;  // the last reason the peer could not run a problem
   for (const GemmProblem& shape : sweep) {
-    GemmRunner r(shape);
+    GemmRunner r(shape, /*rotate=*/!o.no_rotate);
     if (int rc = report(r.status())) return rc;
     // Where the peer cannot run the problem (cuBLASLt has no algorithm for it): ours alone,
     // and "n/a" in its columns, never a number.
@@ -460,6 +464,9 @@ void register_bench(CLI::App& app, int& exit_code) {
   g->add_flag("--control", o->control,
               "time the peer twice, both interleaved with ours, and print the first's speed over the second's "
               "(a control: how far the peer's figure moves from its position alone; JSON: \"control\")");
+  g->add_flag("--no-rotate", o->no_rotate,
+              "time every call on the same inputs (what fits in L2 stays there), as CUTLASS's profiler does; the "
+              "default rotates input sets past L2 (JSON: timing.input_sets)");
   add_timing_options(g, o->timing);
   add_common_options(g);
   g->callback([o, &exit_code] { exit_code = run_bench_gemm(*o); });

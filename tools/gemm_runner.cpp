@@ -313,6 +313,7 @@ Status GemmRunner::time(const TimingOptions& opt, bool with_peer, TimingResult* 
   WARPSPEC_RETURN_IF_ERROR(time_interleaved(cands, opt, stream.get(), out));
   out->has_plain = plain;
   out->versus_index = versus_index;
+  out->input_sets = sets_;
   out->has_control = control && with_peer && peer_unavailable_.empty();
   return Status::Ok();
 }

@@ -96,10 +96,12 @@ inline std::string make_record(const RecordContext& ctx, std::string_view family
   r.num("schema", kRecordSchema).str("command", ctx.command).str("family", family).obj("args", args);
   r.obj("device", json::Object().num("index", ctx.device).str("name", ctx.device_name).num("sm_count", ctx.sm_count));
   r.obj("warpspec", json::Object().str("version", ctx.version).str("commit", ctx.commit));
-  r.obj("timing", json::Object()
-                      .num("warmup_s", ctx.timing.warmup_seconds)
-                      .num("rounds", ctx.timing.rounds)
-                      .num("iters", ctx.timing.iters));
+  json::Object timing = json::Object()
+                           .num("warmup_s", ctx.timing.warmup_seconds)
+                           .num("rounds", ctx.timing.rounds)
+                           .num("iters", ctx.timing.iters);
+  if (t.input_sets > 0) timing.num("input_sets", t.input_sets);
+  r.obj("timing", timing);
   if (!t.calls.empty() && !t.ms.empty()) r.obj("ours", figures_json("", t.calls[0], t.ms[0], flops, bytes));
   else r.null("ours");
   if (!peer.empty() && t.calls.size() > 1 && t.ms.size() > 1 && t.ratio.size() > 1) {

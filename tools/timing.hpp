@@ -85,6 +85,9 @@ struct TimingResult {
   // the same interleaving; ratio[versus_index] is ours' speed over it, per round (1.03:
   // ours 3% faster); -1 when not timed.
   int versus_index = -1;
+  // How many input sets the calls rotated through (bench gemm: enough to pass 3x the L2;
+  // 1 with --no-rotate, the inputs the same every call); 0 where the timer does not say.
+  int input_sets = 0;
 };
 
 inline Spread spread_of(std::vector<double> v) {

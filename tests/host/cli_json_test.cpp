@@ -507,6 +507,13 @@ TEST(CliJson, RecordsFromARealRunOnHopper) {
   const double control = std::stod(out4.substr(ctl + 10));
   EXPECT_GT(control, 0.5) << out4;  // the same call twice: about 1, never a factor of 2 apart
   EXPECT_LT(control, 2.0) << out4;
+  // Inputs rotate past L2 by default (512 KB a set: many sets); --no-rotate times one set.
+  const size_t sets_at = out4.find("\"input_sets\":");
+  ASSERT_NE(sets_at, std::string::npos) << out4;
+  EXPECT_GT(std::stoi(out4.substr(sets_at + 13)), 1) << out4;
+  auto [rc9, out9] = sh(cli() + " bench gemm --json --no-rotate --shape 512x512x256" + fast);
+  ASSERT_EQ(rc9, 0) << out9;
+  EXPECT_NE(out9.find(R"("input_sets":1})"), std::string::npos) << out9;
   // --plain: ours without the epilogue beside the fused call; its cost in the record.
   auto [rc5, out5] = sh(cli() + " bench gemm --json --bias --activation gelu_tanh --plain --shape 512x512x256" + fast);
   ASSERT_EQ(rc5, 0) << out5;

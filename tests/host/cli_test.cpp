@@ -117,7 +117,9 @@ TEST(Cli, UsageErrorsExitTwo) {
                            "bench gemm --versus-cluster 3", "bench gemm --versus-cluster 0x1",
                            // The L2 grouping of ours and of its second run.
                            "bench gemm --swizzle 3", "bench gemm --swizzle 32", "bench gemm --versus-swizzle 0",
-                           "gemm --swizzle 32"}) {
+                           "gemm --swizzle 32",
+                           // Only the benchmark times on unrotated inputs.
+                           "gemm --no-rotate", "bench attention --no-rotate"}) {
     auto [rc, out] = run_cli(args);
     EXPECT_EQ(rc, 2) << args << "\n" << out;
     EXPECT_LT(out.size(), 400u) << args << ": a usage error should be short\n" << out;
