@@ -4,9 +4,9 @@
 # `bench attention --masks` (issue 13's varlen and window rows).
 # Both outputs go to $OUT; the summary table and the probe's lines print last.
 out=${OUT:-./gpu-check-out}; mkdir -p "$out"
-timeout 250 bench/probes/stop73.sh > "$out/stop73.txt" 2>&1
-OUT=$out timeout 330 scripts/gpu-check --bench > "$out/gpu-check.txt" 2>&1; echo "gpu-check rc=$?"
-timeout 100 build/warpspec bench attention --masks --rounds 3 > "$out/masks.txt" 2>&1; echo "masks rc=$?"
+timeout 220 bench/probes/stop73.sh > "$out/stop73.txt" 2>&1
+OUT=$out timeout 300 scripts/gpu-check --bench > "$out/gpu-check.txt" 2>&1; echo "gpu-check rc=$?"
+timeout 70 build/warpspec bench attention --masks --rounds 3 > "$out/masks.txt" 2>&1; echo "masks rc=$?"
 grep -v "^\[" "$out/gpu-check.txt" | tail -45
 grep -v "^$" "$out/masks.txt" | tail -14
 cat "$out/stop73.txt"
