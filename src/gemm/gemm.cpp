@@ -698,6 +698,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   q.promote_every = args.use_fast_accum ? INT32_MAX : 1;
   q.block_scale = p.block_scale;
   q.d_ragged = (uint64_t(p.n) * dtype_size(p.d.dtype)) % 16 != 0;
+  q.d_fp32 = p.d.dtype == DType::kFP32;
   q.m = int32_t(p.m);
   q.n = int32_t(p.n);
   q.d = p.d.data;

@@ -1,4 +1,4 @@
-// GEMM kernels with bf16 inputs: the bf16 slice of kGemmInstances (24 plain, 1 fused, 2 clustered, 2 narrow,
+// GEMM kernels with bf16 inputs: the bf16 slice of kGemmInstances (12 plain, 1 fused, 2 clustered, 2 narrow,
 // 4 ping-pong).
 #include "launch.cuh"
 

@@ -1,4 +1,4 @@
-// GEMM kernels with fp16 inputs: the fp16 slice of kGemmInstances (24 plain, 1 fused, 2 narrow, 4 ping-pong).
+// GEMM kernels with fp16 inputs: the fp16 slice of kGemmInstances (12 plain, 1 fused, 2 narrow, 4 ping-pong).
 #include "launch.cuh"
 
 namespace warpspec::gemm_impl {

@@ -1,8 +1,9 @@
 #pragma once
 // The GEMM kernels that are built: one explicit list.
-//   plain 16-bit: every tile of kTileConfigs x input dtype (bf16, fp16) x output (the
-//     input's, fp32) x operand majors (A, B each K- or MN-major) = 3 x 2 x 2 x 4 = 48
-//     kernels with the linear epilogue (alpha, beta·C);
+//   plain 16-bit: every tile of kTileConfigs x input dtype (bf16, fp16) x operand majors
+//     (A, B each K- or MN-major) = 3 x 2 x 4 = 24 kernels with the linear epilogue (alpha,
+//     beta·C), each writing D in the input's type or fp32 (a runtime value: config.hpp
+//     writes_fp32_too; listed with D of the input's type);
 //   fused 16-bit: kFusedTileConfig x input (bf16, fp16), output the input's, A and B
 //     K-major = 2 kernels with the fused epilogue (scales, bias, activation);
 //   FP8: kFp8TileConfig x e4m3 x output (16-bit, fp32), A and B K-major (wgmma's
@@ -44,7 +45,7 @@
 
 namespace warpspec::gemm_impl {
 
-inline constexpr int kNumPlainInstances = kNumTileConfigs * 2 * 2 * 4;
+inline constexpr int kNumPlainInstances = kNumTileConfigs * 2 * 4;
 inline constexpr int kNumFusedInstances = 2 + 2 + 1;
 inline constexpr ClusterShape kClusterShapes[] = {{2, 1}, {1, 2}};
 inline constexpr int kNumClusterInstances = int(sizeof(kClusterShapes) / sizeof(kClusterShapes[0]));
@@ -67,9 +68,8 @@ constexpr auto make_gemm_instances() {
   int i = 0;
   for (const TileConfig& tile : kTileConfigs)
     for (DType in : {DType::kBF16, DType::kFP16})
-      for (DType out : {in, DType::kFP32})
-        for (bool a_k_major : {true, false})
-          for (bool b_k_major : {true, false}) list[i++] = GemmConfig{tile, in, out, a_k_major, b_k_major, {}};
+      for (bool a_k_major : {true, false})
+        for (bool b_k_major : {true, false}) list[i++] = GemmConfig{tile, in, in, a_k_major, b_k_major, {}};
   for (DType in : {DType::kBF16, DType::kFP16})
     list[i++] = GemmConfig{kFusedTileConfig, in, in, true, true, {}, EpilogueKind::kFused};
   for (DType out : {DType::kBF16, DType::kFP32})

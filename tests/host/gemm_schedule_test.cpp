@@ -56,6 +56,55 @@ GemmArgs with_bias(GemmArgs g, int64_t n) {
 using warpspec::test::accepted;
 using warpspec::test::expect_refused;
 
+// The plain 16-bit cooperative kernels write D in the input's type or fp32 (config.hpp
+// writes_fp32_too): every tile, input and layout runs D fp32 on the kernel listed with D of
+// the input's type, and only those: a ping-pong, cluster, fused, wave-width or narrow
+// configuration with D fp32 stays unbuilt (the host refuses or picks another kernel).
+TEST(GemmSchedule, PlainKernelsWriteTheirDTypeOrFp32) {
+  int mapped = 0;
+  for (const gi::TileConfig& tile : gi::kTileConfigs)
+    for (DType in : {DType::kBF16, DType::kFP16})
+      for (bool a_k : {true, false})
+        for (bool b_k : {true, false}) {
+          const gi::GemmConfig fp32{tile, in, DType::kFP32, a_k, b_k, {}};
+          gi::GemmConfig own = fp32;
+          own.out = in;
+          EXPECT_TRUE(gi::is_built(fp32));
+          EXPECT_TRUE(gi::is_built(own));
+          EXPECT_TRUE(gi::kernel_config(fp32) == own);
+          EXPECT_TRUE(gi::writes_fp32_too(own));
+          ++mapped;
+          // No kernel is listed with D fp32 for these: the one kernel serves both.
+          for (const gi::GemmConfig& c : gi::kGemmInstances) EXPECT_FALSE(c == fp32);
+        }
+  EXPECT_EQ(mapped, gi::kNumPlainInstances);
+  auto unbuilt_fp32 = [](gi::GemmConfig c) {
+    c.out = DType::kFP32;
+    return !gi::is_built(c) && gi::kernel_config(c) == c;
+  };
+  gi::GemmConfig pp{gi::kPingPongTileConfig, DType::kBF16, DType::kBF16, true, true, {}};
+  pp.schedule = gi::KernelSchedule::kPingPong;
+  EXPECT_TRUE(gi::is_built(pp));
+  EXPECT_TRUE(unbuilt_fp32(pp));
+  gi::GemmConfig cluster = gi::kClusterBase;
+  cluster.cluster = {2, 1};
+  EXPECT_TRUE(gi::is_built(cluster));
+  EXPECT_TRUE(unbuilt_fp32(cluster));
+  gi::GemmConfig fused{gi::kFusedTileConfig, DType::kFP16, DType::kFP16, true, true, {}, gi::EpilogueKind::kFused};
+  EXPECT_TRUE(gi::is_built(fused));
+  EXPECT_TRUE(unbuilt_fp32(fused));
+  const gi::GemmConfig wave{gi::kWaveTileConfig, DType::kBF16, DType::kBF16, true, true, {}};
+  EXPECT_TRUE(gi::is_built(wave));
+  EXPECT_TRUE(unbuilt_fp32(wave));
+  const gi::GemmConfig narrow{gi::kNarrowTileConfigs[0], DType::kBF16, DType::kBF16, true, true, {}};
+  EXPECT_TRUE(gi::is_built(narrow));
+  EXPECT_TRUE(unbuilt_fp32(narrow));
+  // FP8 kernels keep their own fp32 D kernel.
+  const gi::GemmConfig fp8{gi::kFp8TileConfig, DType::kE4M3, DType::kFP32, true, true, {}, gi::EpilogueKind::kFused};
+  EXPECT_TRUE(gi::is_built(fp8));
+  EXPECT_TRUE(gi::kernel_config(fp8) == fp8);
+}
+
 TEST(GemmSchedule, PingPongKernelsAreBuiltForLinearLayers) {
   int built = 0, fp8 = 0, mn_major = 0, wave = 0;
   for (const gi::GemmConfig& c : gi::kGemmInstances) {

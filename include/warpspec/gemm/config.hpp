@@ -69,17 +69,6 @@ struct GemmConfig {
   }
 };
 
-// FP8 kernels write a 16-bit D as bf16 or fp16 from one kernel: the two differ by one
-// conversion instruction a pair, chosen per chunk by a runtime value (EpilogueOpParams::
-// d_fp16), so an FP8 kernel built with D bf16 also runs the calls with D fp16. A call's
-// configuration (out = its D's dtype) maps to the built kernel's here, in one place:
-// instances.hpp's is_built and the dispatch (launch.cuh) look kernels up through it.
-constexpr bool writes_fp16_too(const GemmConfig& c) { return dtype_size(c.in) == 1 && c.out == DType::kBF16; }
-constexpr GemmConfig kernel_config(GemmConfig c) {
-  if (dtype_size(c.in) == 1 && c.out == DType::kFP16) c.out = DType::kBF16;
-  return c;
-}
-
 inline constexpr int kConsumerWarpgroups = 2;
 // Register split (setmaxnreg): 168 per thread at entry (65536 / 384).
 // Producer 40 + 2 x 232 = 504 = 3 x 168: the pool balances exactly.
@@ -120,6 +109,36 @@ inline constexpr TileConfig kTileConfigs[] = {
     {128, 64, 64, 8, 2},
 };
 inline constexpr int kNumTileConfigs = int(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
+
+// One kernel, two D types, chosen at run time:
+//   FP8 kernels write a 16-bit D as bf16 or fp16: the two differ by one conversion
+//     instruction a pair, chosen per chunk (EpilogueOpParams::d_fp16), so an FP8 kernel
+//     built with D bf16 also runs the calls with D fp16;
+//   the plain 16-bit cooperative kernels (kTileConfigs, linear epilogue, no cluster) write D
+//     in the input's type or fp32 (GemmParams::d_fp32, gemm/epilogue_d16_or_fp32.cuh): the
+//     chunk buffers are the same bytes either way and only the epilogue's store code differs,
+//     so one kernel serves both and the build compiles the mainloop once, not twice.
+// A call's configuration (out = its D's dtype) maps to the built kernel's here, in one place:
+// instances.hpp's is_built and the dispatch (launch.cuh) look kernels up through it.
+constexpr bool writes_fp16_too(const GemmConfig& c) { return dtype_size(c.in) == 1 && c.out == DType::kBF16; }
+constexpr bool is_plain_tile(const TileConfig& t) {
+  for (const TileConfig& c : kTileConfigs)
+    if (c == t) return true;
+  return false;
+}
+constexpr bool writes_fp32_too(const GemmConfig& c) {
+  return dtype_size(c.in) == 2 && c.out == c.in && c.epilogue == EpilogueKind::kLinear &&
+         c.schedule == KernelSchedule::kCooperative && c.cluster.size() == 1 && is_plain_tile(c.tile);
+}
+constexpr GemmConfig kernel_config(GemmConfig c) {
+  if (dtype_size(c.in) == 1 && c.out == DType::kFP16) c.out = DType::kBF16;
+  if (dtype_size(c.in) == 2 && c.out == DType::kFP32) {
+    GemmConfig narrowed = c;
+    narrowed.out = c.in;
+    if (writes_fp32_too(narrowed)) return narrowed;
+  }
+  return c;
+}
 
 // Narrow tiles for skinny problems (decode: M = 1..32 rows of activations against a
 // weight of thousands): the caller's small dimension becomes the kernel's N, so a

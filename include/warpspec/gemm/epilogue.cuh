@@ -28,6 +28,14 @@
 
 namespace warpspec::gemm_impl {
 
+// The chunk buffers: the same bytes for every D type (a chunk is 128 bytes a row), so
+// epilogues of one tile writing different types share one storage type
+// (gemm/epilogue_d16_or_fp32.cuh).
+template <int kBlockM, int kEpiStages>
+struct EpilogueChunkStorage {
+  alignas(1024) uint8_t chunk[kEpiStages][kBlockM * kEpiRowBytes];
+};
+
 template <GemmConfig kCfg>
 struct Epilogue {
   using TOut = hopper::element_t<kCfg.out>;
@@ -60,9 +68,7 @@ struct Epilogue {
   // chunks of kTailCols.
   using TailOp = EpilogueOpOf<kCfg.epilogue, EpilogueChunkIo<TOut, (kTailCols != 0 ? kTailCols : kEpiCols)>>;
 
-  struct Storage {
-    alignas(1024) uint8_t chunk[kEpiStages][kChunkBytes];
-  };
+  using Storage = EpilogueChunkStorage<kBlockM, kEpiStages>;
   using Pipe = Pipeline<kEpiStages>;
   using State = PipelineState<kEpiStages>;
 

@@ -22,8 +22,7 @@
 
 #include "warpspec/gemm/cluster_cast.cuh"
 #include "warpspec/gemm/config.hpp"
-#include "warpspec/gemm/epilogue.cuh"
-#include "warpspec/gemm/epilogue_direct.cuh"
+#include "warpspec/gemm/epilogue_d16_or_fp32.cuh"
 #include "warpspec/gemm/fixup.cuh"
 #include "warpspec/gemm/mainloop.cuh"
 #include "warpspec/gemm/mma_fp8.cuh"
@@ -49,8 +48,9 @@ struct GemmKernel : WsRoles<kConsumerWarpgroups, kProducerRegs, kConsumerRegs, k
   using Params = GemmParams;
   using MainloopT = Mainloop<kCfg>;    // the TMA loads (every dtype)
   using MmaT = MmaConsumer<kCfg>;       // the wgmma consumer: 16-bit, or FP8 with promotion
-  // Chunk buffers and TMA stores, or (narrow tiles, no buffers) stores from registers.
-  using EpilogueT = std::conditional_t<kCfg.tile.epi_stages == 0, DirectEpilogue<kCfg>, Epilogue<kCfg>>;
+  // Chunk buffers and TMA stores (D's type built in, or chosen at run time), or (narrow
+  // tiles, no buffers) stores from registers.
+  using EpilogueT = CooperativeEpilogue<kCfg>;
   using FixupT = KSplitFixup<kCfg>;
   using Cast = ClusterCast<kCfg>;       // the cluster's share of loads, releases and tiles
   // FP8 one-part tiles: the loop carried across tiles (mma_fp8_carried.cuh); 16-bit: none.

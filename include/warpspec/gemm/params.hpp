@@ -70,6 +70,9 @@ struct GemmParams {
   int32_t promote_every;
   BlockScaleParams block_scale;  // FP8 only; promote_every is 1 with block scales
   DirectStoreParams direct;       // narrow tiles only (epi_stages 0)
+  // D (and C) fp32 rather than the input's 16-bit type: read by the kernels that write
+  // either (config.hpp writes_fp32_too); the others have their D type built in.
+  bool d_fp32;
 };
 
 }  // namespace warpspec::gemm_impl
