@@ -10,7 +10,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
 rm -rf build && tar xJf .dev/xz/v100.tar.xz
 G='Shapes/*:Epilogue/*:BatchAndSchedule/*:Gemm*:Variants/*:ManyTiles/*:KSplit/*:PingPong/*:TailRows/*:Narrow/*:Cluster/*:WaveTile/*:Fp8*:CApi*:Hostile*'
-timeout 200 build/tests/warpspec_gpu_tests --gtest_filter="$G" --gtest_brief=1 > gemm-tests.txt 2>&1; echo "gemm tests rc=$?"
+timeout 170 build/tests/warpspec_gpu_tests --gtest_filter="$G" --gtest_brief=1 > gemm-tests.txt 2>&1; echo "gemm tests rc=$?"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^\[  FAILED" gemm-tests.txt | head -20
 timeout 40 build/warpspec demo 2>&1 | tail -6
 S="--shape 8192x8192x8192 --shape 4096x4096x4096 --shape 4096x8192x1024"
