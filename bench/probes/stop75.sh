@@ -8,12 +8,14 @@
 export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
 rm -rf build && tar xJf .dev/xz/s75.tar.xz
-timeout 240 build/tests/warpspec_gpu_tests --gtest_brief=1 > gpu-tests.txt 2>&1; echo "gpu tests rc=$?"
+timeout 300 build/tests/warpspec_gpu_tests --gtest_brief=1 > gpu-tests.txt 2>&1; echo "gpu tests rc=$?"
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? ran|^\[  FAILED" gpu-tests.txt | head -20
 F='Smoke.*:Pipeline.*:Tma*:Wgmma.*:Fp8PV.*:Fp8VTranspose.*:AttentionMaskRules.*'
 timeout 30 build/tests/warpspec_gpu_tests --gtest_filter="$F" --gtest_brief=1 2>&1 | grep -E "tests? ran|PASSED|FAILED" | sed 's/^/[split] /'
 for t in memcheck racecheck synccheck; do
-  timeout 60 compute-sanitizer --tool $t --error-exitcode 9 build/tests/warpspec_gpu_tests --gtest_filter="$F" --gtest_brief=1 2>&1 | tail -2 | sed "s/^/[$t] /"
+  timeout 90 compute-sanitizer --tool $t --error-exitcode 9 build/tests/warpspec_gpu_tests --gtest_filter="$F" --gtest_brief=1 > san-$t.txt 2>&1 &
 done
+wait
+for t in memcheck racecheck synccheck; do tail -2 san-$t.txt | sed "s/^/[$t] /"; done
 mkdir -p "${OUT:-.}" && cp gpu-tests.txt "${OUT:-.}/" 2>/dev/null
 bash bench/probes/stop73c.sh
