@@ -44,6 +44,16 @@ Status current_device_props(DeviceProps* out) {
   out->ordinal = device;
   out->sm_count = sms;
   out->l2_bytes = l2;
+  // DRAM's bandwidth is advice to a heuristic: a device that does not report it runs
+  // without it (0) rather than refusing the call.
+  static AttributeCache mem_clocks{}, bus_widths{};
+  int mem_khz = 0, bus_bits = 0;
+  if (cached_attribute(mem_clocks, cudaDevAttrMemoryClockRate, device, "reading the memory clock", &mem_khz).ok() &&
+      cached_attribute(bus_widths, cudaDevAttrGlobalMemoryBusWidth, device, "reading the memory bus width", &bus_bits)
+          .ok())
+    out->dram_bytes_per_s = 2.0 * 1e3 * double(mem_khz) * double(bus_bits) / 8.0;  // double data rate
+  else
+    out->dram_bytes_per_s = 0;
   return Status::Ok();
 }
 

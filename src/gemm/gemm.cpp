@@ -552,7 +552,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   } else if (plan->config.epilogue == gemm_impl::EpilogueKind::kFused) {
     plan->config.tile = gemm_impl::kFusedTileConfig;  // the one fused 16-bit tile (tile_n was checked)
   } else {
-    int tile = pick_tile(plan->m, plan->n, (plan->k + 63) / 64, plan->l, device.sm_count);
+    int tile = pick_tile(plan->m, plan->n, (plan->k + 63) / 64, plan->l, device.sm_count, device.dram_bytes_per_s);
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
       if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) tile = t;
     plan->config.tile = gemm_impl::kTileConfigs[tile];

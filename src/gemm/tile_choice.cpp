@@ -49,7 +49,11 @@ int64_t tile_count(const gemm_impl::TileConfig& c, int64_t m, int64_t n, int64_t
 // 128-wide tile's six stages beat the 256-wide tile's three (256x28672x8192: 0.924
 // against 0.853 of cuBLAS, v19), so the model chooses among the narrower two.
 // `k_iters`: k-iterations of a tile (K / 64, rounded up: every 16-bit tile's block_k).
-int pick_tile(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms) {
+int pick_tile(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms, double dram_bytes_per_s) {
+  if (wide_split_pays(m, n, k_iters, l, sms, dram_bytes_per_s)) {
+    for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
+      if (gemm_impl::kTileConfigs[t].block_n == 128) return t;
+  }
   if (m <= 32) {
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t) {  // the table is widest first
       const auto& c = gemm_impl::kTileConfigs[t];
@@ -63,6 +67,28 @@ int pick_tile(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms) {
     if (cost >= 0 && (best < 0 || cost < best_cost)) best = t, best_cost = cost;
   }
   return best;
+}
+
+// One row tile of 65-128 rows (e.g. x @ w.t() at a batch of 65-128 tokens against a weight of
+// N <= SMs x 64 rows, K >= 8192) on a device whose DRAM gives at least 4 TB/s: the 128-wide
+// tile, split in two along K by choose_decomposition, over the 64-wide tile the model picks.
+// Each CTA of either reads all of the A rows its k range covers, so the 64-wide grid asks L2
+// for A once per 64 columns of D: at 128 x 8192 x 8192 it moves 1.5x the bytes of B through
+// L2 (ncu on an H200: 9.29 TB/s, 78% of L2's peak, with DRAM at 69%; cuBLAS's pair, which
+// multicasts A, 7.47 TB/s with DRAM at 76%). Two splits of 128-wide tiles keep the CTA count
+// and halve A's share. Where DRAM is slower, B's stream bounds both and the split's fixup
+// loses. Measured (ours / cuBLAS, ABBA, 3 rounds, the library's 64-wide choice against the
+// 128-wide tile split in two): H200 (4.8 TB/s, bench/NOTES.md stop 75) 128 x 8192 x 8192
+// 0.769 -> 0.846, 96 x 8192 x 8192 0.834 -> 0.891, 128 x 28672 x 8192 (three and a half waves
+// of 64-wide tiles: outside the rule) 1.020 -> 0.853; H100 (3.35 TB/s, stop 73) 128 x 8192^2
+// 0.954 -> 0.939, 96 x 8192^2 0.970 -> 0.937, 64 x 8192^2 0.970 -> 0.959.
+inline constexpr double kWideSplitMinDramBytesPerS = 4.0e12;
+
+bool wide_split_pays(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms, double dram_bytes_per_s) {
+  if (dram_bytes_per_s < kWideSplitMinDramBytesPerS || sms <= 0 || l != 1) return false;
+  if (m <= 64 || m > 128 || k_iters < 128) return false;
+  const int64_t tiles64 = (n + 63) / 64;  // one row tile: the 64-wide grid's CTAs
+  return tiles64 * 4 > int64_t(sms) * 3 && tiles64 <= sms;
 }
 
 // FP8 with D bf16, tensor- or row-wise scales and promotion: the 128 x 256 tile where its

@@ -7,8 +7,15 @@
 namespace warpspec {
 
 // The 16-bit plain tile (an index into gemm_impl::kTileConfigs): the widest tile that keeps
-// the SMs busy. `k_iters`: k-iterations of a tile (K / 64, rounded up).
-int pick_tile(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms);
+// the SMs busy. `k_iters`: k-iterations of a tile (K / 64, rounded up). `dram_bytes_per_s`:
+// the device's DRAM bandwidth (DeviceProps; 0 = unknown), which decides one small-M case
+// (wide_split_pays).
+int pick_tile(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms, double dram_bytes_per_s = 0);
+
+// Whether one row tile of 65-128 rows over a single wave of 64-wide tiles runs faster on
+// the 128-wide tile (which the K decomposition then splits in two) because DRAM outruns
+// L2's re-reads of A there (tile_choice.cpp).
+bool wide_split_pays(int64_t m, int64_t n, int64_t k_iters, int64_t l, int sms, double dram_bytes_per_s);
 
 // FP8 with D bf16: the 128 x 256 tile (kFp8WideTileConfig) rather than 128 x 128.
 bool fp8_wide_tile(int64_t m, int64_t n, int64_t k, int64_t l, int sms);

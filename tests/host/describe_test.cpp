@@ -170,6 +170,45 @@ TEST(Describe, TileCostCountsTheDecompositionItWouldRun) {
   EXPECT_EQ(choice(448, 8192).decomposition, warpspec::schedule::KDecomposition::kDataParallel);
 }
 
+// One row tile of 65-128 rows over one wave of 64-wide tiles, on a device whose DRAM gives
+// at least 4 TB/s (the H200's 4.8): the 128-wide tile, which the decomposition splits in two
+// (half the A rows through L2, the same CTA count; bench/NOTES.md stop 75). Elsewhere, and
+// on the H100's 3.35 TB/s or a device that does not report its bandwidth, pick_tile's choice
+// is unchanged.
+TEST(Describe, SmallMOnFastDramTakesTheWideTileSplitInTwo) {
+  namespace gi = warpspec::gemm_impl;
+  constexpr double kH200 = 4.8e12, kH100 = 3.35e12;
+  const auto width = [](int64_t m, int64_t n, int64_t k, double dram, int64_t l = 1, int sms = 132) {
+    return gi::kTileConfigs[warpspec::pick_tile(m, n, (k + 63) / 64, l, sms, dram)].block_n;
+  };
+  EXPECT_EQ(width(128, 8192, 8192, kH200), 128);
+  EXPECT_EQ(width(96, 8192, 8192, kH200), 128);
+  EXPECT_EQ(width(65, 8192, 16384, kH200), 128);
+  EXPECT_EQ(width(128, 8192, 8192, kH100), 64);   // DRAM bounds both: the 64-wide tile's wave
+  EXPECT_EQ(width(128, 8192, 8192, 0), 64);       // bandwidth unknown
+  EXPECT_EQ(width(64, 8192, 8192, kH200), 64);    // A is half as large: not L2-bound
+  EXPECT_EQ(width(129, 8192, 8192, kH200), width(129, 8192, 8192, 0));  // two row tiles: the model's own
+  EXPECT_EQ(width(128, 8192, 4096, kH200), width(128, 8192, 4096, 0));  // K below the measured 8192
+  EXPECT_EQ(width(128, 8192, 8192, kH200, 2), width(128, 8192, 8192, 0, 2));  // batched: the model's own choice
+  EXPECT_EQ(width(128, 28672, 8192, kH200), 128);   // several waves: pick_tile's own 128-wide choice
+  EXPECT_EQ(width(128, 28672, 8192, kH200), width(128, 28672, 8192, 0));
+  EXPECT_EQ(width(128, 4096, 8192, kH200), width(128, 4096, 8192, 0));   // half a wave of 64-wide tiles
+  EXPECT_EQ(width(128, 8512, 8192, kH200), width(128, 8512, 8192, 0));   // 133 tiles: past one wave
+  EXPECT_EQ(width(128, 8192, 8192, kH200, 1, 114), width(128, 8192, 8192, 0, 1, 114));  // 128 tiles > 114 SMs
+  // The rule itself at its edges: 99 of 132 SMs is not enough, 100 is (more than three quarters).
+  EXPECT_FALSE(warpspec::wide_split_pays(128, 99 * 64, 128, 1, 132, kH200));
+  EXPECT_TRUE(warpspec::wide_split_pays(128, 100 * 64, 128, 1, 132, kH200));
+  EXPECT_TRUE(warpspec::wide_split_pays(128, 132 * 64, 128, 1, 132, kH200));
+  EXPECT_FALSE(warpspec::wide_split_pays(128, 132 * 64 + 1, 128, 1, 132, kH200));
+  EXPECT_FALSE(warpspec::wide_split_pays(128, 8192, 127, 1, 132, kH200));
+  EXPECT_FALSE(warpspec::wide_split_pays(128, 8192, 128, 1, 132, 3.99e12));
+  // What the 128-wide tile then runs: its 64 tiles of 128 k-iterations in two splits.
+  const gi::KChoice c =
+      gi::choose_decomposition(warpspec::GemmDecomposition::kHeuristic, 0, 64, 8192 / 64, 132, true);
+  EXPECT_EQ(c.decomposition, warpspec::schedule::KDecomposition::kSplitK);
+  EXPECT_EQ(c.splits, 2);
+}
+
 // The wording of a GEMM choice as gemm.cpp builds it for 4096 x 4096 x 4096 on 132 SMs:
 // the tile is the heuristic's, the tile count and the schedule follow from it.
 TEST(Describe, GemmLineReportsTheHeuristicsChoice) {
