@@ -552,7 +552,10 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   } else if (plan->config.epilogue == gemm_impl::EpilogueKind::kFused) {
     plan->config.tile = gemm_impl::kFusedTileConfig;  // the one fused 16-bit tile (tile_n was checked)
   } else {
-    int tile = pick_tile(plan->m, plan->n, (plan->k + 63) / 64, plan->l, device.sm_count, device.dram_bytes_per_s);
+    // The small-M rule on fast DRAM (wide_split_pays) takes a tile the K decomposition
+    // splits: only where the decomposition is the library's to choose.
+    const double dram = args.decomposition == GemmDecomposition::kHeuristic ? device.dram_bytes_per_s : 0;
+    int tile = pick_tile(plan->m, plan->n, (plan->k + 63) / 64, plan->l, device.sm_count, dram);
     for (int t = 0; t < gemm_impl::kNumTileConfigs; ++t)
       if (gemm_impl::kTileConfigs[t].block_n == args.tile_n) tile = t;
     plan->config.tile = gemm_impl::kTileConfigs[tile];
