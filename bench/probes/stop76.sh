@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stop 76's second call (~200 s). Carry .dev/xz/final.tar.xz (main with the two test fixes) and
+# Stop 76's second call (~200 s). Carry .dev/xz/final.tar.xz (main with the test fixes) and
 # .dev/xz/ctapairs.tar.xz (4305cb8, v88: the 128 x 64 tile's 1 x 2 pair sharing A).
 #  1. the two checks that failed in this stop's gpu-check: the fuzz's varlen seed 670129198
 #     under the rounding-aware yardstick, 300 more varlen cases, and CliJson on Hopper;
@@ -14,6 +14,7 @@ py() { WARPSPEC_LIBRARY=$PWD/build/libwarpspec.so PYTHONPATH=$PWD/python:$PWD/te
 py 60 tests/python/fuzz_api.py --family varlen --seed 670129198 --cases 1 2>&1 | tail -3
 py 120 tests/python/fuzz_api.py --family varlen --seed 761000 --cases 300 2>&1 | grep -E "^FAIL|passed" | head -5
 timeout 60 build/tests/warpspec_host_tests --gtest_filter='CliJson.RecordsFromARealRunOnHopper' 2>&1 | tail -3
+timeout 150 build/tests/warpspec_gpu_tests --gtest_filter='*Attention*:*attention*' 2>&1 | tail -3
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 S="--shape 128x8192x8192 --shape 96x8192x8192 --shape 64x8192x8192 --shape 128x28672x8192"
 case "$name" in
