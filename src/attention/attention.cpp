@@ -565,6 +565,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan, int sm_count) {
   if (fp8 && a.o.rank != 0 && a.o.dtype != odtype)
     return invalid_argument(fmt("o.dtype: must be bf16 with e4m3 inputs, got %s", dtype_name(a.o.dtype)));
   WARPSPEC_RETURN_IF_ERROR(check_bshd(a.o, "o", odtype, p.packed_q ? want_o_packed : want_o_dense, p.packed_q));
+  WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(a.o, "o"));
   {
     const std::pair<const TensorView*, const char*> descales[] = {
         {&a.q_descale, "q_descale"}, {&a.k_descale, "k_descale"}, {&a.v_descale, "v_descale"}};
@@ -599,6 +600,7 @@ Status make_plan(const AttentionArgs& a, Plan* plan, int sm_count) {
     }
     if (reinterpret_cast<uintptr_t>(l.data) % 4 != 0)
       return misaligned(fmt("lse.data: must be 4-byte aligned (got %p)", l.data));
+    WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(l, "lse"));
   }
   if (!a.sink.empty()) WARPSPEC_RETURN_IF_ERROR(check_vector(a.sink, "sink", DType::kFP32, p.heads_q, "heads_q"));
   if (!a.tile_counter.empty())
@@ -684,22 +686,15 @@ Status make_plan(const AttentionArgs& a, Plan* plan, int sm_count) {
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
   if (a.workspace != nullptr && reinterpret_cast<uintptr_t>(a.workspace) % 16 != 0)
     return misaligned(fmt("workspace: must be 16-byte aligned (got %p)", a.workspace));
-  if (a.workspace != nullptr) {  // the kernels write all of it: it shares memory with no view
-    const uint64_t lo = reinterpret_cast<uintptr_t>(a.workspace), hi = lo + a.workspace_bytes;
-    const std::pair<const TensorView*, const char*> views[] = {
-        {&a.q, "q"}, {&a.k, "k"}, {&a.v, "v"}, {&a.o, "o"}, {&a.lse, "lse"}, {&a.sink, "sink"},
-        {&a.tile_counter, "tile_counter"}, {&a.cu_seqlens_q, "cu_seqlens_q"}, {&a.cu_seqlens_k, "cu_seqlens_k"},
-        {&a.seqused_q, "seqused_q"}, {&a.seqused_k, "seqused_k"}, {&a.cache_batch_idx, "cache_batch_idx"},
-        {&a.cache_leftpad, "cache_leftpad"}, {&a.page_table, "page_table"}};
-    for (const auto& [v, name] : views) {
-      if (v->empty()) continue;
-      ByteSpan span;
-      WARPSPEC_RETURN_IF_ERROR(view_span(*v, name, &span));
-      if (!span.empty() && span.lo < hi && lo < span.hi)
-        return invalid_argument(fmt("workspace: overlaps %s (bytes [%p, %p) and [%p, %p)); the workspace must not "
-                                    "share memory with any view", name, a.workspace, reinterpret_cast<void*>(hi),
-                                    reinterpret_cast<void*>(span.lo), reinterpret_cast<void*>(span.hi)));
-    }
+  {  // the kernels write all of the workspace: it shares memory with no view
+    const TensorView* views[] = {&a.q, &a.k, &a.v, &a.o, &a.lse, &a.sink, &a.tile_counter, &a.cu_seqlens_q,
+                                 &a.cu_seqlens_k, &a.seqused_q, &a.seqused_k, &a.cache_batch_idx, &a.cache_leftpad,
+                                 &a.page_table};
+    const char* names[] = {"q", "k", "v", "o", "lse", "sink", "tile_counter", "cu_seqlens_q", "cu_seqlens_k",
+                           "seqused_q", "seqused_k", "cache_batch_idx", "cache_leftpad", "page_table"};
+    static_assert(std::size(views) == std::size(names));
+    WARPSPEC_RETURN_IF_ERROR(
+        check_workspace_disjoint(a.workspace, a.workspace_bytes, views, names, int(std::size(views))));
   }
   if (a.causal && a.window_right < -1)
     return invalid_argument(fmt("window_right: must be -1 (unbounded) or >= 0, got %" PRId64, a.window_right));

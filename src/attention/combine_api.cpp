@@ -45,18 +45,20 @@ Status check_view(const TensorView& v, const char* name, int rank, const char* c
 
 // The contiguous element range [data, data + extent) a view of `splits` copies
 // `split_stride` apart can touch, as a rank-1 view (for the overlap checks).
+// Computed in 128 bits and held at INT64_MAX, so a reach past the address space stays
+// past it (view_span then refuses it by name) instead of wrapping to a small range.
 TensorView hull(const TensorView& v, int64_t splits, int64_t split_stride) {
-  int64_t last = splits > 0 ? (splits - 1) * split_stride : 0;
+  __int128 last = splits > 0 ? __int128(splits - 1) * split_stride : 0;
   bool empty = splits == 0;
   for (int i = 0; i < v.rank; ++i) {
     if (v.shape[i] == 0) empty = true;
-    else last += (v.shape[i] - 1) * v.stride[i];
+    else last += __int128(v.shape[i] - 1) * v.stride[i];
   }
   TensorView h;
   h.data = v.data;
   h.dtype = v.dtype;
   h.rank = 1;
-  h.shape[0] = empty ? 0 : last + 1;
+  h.shape[0] = empty ? 0 : last + 1 >= __int128(INT64_MAX) ? INT64_MAX : int64_t(last + 1);
   h.stride[0] = 1;
   return h;
 }
@@ -108,6 +110,8 @@ Status attention_combine(const CombineArgs& a, cudaStream_t stream) {
   }
   const TensorView op = hull(a.out_partial, a.num_splits, a.out_partial_split_stride);
   const TensorView lp = hull(a.lse_partial, a.num_splits, a.lse_partial_split_stride);
+  WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(a.out, "out"));
+  if (!a.lse.empty()) WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(a.lse, "lse"));
   WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.out, "out", op, "out_partial", false));
   WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.out, "out", lp, "lse_partial", false));
   if (!a.lse.empty()) {

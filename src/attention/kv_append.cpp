@@ -56,6 +56,14 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
   WARPSPEC_RETURN_IF_ERROR(check4(a.k_new, "k_new", dt, {-1, -1, heads_kv, d}));
   const int64_t batch = a.k_new.shape[0], seqlen_new = a.k_new.shape[1];
   WARPSPEC_RETURN_IF_ERROR(check4(a.v_new, "v_new", dt, {batch, seqlen_new, heads_kv, d}));
+  // The kernel counts rows (a warp each) in 64 bits and launches a block per few of them.
+  if (__int128(batch) * seqlen_new * heads_kv >= (__int128(1) << 31))
+    return invalid_argument(fmt("k_new.shape: batch x seqlen_new x heads_kv = %" PRId64 " x %" PRId64 " x %" PRId64
+                                " rows; one call appends fewer than 2^31",
+                                batch, seqlen_new, heads_kv));
+  // The caches are written: each element at its own address (a stride 0 would keep one row).
+  WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(a.k_cache, "k_cache"));
+  WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(a.v_cache, "v_cache"));
   if (a.cache_seqlens.empty()) return invalid_argument("cache_seqlens: required (where each sequence's new rows go)");
   WARPSPEC_RETURN_IF_ERROR(check_i32(a.cache_seqlens, "cache_seqlens", batch));
   const bool paged = !a.page_table.empty();
@@ -93,6 +101,9 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
     if (c.shape[0] != s.shape[0] || c.shape[1] != s.shape[1])
       return invalid_argument("rotary_sin.shape: must equal rotary_cos.shape");
     rotary_dim = 2 * c.shape[1];
+    if (c.shape[0] >= (int64_t(1) << 31))
+      return invalid_argument(fmt("rotary_cos.shape[0] (seqlen_ro): must be below 2^31 (positions are 32-bit), got %" PRId64,
+                                  c.shape[0]));
     if (c.shape[0] < 1 || rotary_dim < 2 || rotary_dim > d)
       return invalid_argument(fmt("rotary_cos.shape (%" PRId64 ", %" PRId64 "): needs seqlen_ro >= 1 and 2 <= rotary_dim <= "
                                   "head_dim (%" PRId64 ")", c.shape[0], c.shape[1], d));
@@ -112,6 +123,11 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
     seqlen_q = a.q.shape[1];
     heads_q = a.q.shape[2];
     WARPSPEC_RETURN_IF_ERROR(check4(a.q_out, "q_out", dt, {batch, seqlen_q, heads_q, d}));
+    if (__int128(batch) * seqlen_q * heads_q >= (__int128(1) << 31))
+      return invalid_argument(fmt("q.shape: batch x seqlen_q x heads_q = %" PRId64 " x %" PRId64 " x %" PRId64
+                                  " rows; one call rotates fewer than 2^31",
+                                  batch, seqlen_q, heads_q));
+    WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(a.q_out, "q_out"));
     if (!same_view(a.q, a.q_out)) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.q_out, "q_out", a.q, "q", false));
     // q_out is written too: it shares memory with nothing else the append reads or writes.
     const std::pair<const TensorView*, const char*> others[] = {

@@ -2,13 +2,17 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cinttypes>
 #include <string>
+#include <utility>
 
 #include "format.hpp"
 
 namespace warpspec {
 
 Status view_span(const TensorView& v, const char* name, ByteSpan* out) {
+  if (v.rank < 0 || v.rank > kMaxTensorRank)
+    return invalid_argument(fmt("%s.rank: must be 0 to %d, got %d", name, kMaxTensorRank, v.rank));
   const uint64_t base = reinterpret_cast<uintptr_t>(v.data);
   unsigned __int128 last = 0;  // byte offset of the last element
   for (int i = 0; i < v.rank; ++i) {
@@ -46,6 +50,54 @@ Status check_disjoint(const TensorView& out, const char* out_name, const TensorV
                               out_name, in_name, reinterpret_cast<void*>(a.lo), reinterpret_cast<void*>(a.hi),
                               reinterpret_cast<void*>(b.lo), reinterpret_cast<void*>(b.hi), in_name,
                               identical_ok ? " unless it is the very same view" : ""));
+}
+
+Status check_no_self_overlap(const TensorView& v, const char* name) {
+  if (v.rank < 0 || v.rank > kMaxTensorRank)
+    return invalid_argument(fmt("%s.rank: must be 0 to %d, got %d", name, kMaxTensorRank, v.rank));
+  int dims[kMaxTensorRank];
+  int n = 0;
+  for (int i = 0; i < v.rank; ++i) {
+    if (v.shape[i] == 0) return Status::Ok();  // no element
+    if (v.shape[i] > 1) dims[n++] = i;
+  }
+  // Insertion sort by stride (rank <= kMaxRank).
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && v.stride[dims[j]] < v.stride[dims[j - 1]]; --j) std::swap(dims[j], dims[j - 1]);
+  unsigned __int128 reach = 0;  // the largest element offset the inner dimensions reach
+  for (int j = 0; j < n; ++j) {
+    const int d = dims[j];
+    if (v.stride[d] <= 0 || static_cast<unsigned __int128>(v.stride[d]) <= reach)
+      return invalid_argument(
+          fmt("%s.stride: elements overlap (dimension %d steps %" PRId64 " elements over extent %" PRId64
+              ", but the dimensions of smaller stride reach %" PRId64 "); an output must address each element once",
+              name, d, v.stride[d], v.shape[d], static_cast<int64_t>(reach + 1 > INT64_MAX ? INT64_MAX : reach + 1)));
+    reach += static_cast<unsigned __int128>(v.shape[d] - 1) * static_cast<uint64_t>(v.stride[d]);
+  }
+  return Status::Ok();
+}
+
+Status check_workspace_disjoint(const void* workspace, size_t bytes, const TensorView* const* views,
+                                const char* const* names, int n) {
+  if (workspace == nullptr || bytes == 0) return Status::Ok();
+  const uint64_t lo = reinterpret_cast<uintptr_t>(workspace);
+  const unsigned __int128 end = static_cast<unsigned __int128>(lo) + bytes;
+  if (end > static_cast<unsigned __int128>(INT64_MAX))
+    return invalid_argument(fmt("workspace_bytes: %p + %zu bytes reaches past the 64-bit address space; pass the "
+                                "buffer's size",
+                                workspace, bytes));
+  const uint64_t hi = static_cast<uint64_t>(end);
+  for (int i = 0; i < n; ++i) {
+    if (views[i]->empty()) continue;
+    ByteSpan span;
+    WARPSPEC_RETURN_IF_ERROR(view_span(*views[i], names[i], &span));
+    if (!span.empty() && span.lo < hi && lo < span.hi)
+      return invalid_argument(fmt("workspace: overlaps %s (bytes [%p, %p) and [%p, %p)); the workspace must not "
+                                  "share memory with any view",
+                                  names[i], workspace, reinterpret_cast<void*>(hi), reinterpret_cast<void*>(span.lo),
+                                  reinterpret_cast<void*>(span.hi)));
+  }
+  return Status::Ok();
 }
 
 Status check_device_memory(const void* data, const char* name, int device) {

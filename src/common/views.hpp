@@ -3,6 +3,7 @@
 // an output shares memory with another view, and whether a pointer is device memory
 // of the current device. All before any launch: a view that breaks one is refused with
 // a Status naming it.
+#include <cstddef>
 #include <cstdint>
 
 #include "warpspec/status.hpp"
@@ -29,6 +30,20 @@ bool same_view(const TensorView& a, const TensorView& b);
 // very same view (an in-place operation the kernel supports).
 Status check_disjoint(const TensorView& out, const char* out_name, const TensorView& in, const char* in_name,
                       bool identical_ok);
+
+// A view that is written must address each element once: two elements at one address
+// are written by different threads in an unknown order (PyTorch refuses such outputs too).
+// The rule: ordered by stride, each dimension of extent > 1 steps past everything the
+// dimensions inside it reach (stride >= 1 + their span). Sufficient for no overlap and
+// true of every dense or padded layout; an interleaved one that happens not to overlap is
+// refused as well. Rank, shape and strides already checked to be non-negative.
+Status check_no_self_overlap(const TensorView& v, const char* name);
+
+// The caller's workspace [workspace, workspace + bytes) shares no byte with any of `n`
+// named views (the kernels write it while they read or write those), and does not wrap
+// past the end of the address space.
+Status check_workspace_disjoint(const void* workspace, size_t bytes, const TensorView* const* views,
+                                const char* const* names, int n);
 
 // `data` must be memory the current device can address with TMA: device memory of
 // `device`, or managed memory. Host memory (pinned or not) and other devices' memory

@@ -5,8 +5,10 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "../common/config_log.hpp"
 #include "../common/device_props.hpp"
@@ -280,6 +282,7 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   }
   // D shares no memory with A or B, and with C only as the very same view (in place,
   // element by element).
+  WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(args.d, "d"));  // batches too: rows are checked above
   WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.a, "a", false));
   WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.b, "b", false));
   if (args.beta != 0.0f) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", args.c, "c", true));
@@ -410,6 +413,22 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
       if (!v->empty()) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.amax, "amax", *v, name, false));
   }
   if (block_scaled) WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_block_scales(args, M, N, K, &p.block_scale));
+  // D is written while every tile's epilogue reads its scales and bias: they share no memory.
+  {
+    const std::pair<const TensorView*, const char*> read[] = {
+        {&args.scale_a, "scale_a"}, {&args.scale_b, "scale_b"}, {&args.bias, "bias"}, {&args.scale_result, "scale_result"}};
+    for (const auto& [v, name] : read)
+      if (!v->empty()) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", *v, name, false));
+  }
+  {  // split-K and stream-K write partials and flags there while the kernel reads and writes the views
+    const TensorView unread{};  // C without beta is never read
+    const TensorView* views[] = {&args.a,       &args.b,    &(args.beta != 0.0f ? args.c : unread), &args.d,
+                                 &args.scale_a, &args.scale_b, &args.bias, &args.amax, &args.scale_result};
+    const char* names[] = {"a", "b", "c", "d", "scale_a", "scale_b", "bias", "amax", "scale_result"};
+    static_assert(std::size(views) == std::size(names));
+    WARPSPEC_RETURN_IF_ERROR(
+        check_workspace_disjoint(args.workspace, args.workspace_bytes, views, names, int(std::size(views))));
+  }
   if (fused && !fp8) {  // after the epilogue arguments' own checks: a malformed one is named first
     // One fused kernel per 16-bit dtype: a linear layer's layout (x @ w.t()). Either
     // orientation of D works (a column-major D swaps A and B, which stay K-major).

@@ -731,4 +731,60 @@ TEST(KvCacheValidation, PackGqaRefusals) {
   }
 }
 
+// Written views address each element once; sizes that overflow 32- or 64-bit counts are
+// refused by name instead of wrapping.
+TEST(KvCacheValidation, OverlapAndOverflowRefusals) {
+  warpspec::KvAppendArgs a;
+  a.k_cache = bshd(2, 512, 2, 128, DType::kBF16, fake());
+  a.v_cache = bshd(2, 512, 2, 128, DType::kBF16, fake(0x1000000));
+  a.k_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2000000));
+  a.v_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2100000));
+  a.cache_seqlens = i32(2, fake(0x2200000));
+  auto refused = [](const warpspec::KvAppendArgs& c, StatusCode code, const std::string& needle) {
+    const warpspec::Status s = warpspec::kvcache_append(c, nullptr);
+    EXPECT_EQ(s.code(), code) << s.to_string();
+    EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+  };
+  ASSERT_TRUE(accepted(warpspec::kvcache_append(a, nullptr)));
+  warpspec::KvAppendArgs b = a;
+  b.k_cache.stride[1] = 0;  // every new row to one address
+  refused(b, StatusCode::kInvalidArgument, "k_cache.stride: elements overlap");
+  b = a, b.v_cache.stride[2] = 8;  // heads 8 elements apart, 128 wide
+  refused(b, StatusCode::kInvalidArgument, "v_cache.stride: elements overlap");
+  b = a;  // 2^20 x 2^29 x 2^14 rows: the count would wrap to 0 in 64 bits
+  b.k_new = bshd(int64_t(1) << 20, int64_t(1) << 29, 2, 128, DType::kBF16, fake(0x2000000));
+  b.k_new.stride[0] = 0, b.k_new.stride[1] = 0;
+  b.v_new = b.k_new, b.v_new.data = fake(0x2100000);
+  b.cache_seqlens = i32(int64_t(1) << 20, fake(0x2200000));
+  b.cache_batch_idx = i32(int64_t(1) << 20, fake(0x2600000));
+  refused(b, StatusCode::kInvalidArgument, "k_new.shape");
+  b = a;
+  for (TensorView* v : {&b.rotary_cos, &b.rotary_sin})
+    v->dtype = DType::kBF16, v->rank = 2, v->shape[0] = (int64_t(1) << 32) + 1, v->shape[1] = 32, v->stride[0] = 0,
+    v->stride[1] = 1;
+  b.rotary_cos.data = fake(0x2300000), b.rotary_sin.data = fake(0x2340000);
+  refused(b, StatusCode::kInvalidArgument, "rotary_cos.shape[0]");
+
+  warpspec::CombineArgs c;
+  c.out_partial = bshd(2, 1, 8, 128, DType::kFP32, fake());
+  c.num_splits = 4;
+  c.out_partial_split_stride = 2 * 8 * 128;
+  c.lse_partial.data = fake(0x1000000), c.lse_partial.dtype = DType::kFP32, c.lse_partial.rank = 3;
+  c.lse_partial.shape[0] = 2, c.lse_partial.shape[1] = 1, c.lse_partial.shape[2] = 8;
+  c.lse_partial.stride[0] = 8, c.lse_partial.stride[1] = 8, c.lse_partial.stride[2] = 1;
+  c.lse_partial_split_stride = 16;
+  c.out = bshd(2, 1, 8, 128, DType::kBF16, fake(0x2000000));
+  auto combine_refused = [](const warpspec::CombineArgs& x, const std::string& needle) {
+    const warpspec::Status s = warpspec::attention_combine(x, nullptr);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
+    EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+  };
+  ASSERT_TRUE(accepted(warpspec::attention_combine(c, nullptr)));
+  warpspec::CombineArgs d = c;
+  d.out.stride[2] = 0;  // all heads to one address
+  combine_refused(d, "out.stride: elements overlap");
+  d = c, d.num_splits = 128, d.out_partial_split_stride = 145249953336295684;  // 127 x stride wraps in 64 bits
+  combine_refused(d, "out_partial: shape and strides reach past the 64-bit address space");
+}
+
 }  // namespace attention_kvcache_validation_test

@@ -438,4 +438,41 @@ TEST(AttentionValidationFp8, UnsupportedOptionsAreNamed) {
                                  a.seqused_k.dtype = DType::kI32; }, "seqused_k");
 }
 
+// O and LSE are written: each element at its own address.
+TEST(AttentionValidation, OutputsAddressEachElementOnce) {
+  AttentionArgs a = valid();
+  a.o.stride[1] = a.o.stride[2];  // seqlen stride = head stride: rows of different heads coincide
+  expect_refused(a, StatusCode::kInvalidArgument, "o.stride: elements overlap (dimension 2");
+  a = valid();
+  a.o.stride[0] = 64 * 8 * 128;  // batch 1 starts inside batch 0 (100 rows)
+  expect_refused(a, StatusCode::kInvalidArgument, "o.stride: elements overlap");
+  a = valid();
+  a.o.stride[1] = 2 * 8 * 128;  // padded rows: fine
+  a.o.stride[0] = 100 * 2 * 8 * 128;
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+  a = valid();
+  a.lse.data = fake(0x4000000);
+  a.lse.dtype = DType::kFP32;
+  a.lse.rank = 3;
+  a.lse.shape[0] = 2, a.lse.shape[1] = 8, a.lse.shape[2] = 100;
+  a.lse.stride[0] = 800, a.lse.stride[1] = 1, a.lse.stride[2] = 1;
+  expect_refused(a, StatusCode::kInvalidArgument, "lse.stride: elements overlap");
+  a.lse.stride[1] = 100;
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+}
+
+// A workspace size that wraps past the end of the address space is refused by name (it
+// would hide an overlap).
+TEST(AttentionValidation, WorkspaceSizeMayNotWrap) {
+  AttentionArgs a = valid();
+  a.workspace = fake(0x5000000);
+  a.workspace_bytes = 1 << 20;
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+  a.workspace_bytes = SIZE_MAX;
+  expect_refused(a, StatusCode::kInvalidArgument, "workspace_bytes");
+  a.workspace = a.o.data;
+  a.workspace_bytes = 1 << 20;
+  expect_refused(a, StatusCode::kInvalidArgument, "workspace: overlaps o");
+}
+
 }  // namespace attention_validation_test

@@ -356,4 +356,16 @@ TEST(GemmEpilogueValidation, BlockScales) {
   expect_refused(g, StatusCode::kInvalidArgument, "scaling: unknown value 7");
 }
 
+// Every tile's epilogue reads the bias and scales while other tiles write D: no shared bytes.
+TEST(GemmEpilogueValidation, BiasAndScalesMayNotOverlapD) {
+  GemmArgs g = valid_args();
+  g.bias = vector(0x30000, DType::kBF16, kN);
+  expect_accepted(g);
+  g.bias = vector(0x20000 + 200, DType::kBF16, kN);  // inside D
+  expect_refused(g, StatusCode::kInvalidArgument, "d: overlaps bias");
+  g = valid_args();
+  g.scale_a = matrix2(0x20000 + 256, kM, 1);  // row scales inside D
+  expect_refused(g, StatusCode::kInvalidArgument, "d: overlaps scale_a");
+}
+
 }  // namespace gemm_epilogue_validation_test

@@ -258,4 +258,38 @@ TEST(GemmValidation, StridesPastTmaLimitsAreRefusedWithoutOverflow) {
   expect_refused(g, StatusCode::kInvalidArgument, "d.stride[0]");
 }
 
+// D is written: every element at its own address, across batches too (the row rule above
+// does not see a batch stride shorter than a matrix).
+TEST(GemmValidation, BatchesOfDMayNotOverlap) {
+  GemmArgs g = valid_args();
+  g.d = TensorView::batched_matrix(fake(0x20000), DType::kBF16, 2, 64, 48, 48, 48);  // batch 1 = batch 0's row 1
+  expect_refused(g, StatusCode::kInvalidArgument, "d.stride: elements overlap");
+  g.d = TensorView::batched_matrix(fake(0x20000), DType::kBF16, 2, 64, 48, 48, 64 * 48);  // back to back: fine
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+}
+
+// The split-K / stream-K workspace is written while the views are read and written: it
+// shares no byte with any, and its size may not wrap past the address space.
+TEST(GemmValidation, WorkspaceSharesNothing) {
+  GemmArgs g = valid_args();
+  g.decomposition = warpspec::GemmDecomposition::kSplitK;
+  g.splits = 2;
+  g.workspace = fake(0x30000);
+  g.workspace_bytes = 1 << 16;
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.workspace = g.d.data;
+  expect_refused(g, StatusCode::kInvalidArgument, "workspace: overlaps d");
+  g.workspace = g.a.data;
+  expect_refused(g, StatusCode::kInvalidArgument, "workspace: overlaps a");
+  g.workspace = fake(0x30000);
+  g.workspace_bytes = SIZE_MAX;  // "big enough" wraps: refused, not waved through
+  expect_refused(g, StatusCode::kInvalidArgument, "workspace_bytes");
+  // C is read only with beta: without it, a workspace over C's bytes is fine.
+  g.workspace_bytes = 1 << 16;
+  g.c = TensorView::matrix(fake(0x30000), DType::kBF16, 64, 48, 48);
+  EXPECT_TRUE(accepted(warpspec::check(g))) << warpspec::check(g).to_string();
+  g.beta = 1.0f;
+  expect_refused(g, StatusCode::kInvalidArgument, "workspace: overlaps c");
+}
+
 }  // namespace gemm_validation_test
