@@ -372,7 +372,8 @@ def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alph
     # column-major reading addresses, where the kernel writes a row-major D only, as the
     # block-scaled one does): computed into an aligned buffer, then copied in, as torch
     # does with out= views. Other refusals (an out that overlaps a or b, say) stand.
-    if ": d." in str(e) and (e.code == _lib.MISALIGNED or "stride" in str(e)):
+    # An out whose own elements overlap is the caller's error: raised, never copied into.
+    if ": d." in str(e) and "elements overlap" not in str(e) and (e.code == _lib.MISALIGNED or "stride" in str(e)):
         d2 = _aligned_empty(d)
         status = _gemm_run(lib, index, a, b, c, d2, alpha, beta, epilogue)
         if status == _lib.OK:

@@ -456,6 +456,7 @@ CORRUPTIONS = {
         "out_shape": (_V, ["out: must have the result's shape"], True, {"with_out": True}),
         "out_dtype_mismatch": (_V, ["out: must have the result's dtype"], True, {"with_out": True}),
         "out_overlaps_a": (_V, ["overlap"], True, {"with_out": True}),
+        "out_elements_overlap": (_V, ["overlap"], True, {"with_out": True}),  # an expanded out=: refused, not copied into
         "alpha_inf": (_V, ["alpha"], True, {}),
         "alpha_huge": (_V, ["alpha"], True, {}),
         "beta_nan": (_V, ["beta"], True, {}),
@@ -539,6 +540,7 @@ CORRUPTIONS = {
         "out_dtype": (_V, ["out: must have the result's dtype"], True, {"with_out": True}),
         "out_cpu": (_V, ["out:"], True, {"with_out": True}),
         "out_overlaps_k": (_V, ["overlap"], True, {"with_out": True}),
+        "out_elements_overlap": (_V, ["overlap"], True, {"with_out": True, "sq": 4, "d": 64}),
         "q_not_a_tensor": (_T, ["q: must be a torch.Tensor"], True, {}),
         "softmax_scale_inf": (_V, ["softmax_scale"], True, {}),
         "softmax_scale_tiny": (_V, ["softmax_scale"], True, {}),  # rounds to 0 in float32 (README's table)
@@ -1434,6 +1436,8 @@ def _bad_gemm(p, corruption):
             out = torch.full((M, N + 1), NAN, dtype=dt, device="cuda")
         elif corruption == "out_dtype_mismatch":
             out = torch.full((M, N), NAN, dtype=_other16(dt), device="cuda")
+        elif corruption == "out_elements_overlap":
+            out = torch.full((1, N), NAN, dtype=result_dtype, device="cuda").expand(M, N)
         elif corruption == "out_overlaps_a":
             buf = _randn(max(M * K, M * N), dt)
             a_ = buf[: M * K].view(M, K)
@@ -1635,6 +1639,9 @@ def _bad_attention(p, corruption):
             out = torch.full((b, sq, h, d), NAN, dtype=_other16(dt), device="cuda")
         elif corruption == "out_cpu":
             out = torch.full((b, sq, h, d), NAN, dtype=dt)
+        elif corruption == "out_elements_overlap":  # rows 8 elements apart, each d = 64 wide
+            out = torch.full((b * sq * h * d + d,), NAN, dtype=dt, device="cuda").as_strided(
+                (b, sq, h, d), (sq * h * d, 8, d, 1))
         elif corruption == "out_overlaps_k":
             buf = torch.randn(max(k.numel(), b * sq * h * d), device="cuda", dtype=dt)
             k = buf[: k.numel()].view(k.shape)
