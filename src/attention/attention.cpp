@@ -44,6 +44,17 @@ constexpr int64_t kMaxExtent = int64_t(1) << 30;
 const char* const kDenseNames[4] = {"batch", "seqlen", "heads", "head_dim"};
 const char* const kPackedNames[3] = {"total", "heads", "head_dim"};
 
+// The kernels write `bytes` of the workspace while they read or write every view: no shared memory.
+Status workspace_shares_nothing(const AttentionArgs& a, size_t bytes) {
+  const TensorView* views[] = {&a.q, &a.k, &a.v, &a.o, &a.lse, &a.sink, &a.tile_counter, &a.cu_seqlens_q,
+                               &a.cu_seqlens_k, &a.seqused_q, &a.seqused_k, &a.cache_batch_idx, &a.cache_leftpad,
+                               &a.page_table};
+  const char* names[] = {"q", "k", "v", "o", "lse", "sink", "tile_counter", "cu_seqlens_q", "cu_seqlens_k",
+                         "seqused_q", "seqused_k", "cache_batch_idx", "cache_leftpad", "page_table"};
+  static_assert(std::size(views) == std::size(names));
+  return check_workspace_disjoint(a.workspace, bytes, views, names, int(std::size(views)));
+}
+
 // Rank, dtype, pointer, shape and stride rules shared by q, k, v and o: dense
 // (batch, seqlen, heads, head_dim) or packed (total, heads, head_dim). `want`: the
 // required extent of each of the view's dims, -1 for any.
@@ -686,16 +697,8 @@ Status make_plan(const AttentionArgs& a, Plan* plan, int sm_count) {
     return invalid_argument(fmt("workspace: null with workspace_bytes %zu; pass both or neither", a.workspace_bytes));
   if (a.workspace != nullptr && reinterpret_cast<uintptr_t>(a.workspace) % 16 != 0)
     return misaligned(fmt("workspace: must be 16-byte aligned (got %p)", a.workspace));
-  {  // the kernels write all of the workspace: it shares memory with no view
-    const TensorView* views[] = {&a.q, &a.k, &a.v, &a.o, &a.lse, &a.sink, &a.tile_counter, &a.cu_seqlens_q,
-                                 &a.cu_seqlens_k, &a.seqused_q, &a.seqused_k, &a.cache_batch_idx, &a.cache_leftpad,
-                                 &a.page_table};
-    const char* names[] = {"q", "k", "v", "o", "lse", "sink", "tile_counter", "cu_seqlens_q", "cu_seqlens_k",
-                           "seqused_q", "seqused_k", "cache_batch_idx", "cache_leftpad", "page_table"};
-    static_assert(std::size(views) == std::size(names));
-    WARPSPEC_RETURN_IF_ERROR(
-        check_workspace_disjoint(a.workspace, a.workspace_bytes, views, names, int(std::size(views))));
-  }
+  if (!workspace_wraps(a.workspace, a.workspace_bytes))  // else after planning, on the bytes the plan writes
+    WARPSPEC_RETURN_IF_ERROR(workspace_shares_nothing(a, a.workspace_bytes));
   if (a.causal && a.window_right < -1)
     return invalid_argument(fmt("window_right: must be -1 (unbounded) or >= 0, got %" PRId64, a.window_right));
   if (fp8 && !attention_impl::kFp8AttentionBuilt)
@@ -857,6 +860,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
       if (a.workspace_bytes < out->plan.workspace_bytes)
         return invalid_argument(fmt("workspace_bytes: %zu is less than the %zu bytes this call needs "
                                     "(attention_workspace_size)", a.workspace_bytes, out->plan.workspace_bytes));
+      WARPSPEC_RETURN_IF_ERROR(workspace_shares_nothing(a, out->plan.workspace_bytes));
       WARPSPEC_RETURN_IF_ERROR(check_device_memory(a.workspace, "workspace", device.ordinal));
       out->plan.workspace = a.workspace;
     }

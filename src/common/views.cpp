@@ -77,6 +77,11 @@ Status check_no_self_overlap(const TensorView& v, const char* name) {
   return Status::Ok();
 }
 
+bool workspace_wraps(const void* workspace, size_t bytes) {
+  return static_cast<unsigned __int128>(reinterpret_cast<uintptr_t>(workspace)) + bytes >
+         static_cast<unsigned __int128>(INT64_MAX);
+}
+
 Status check_workspace_disjoint(const void* workspace, size_t bytes, const TensorView* const* views,
                                 const char* const* names, int n) {
   if (workspace == nullptr || bytes == 0) return Status::Ok();

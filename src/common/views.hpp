@@ -39,9 +39,13 @@ Status check_disjoint(const TensorView& out, const char* out_name, const TensorV
 // refused as well. Rank, shape and strides already checked to be non-negative.
 Status check_no_self_overlap(const TensorView& v, const char* name);
 
-// The caller's workspace [workspace, workspace + bytes) shares no byte with any of `n`
-// named views (the kernels write it while they read or write those), and does not wrap
-// past the end of the address space.
+// The workspace bytes [workspace, workspace + bytes) share no byte with any of `n` named
+// views (the kernels write them while they read or write those), and do not reach past the
+// end of the address space. Callers check the caller's whole buffer before planning (no
+// device needed) unless its size reaches past the address space (workspace_wraps: a "big
+// enough" size such as SIZE_MAX, which the size queries pass), and always the bytes the plan
+// writes once it is made.
+bool workspace_wraps(const void* workspace, size_t bytes);
 Status check_workspace_disjoint(const void* workspace, size_t bytes, const TensorView* const* views,
                                 const char* const* names, int n);
 

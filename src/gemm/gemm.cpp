@@ -57,6 +57,17 @@ int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 // Shape/stride/alignment checks and normalisation of one matrix operand. `L` is the
 // problem's batch (D's), or -1 while reading D itself. `prefer_row_major` breaks the
 // tie for matrices with a unit dimension, where both readings are valid.
+// Split-K and stream-K write partials and flags to `bytes` of the workspace while the kernel
+// reads and writes the views: they share no memory (C only where beta reads it).
+Status workspace_shares_nothing(const GemmArgs& args, size_t bytes) {
+  const TensorView unread{};
+  const TensorView* views[] = {&args.a,       &args.b,       &(args.beta != 0.0f ? args.c : unread), &args.d,
+                               &args.scale_a, &args.scale_b, &args.bias, &args.amax, &args.scale_result};
+  const char* names[] = {"a", "b", "c", "d", "scale_a", "scale_b", "bias", "amax", "scale_result"};
+  static_assert(std::size(views) == std::size(names));
+  return check_workspace_disjoint(args.workspace, bytes, views, names, int(std::size(views)));
+}
+
 Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer_row_major, Mat* out) {
   // A default (absent) view: say what is missing rather than that its rank is 0.
   if (v.data == nullptr && v.rank == 0) return invalid_argument(fmt("%s.data: must not be null", name));
@@ -420,15 +431,8 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     for (const auto& [v, name] : read)
       if (!v->empty()) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.d, "d", *v, name, false));
   }
-  {  // split-K and stream-K write partials and flags there while the kernel reads and writes the views
-    const TensorView unread{};  // C without beta is never read
-    const TensorView* views[] = {&args.a,       &args.b,    &(args.beta != 0.0f ? args.c : unread), &args.d,
-                                 &args.scale_a, &args.scale_b, &args.bias, &args.amax, &args.scale_result};
-    const char* names[] = {"a", "b", "c", "d", "scale_a", "scale_b", "bias", "amax", "scale_result"};
-    static_assert(std::size(views) == std::size(names));
-    WARPSPEC_RETURN_IF_ERROR(
-        check_workspace_disjoint(args.workspace, args.workspace_bytes, views, names, int(std::size(views))));
-  }
+  if (!workspace_wraps(args.workspace, args.workspace_bytes))  // else after planning, on the bytes the plan writes
+    WARPSPEC_RETURN_IF_ERROR(workspace_shares_nothing(args, args.workspace_bytes));
   if (fused && !fp8) {  // after the epilogue arguments' own checks: a malformed one is named first
     // One fused kernel per 16-bit dtype: a linear layer's layout (x @ w.t()). Either
     // orientation of D works (a column-major D swaps A and B, which stay K-major).
@@ -706,6 +710,7 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     if (args.workspace_bytes < plan->workspace_bytes)
       return invalid_argument(fmt("workspace_bytes: %zu is less than the %zu bytes this GEMM needs (gemm_workspace_size)",
                                   args.workspace_bytes, plan->workspace_bytes));
+    WARPSPEC_RETURN_IF_ERROR(workspace_shares_nothing(args, plan->workspace_bytes));
     WARPSPEC_RETURN_IF_ERROR(check_device_memory(args.workspace, "workspace", device.ordinal));
   }
   q.fixup_flags = nullptr;

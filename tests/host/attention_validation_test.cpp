@@ -461,17 +461,28 @@ TEST(AttentionValidation, OutputsAddressEachElementOnce) {
   EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
 }
 
-// A workspace size that wraps past the end of the address space is refused by name (it
-// would hide an overlap).
-TEST(AttentionValidation, WorkspaceSizeMayNotWrap) {
+// A "big enough" workspace size (SIZE_MAX, as the size queries pass) is no error: the bytes
+// the plan writes are then checked against every view once the plan is made (on a device;
+// without one the call stops at the device check, never accepted).
+TEST(AttentionValidation, WorkspaceOfUnboundedSizeIsCheckedOnWhatThePlanWrites) {
   AttentionArgs a = valid();
+  a.num_splits = 3;
   a.workspace = fake(0x5000000);
   a.workspace_bytes = 1 << 20;
   EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
   a.workspace_bytes = SIZE_MAX;
-  expect_refused(a, StatusCode::kInvalidArgument, "workspace_bytes");
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+  size_t bytes = 0;
+  const warpspec::Status q = warpspec::attention_workspace_size(a, &bytes);  // the query passes SIZE_MAX itself
+  EXPECT_TRUE(accepted(q)) << q.to_string();
   a.workspace = a.o.data;
-  a.workspace_bytes = 1 << 20;
+  const warpspec::Status s = warpspec::check(a);
+  EXPECT_FALSE(s.ok()) << "a workspace over o was accepted";
+  if (s.code() != StatusCode::kNoDevice) {
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
+    EXPECT_NE(s.message().find("workspace: overlaps o"), std::string::npos) << s.message();
+  }
+  a.workspace_bytes = 1 << 20;  // a bounded size: refused before the device check, anywhere
   expect_refused(a, StatusCode::kInvalidArgument, "workspace: overlaps o");
 }
 
