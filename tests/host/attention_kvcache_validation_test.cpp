@@ -523,7 +523,8 @@ TEST(KvCacheValidation, PageTable) {
   expect_refused(g, StatusCode::kInvalidArgument, "num_pages");
 }
 
-TEST(KvCacheValidation, CombineRefusals) {
+// A valid combine of 4 splits (batch 2, seqlen 1, heads 8, head dim 128) into bf16.
+warpspec::CombineArgs combine_call() {
   warpspec::CombineArgs a;
   a.out_partial = bshd(2, 1, 8, 128, DType::kFP32, fake());
   a.num_splits = 4;
@@ -533,11 +534,35 @@ TEST(KvCacheValidation, CombineRefusals) {
   a.lse_partial.stride[0] = 8, a.lse_partial.stride[1] = 8, a.lse_partial.stride[2] = 1;
   a.lse_partial_split_stride = 16;
   a.out = bshd(2, 1, 8, 128, DType::kBF16, fake(0x2000000));
-  auto refused = [](const warpspec::CombineArgs& c, StatusCode code, const std::string& needle) {
-    const warpspec::Status s = warpspec::attention_combine(c, nullptr);
-    EXPECT_EQ(s.code(), code) << s.to_string();
-    EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
-  };
+  return a;
+}
+
+// A valid append of 3 rows to 2 sequences of a 512-row cache (2 heads, head dim 128).
+warpspec::KvAppendArgs append_call() {
+  warpspec::KvAppendArgs a;
+  a.k_cache = bshd(2, 512, 2, 128, DType::kBF16, fake());
+  a.v_cache = bshd(2, 512, 2, 128, DType::kBF16, fake(0x1000000));
+  a.k_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2000000));
+  a.v_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2100000));
+  a.cache_seqlens = i32(2, fake(0x2200000));
+  return a;
+}
+
+// attention_combine / kvcache_append refuse `c` with `code`, the message naming `needle`.
+void combine_refused(const warpspec::CombineArgs& c, StatusCode code, const std::string& needle) {
+  const warpspec::Status s = warpspec::attention_combine(c, nullptr);
+  EXPECT_EQ(s.code(), code) << s.to_string();
+  EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+}
+void append_refused(const warpspec::KvAppendArgs& c, StatusCode code, const std::string& needle) {
+  const warpspec::Status s = warpspec::kvcache_append(c, nullptr);
+  EXPECT_EQ(s.code(), code) << s.to_string();
+  EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+}
+
+TEST(KvCacheValidation, CombineRefusals) {
+  const warpspec::CombineArgs a = combine_call();
+  const auto refused = combine_refused;
   EXPECT_TRUE(accepted(warpspec::attention_combine(a, nullptr)));
   warpspec::CombineArgs b = a;
   b.num_splits = 0;
@@ -579,17 +604,8 @@ TEST(KvCacheValidation, CombineOfNothing) {
 }
 
 TEST(KvCacheValidation, AppendRefusals) {
-  warpspec::KvAppendArgs a;
-  a.k_cache = bshd(2, 512, 2, 128, DType::kBF16, fake());
-  a.v_cache = bshd(2, 512, 2, 128, DType::kBF16, fake(0x1000000));
-  a.k_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2000000));
-  a.v_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2100000));
-  a.cache_seqlens = i32(2, fake(0x2200000));
-  auto refused = [](const warpspec::KvAppendArgs& c, StatusCode code, const std::string& needle) {
-    const warpspec::Status s = warpspec::kvcache_append(c, nullptr);
-    EXPECT_EQ(s.code(), code) << s.to_string();
-    EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
-  };
+  const warpspec::KvAppendArgs a = append_call();
+  const auto refused = append_refused;
   EXPECT_TRUE(accepted(warpspec::kvcache_append(a, nullptr)));
   warpspec::KvAppendArgs b = a;
   b.cache_seqlens = {};
@@ -734,17 +750,8 @@ TEST(KvCacheValidation, PackGqaRefusals) {
 // Written views address each element once; sizes that overflow 32- or 64-bit counts are
 // refused by name instead of wrapping.
 TEST(KvCacheValidation, OverlapAndOverflowRefusals) {
-  warpspec::KvAppendArgs a;
-  a.k_cache = bshd(2, 512, 2, 128, DType::kBF16, fake());
-  a.v_cache = bshd(2, 512, 2, 128, DType::kBF16, fake(0x1000000));
-  a.k_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2000000));
-  a.v_new = bshd(2, 3, 2, 128, DType::kBF16, fake(0x2100000));
-  a.cache_seqlens = i32(2, fake(0x2200000));
-  auto refused = [](const warpspec::KvAppendArgs& c, StatusCode code, const std::string& needle) {
-    const warpspec::Status s = warpspec::kvcache_append(c, nullptr);
-    EXPECT_EQ(s.code(), code) << s.to_string();
-    EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
-  };
+  const warpspec::KvAppendArgs a = append_call();
+  const auto refused = append_refused;
   ASSERT_TRUE(accepted(warpspec::kvcache_append(a, nullptr)));
   warpspec::KvAppendArgs b = a;
   b.k_cache.stride[1] = 0;  // every new row to one address
@@ -765,26 +772,13 @@ TEST(KvCacheValidation, OverlapAndOverflowRefusals) {
   b.rotary_cos.data = fake(0x2300000), b.rotary_sin.data = fake(0x2340000);
   refused(b, StatusCode::kInvalidArgument, "rotary_cos.shape[0]");
 
-  warpspec::CombineArgs c;
-  c.out_partial = bshd(2, 1, 8, 128, DType::kFP32, fake());
-  c.num_splits = 4;
-  c.out_partial_split_stride = 2 * 8 * 128;
-  c.lse_partial.data = fake(0x1000000), c.lse_partial.dtype = DType::kFP32, c.lse_partial.rank = 3;
-  c.lse_partial.shape[0] = 2, c.lse_partial.shape[1] = 1, c.lse_partial.shape[2] = 8;
-  c.lse_partial.stride[0] = 8, c.lse_partial.stride[1] = 8, c.lse_partial.stride[2] = 1;
-  c.lse_partial_split_stride = 16;
-  c.out = bshd(2, 1, 8, 128, DType::kBF16, fake(0x2000000));
-  auto combine_refused = [](const warpspec::CombineArgs& x, const std::string& needle) {
-    const warpspec::Status s = warpspec::attention_combine(x, nullptr);
-    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
-    EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
-  };
+  const warpspec::CombineArgs c = combine_call();
   ASSERT_TRUE(accepted(warpspec::attention_combine(c, nullptr)));
   warpspec::CombineArgs d = c;
   d.out.stride[2] = 0;  // all heads to one address
-  combine_refused(d, "out.stride: elements overlap");
+  combine_refused(d, StatusCode::kInvalidArgument, "out.stride: elements overlap");
   d = c, d.num_splits = 128, d.out_partial_split_stride = 145249953336295684;  // 127 x stride wraps in 64 bits
-  combine_refused(d, "out_partial: shape and strides reach past the 64-bit address space");
+  combine_refused(d, StatusCode::kInvalidArgument, "out_partial: shape and strides reach past the 64-bit address space");
 }
 
 }  // namespace attention_kvcache_validation_test

@@ -36,6 +36,17 @@ AttentionArgs valid(int64_t d = 128) {
   return a;
 }
 
+// valid()'s LSE: (batch 2, heads 8, seqlen 100), contiguous.
+TensorView lse_of_valid(void* data, DType t = DType::kFP32) {
+  TensorView l;
+  l.data = data;
+  l.dtype = t;
+  l.rank = 3;
+  l.shape[0] = 2, l.shape[1] = 8, l.shape[2] = 100;
+  l.stride[0] = 800, l.stride[1] = 100, l.stride[2] = 1;
+  return l;
+}
+
 using warpspec::test::accepted;
 void expect_refused(const AttentionArgs& a, StatusCode code, const std::string& needle) {
   warpspec::test::expect_check_refuses(a, code, needle);
@@ -139,11 +150,7 @@ TEST(AttentionValidation, StridesAndAlignment) {
 
 TEST(AttentionValidation, LseAndScale) {
   AttentionArgs a = valid();
-  a.lse.data = fake(0x4000000);
-  a.lse.dtype = DType::kBF16;
-  a.lse.rank = 3;
-  a.lse.shape[0] = 2, a.lse.shape[1] = 8, a.lse.shape[2] = 100;
-  a.lse.stride[0] = 800, a.lse.stride[1] = 100, a.lse.stride[2] = 1;
+  a.lse = lse_of_valid(fake(0x4000000), DType::kBF16);
   expect_refused(a, StatusCode::kInvalidArgument, "lse.dtype");
   a.lse.dtype = DType::kFP32;
   a.lse.shape[2] = 99;
@@ -451,11 +458,8 @@ TEST(AttentionValidation, OutputsAddressEachElementOnce) {
   a.o.stride[0] = 100 * 2 * 8 * 128;
   EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
   a = valid();
-  a.lse.data = fake(0x4000000);
-  a.lse.dtype = DType::kFP32;
-  a.lse.rank = 3;
-  a.lse.shape[0] = 2, a.lse.shape[1] = 8, a.lse.shape[2] = 100;
-  a.lse.stride[0] = 800, a.lse.stride[1] = 1, a.lse.stride[2] = 1;
+  a.lse = lse_of_valid(fake(0x4000000));
+  a.lse.stride[1] = 1;  // heads one element apart over seqlen 100
   expect_refused(a, StatusCode::kInvalidArgument, "lse.stride: elements overlap");
   a.lse.stride[1] = 100;
   EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
