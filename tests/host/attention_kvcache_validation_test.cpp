@@ -781,4 +781,20 @@ TEST(KvCacheValidation, OverlapAndOverflowRefusals) {
   combine_refused(d, StatusCode::kInvalidArgument, "out_partial: shape and strides reach past the 64-bit address space");
 }
 
+// K and V of one (batch, seqlen, 2, heads, head_dim) cache interleave: their byte ranges
+// intersect, their elements never meet, so the append accepts them; V shifted into K's
+// half of a row still shares elements and is refused.
+TEST(KvCacheValidation, InterleavedCachesAreDisjoint) {
+  warpspec::KvAppendArgs a = append_call();
+  const int64_t row = 2 * 2 * 128;  // (2, heads 2, head_dim 128) a seqlen step
+  for (TensorView* c : {&a.k_cache, &a.v_cache}) c->stride[0] = 512 * row, c->stride[1] = row;
+  a.v_cache.data = static_cast<char*>(a.k_cache.data) + 2 * 128 * 2;  // kv[:, :, 1]
+  const warpspec::Status s = warpspec::kvcache_append(a, nullptr);
+  EXPECT_TRUE(accepted(s)) << s.to_string();
+  a.v_cache.data = static_cast<char*>(a.k_cache.data) + 128 * 2;  // one head on: V's head 0 is K's head 1
+  append_refused(a, StatusCode::kInvalidArgument, "k_cache: overlaps v_cache");
+  a.v_cache.data = static_cast<char*>(a.k_cache.data) + 2 * 128 * 2 + 16;  // 8 elements into K's next row part
+  append_refused(a, StatusCode::kInvalidArgument, "overlaps v_cache");
+}
+
 }  // namespace attention_kvcache_validation_test
