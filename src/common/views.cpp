@@ -40,6 +40,19 @@ bool same_view(const TensorView& a, const TensorView& b) {
 
 namespace {
 
+// The dimensions of extent > 1, narrowest stride first, into dims; their count. -1 when an
+// extent is 0 (no element). Rank already checked to be at most kMaxTensorRank.
+int dims_by_stride(const TensorView& v, int (&dims)[kMaxTensorRank]) {
+  int n = 0;
+  for (int i = 0; i < v.rank; ++i) {
+    if (v.shape[i] == 0) return -1;
+    if (v.shape[i] > 1) dims[n++] = i;
+  }
+  for (int i = 1; i < n; ++i)  // insertion sort: at most four
+    for (int j = i; j > 0 && v.stride[dims[j]] < v.stride[dims[j - 1]]; --j) std::swap(dims[j], dims[j - 1]);
+  return n;
+}
+
 // Two views of one shape, strides and dtype whose byte ranges intersect, each addressing
 // every element once with nested strides (check_no_self_overlap's rule): whether some
 // element of one is an element of the other, exactly. Their element offsets differ by
@@ -49,11 +62,8 @@ namespace {
 // (b, s, 2, h, d) cache); true where they cannot be told apart this way.
 bool lattices_meet(const TensorView& v, int64_t delta_elems) {
   int dims[kMaxTensorRank];
-  int n = 0;
-  for (int i = 0; i < v.rank; ++i)
-    if (v.shape[i] > 1) dims[n++] = i;
-  for (int i = 1; i < n; ++i)
-    for (int j = i; j > 0 && v.stride[dims[j]] < v.stride[dims[j - 1]]; --j) std::swap(dims[j], dims[j - 1]);
+  const int n = dims_by_stride(v, dims);
+  if (n < 0) return false;  // no element
   __int128 reach[kMaxTensorRank + 1] = {};  // reach[j]: what dims[0..j) span
   for (int j = 0; j < n; ++j) reach[j + 1] = reach[j] + __int128(v.shape[dims[j]] - 1) * v.stride[dims[j]];
   // Depth-first from the widest stride: at most 2^rank paths.
@@ -75,9 +85,8 @@ bool lattices_meet(const TensorView& v, int64_t delta_elems) {
     __int128 c0 = floor_div(st.rest - inner + stride - 1, stride), c1 = floor_div(st.rest + inner, stride);
     if (c0 < lo_c) c0 = lo_c;
     if (c1 > hi_c) c1 = hi_c;
-    for (__int128 c = c0; c <= c1 && top < int(sizeof(stack) / sizeof(stack[0])); ++c)
-      stack[top++] = {st.level - 1, st.rest - c * stride};
     if (c1 - c0 > 1) return true;  // not nested after all: cannot tell, assume they meet
+    for (__int128 c = c0; c <= c1; ++c) stack[top++] = {st.level - 1, st.rest - c * stride};
   }
   return false;
 }
@@ -114,14 +123,7 @@ Status check_no_self_overlap(const TensorView& v, const char* name) {
   if (v.rank < 0 || v.rank > kMaxTensorRank)
     return invalid_argument(fmt("%s.rank: must be 0 to %d, got %d", name, kMaxTensorRank, v.rank));
   int dims[kMaxTensorRank];
-  int n = 0;
-  for (int i = 0; i < v.rank; ++i) {
-    if (v.shape[i] == 0) return Status::Ok();  // no element
-    if (v.shape[i] > 1) dims[n++] = i;
-  }
-  // Insertion sort by stride (rank <= kMaxRank).
-  for (int i = 1; i < n; ++i)
-    for (int j = i; j > 0 && v.stride[dims[j]] < v.stride[dims[j - 1]]; --j) std::swap(dims[j], dims[j - 1]);
+  const int n = dims_by_stride(v, dims);  // -1 (no element): nothing to overlap
   unsigned __int128 reach = 0;  // the largest element offset the inner dimensions reach
   for (int j = 0; j < n; ++j) {
     const int d = dims[j];

@@ -54,9 +54,6 @@ constexpr int64_t kMaxExtent = INT32_MAX;  // TMA coordinates are signed 32-bit
 
 int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
-// Shape/stride/alignment checks and normalisation of one matrix operand. `L` is the
-// problem's batch (D's), or -1 while reading D itself. `prefer_row_major` breaks the
-// tie for matrices with a unit dimension, where both readings are valid.
 // Split-K and stream-K write partials and flags to `bytes` of the workspace while the kernel
 // reads and writes the views: they share no memory (C only where beta reads it).
 Status workspace_shares_nothing(const GemmArgs& args, size_t bytes) {
@@ -68,6 +65,9 @@ Status workspace_shares_nothing(const GemmArgs& args, size_t bytes) {
   return check_workspace_disjoint(args.workspace, bytes, views, names, int(std::size(views)));
 }
 
+// Shape/stride/alignment checks and normalisation of one matrix operand. `L` is the
+// problem's batch (D's), or -1 while reading D itself. `prefer_row_major` breaks the
+// tie for matrices with a unit dimension, where both readings are valid.
 Status read_matrix(const TensorView& v, const char* name, int64_t L, bool prefer_row_major, Mat* out) {
   // A default (absent) view: say what is missing rather than that its rank is 0.
   if (v.data == nullptr && v.rank == 0) return invalid_argument(fmt("%s.data: must not be null", name));
