@@ -345,6 +345,24 @@ def _check_out(out: torch.Tensor, shape, dtype: torch.dtype, like: torch.Tensor)
         raise ValueError(f"out: must have the result's dtype {dtype}, got {out.dtype}")
     if out.device != like.device:
         raise ValueError(f"out: is on {out.device} but the operands are on {like.device}")
+    _check_no_self_overlap(out, "out")
+
+
+def _check_no_self_overlap(t: torch.Tensor, name: str):
+    """The library's rule for an output (views.cpp, check_no_self_overlap), here for the
+    out= paths that compute into an aligned buffer and copy in, where the library never
+    sees the caller's view: ordered by stride, each dimension longer than 1 must step past
+    every element the dimensions of smaller stride reach."""
+    if t.numel() == 0:
+        return  # no element to share
+    reach = 0  # the largest element offset the inner dimensions reach
+    for d in sorted((i for i in range(t.dim()) if t.shape[i] > 1), key=lambda i: t.stride(i)):
+        if t.stride(d) <= reach:
+            raise _lib.WarpspecArgumentError(
+                f"invalid argument: {name}.stride: elements overlap (dimension {d} steps {t.stride(d)} elements over "
+                f"extent {t.shape[d]}, but the dimensions of smaller stride reach {reach + 1}); an output must address "
+                "each element once", _lib.INVALID_ARGUMENT)
+        reach += (t.shape[d] - 1) * t.stride(d)
 
 
 def _gemm_impl(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], alpha: float, beta: float,

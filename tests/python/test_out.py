@@ -182,3 +182,38 @@ def test_out_ops_opcheck():
     torch.library.opcheck(torch.ops.warpspec.flash_attn_forward_out.default,
                           (q, k, k, None, True, -1, -1, 0.0, None, None, None, None, None, 0, 0, o),
                           test_utils=("test_schema", "test_faketensor"))
+
+
+def _overlapping_misaligned(shape, strides, dtype):
+    """A NaN-filled out= one element past a 16-byte boundary whose own elements share
+    memory: the library cannot store to it as it is (so the call would go through an
+    aligned copy), and no copy can write it meaningfully."""
+    span = 1 + sum((n - 1) * s for n, s in zip(shape, strides))
+    buf = torch.full((span + 1,), float("nan"), device="cuda", dtype=dtype)
+    return buf, buf[1:].as_strided(shape, strides)
+
+
+@needs_hopper
+def test_out_whose_elements_overlap_is_refused_even_where_misaligned():
+    a, b = rand(64, 96), rand(96, 64)
+    # Rows 32 elements apart over 64 columns: row i's second half is row i + 1's first.
+    buf, out = _overlapping_misaligned((64, 64), (32, 1), torch.bfloat16)
+    with pytest.raises(ValueError, match=r"out\.stride: elements overlap"):
+        warpspec.gemm(a, b, out=out)
+    assert torch.isnan(buf).all(), "a refused gemm wrote out"
+    q, k, v = rand(1, 40, 4, 64), rand(1, 40, 4, 64), rand(1, 40, 4, 64)
+    # Heads 64 apart, positions 128 apart over 4 heads: positions overlap heads 2 and 3.
+    buf, out = _overlapping_misaligned(q.shape, (40 * 128, 128, 64, 1), torch.bfloat16)
+    with pytest.raises(ValueError, match=r"out\.stride: elements overlap"):
+        warpspec.flash_attn_func(q, k, v, out=out)
+    assert torch.isnan(buf).all(), "a refused attention wrote out"
+    parts = torch.randn(2, 1, 40, 4, 64, device="cuda")
+    lse = torch.randn(2, 1, 40, 4, device="cuda")
+    buf, out = _overlapping_misaligned((1, 40, 4, 64), (40 * 128, 128, 64, 1), torch.float32)
+    with pytest.raises(ValueError, match=r"out\.stride: elements overlap"):
+        warpspec.flash_attn_combine(parts, lse, out=out)
+    assert torch.isnan(buf).all(), "a refused combine wrote out"
+    # The same strides, nested (each dimension steps past the ones inside it), compute.
+    buf, out = _overlapping_misaligned(q.shape, (40 * 256, 256, 64, 1), torch.bfloat16)
+    warpspec.flash_attn_func(q, k, v, out=out)
+    assert torch.equal(out, warpspec.flash_attn_func(q, k, v))
