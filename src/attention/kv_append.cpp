@@ -41,6 +41,16 @@ Status check_i32(const TensorView& v, const char* name, int64_t length) {
   return Status::Ok();
 }
 
+// The kernels count rows (a warp each) in 64 bits and launch a block per few of them: one
+// call moves fewer than 2^31 rows of `name` (batch x the named inner dimensions).
+Status check_rows_per_call(const char* name, const char* inner, int64_t batch, int64_t seqlen, int64_t heads,
+                           const char* verb) {
+  if (__int128(batch) * seqlen * heads < (__int128(1) << 31)) return Status::Ok();
+  return invalid_argument(fmt("%s.shape: batch x %s = %" PRId64 " x %" PRId64 " x %" PRId64
+                              " rows; one call %s fewer than 2^31",
+                              name, inner, batch, seqlen, heads, verb));
+}
+
 }  // namespace
 
 Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
@@ -56,11 +66,7 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
   WARPSPEC_RETURN_IF_ERROR(check4(a.k_new, "k_new", dt, {-1, -1, heads_kv, d}));
   const int64_t batch = a.k_new.shape[0], seqlen_new = a.k_new.shape[1];
   WARPSPEC_RETURN_IF_ERROR(check4(a.v_new, "v_new", dt, {batch, seqlen_new, heads_kv, d}));
-  // The kernel counts rows (a warp each) in 64 bits and launches a block per few of them.
-  if (__int128(batch) * seqlen_new * heads_kv >= (__int128(1) << 31))
-    return invalid_argument(fmt("k_new.shape: batch x seqlen_new x heads_kv = %" PRId64 " x %" PRId64 " x %" PRId64
-                                " rows; one call appends fewer than 2^31",
-                                batch, seqlen_new, heads_kv));
+  WARPSPEC_RETURN_IF_ERROR(check_rows_per_call("k_new", "seqlen_new x heads_kv", batch, seqlen_new, heads_kv, "appends"));
   // The caches are written: each element at its own address (a stride 0 would keep one row).
   WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(a.k_cache, "k_cache"));
   WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(a.v_cache, "v_cache"));
@@ -123,10 +129,7 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
     seqlen_q = a.q.shape[1];
     heads_q = a.q.shape[2];
     WARPSPEC_RETURN_IF_ERROR(check4(a.q_out, "q_out", dt, {batch, seqlen_q, heads_q, d}));
-    if (__int128(batch) * seqlen_q * heads_q >= (__int128(1) << 31))
-      return invalid_argument(fmt("q.shape: batch x seqlen_q x heads_q = %" PRId64 " x %" PRId64 " x %" PRId64
-                                  " rows; one call rotates fewer than 2^31",
-                                  batch, seqlen_q, heads_q));
+    WARPSPEC_RETURN_IF_ERROR(check_rows_per_call("q", "seqlen_q x heads_q", batch, seqlen_q, heads_q, "rotates"));
     WARPSPEC_RETURN_IF_ERROR(check_no_self_overlap(a.q_out, "q_out"));
     if (!same_view(a.q, a.q_out)) WARPSPEC_RETURN_IF_ERROR(check_disjoint(a.q_out, "q_out", a.q, "q", false));
     // q_out is written too: it shares memory with nothing else the append reads or writes.
