@@ -253,52 +253,39 @@ TEST_F(TmaLoad, NanFillOutOfBounds) {
   }
 }
 
+// A random tensor of `dt` and `shape` (innermost first), a zero-filled load of `box` at `at`.
+void check_random_load(const char* what, DType dt, TmaSwizzle sw, std::vector<uint64_t> shape,
+                       const std::vector<uint32_t>& box, const std::vector<int32_t>& at) {
+  const uint64_t seed = warpspec::test::fresh_seed();
+  SCOPED_TRACE(describe(what, dt, sw, at, seed));
+  std::mt19937_64 rng(seed);
+  Tensor t(dt, std::move(shape));
+  t.fill_random(rng);
+  check_load(t, box, at, sw, TmaOobFill::kZero);
+}
+
 TEST_F(TmaLoad, RoundTrip3d) {
   // bf16 SW64: 32-element (64 B) rows; hangs off dimension 0 at the low end (-8
   // elements = -16 B) and dimensions 1 and 2 at the high end.
-  const std::vector<int32_t> at = {-8, 7, 4};
-  const uint64_t seed = warpspec::test::fresh_seed();
-  SCOPED_TRACE(describe("3-D load", DType::kBF16, TmaSwizzle::k64B, at, seed));
-  std::mt19937_64 rng(seed);
-  Tensor t(DType::kBF16, {45, 11, 7});
-  t.fill_random(rng);
-  check_load(t, {32, 6, 5}, at, TmaSwizzle::k64B, TmaOobFill::kZero);
+  check_random_load("3-D load", DType::kBF16, TmaSwizzle::k64B, {45, 11, 7}, {32, 6, 5}, {-8, 7, 4});
 }
 
 TEST_F(TmaLoad, RoundTrip5d) {
   // fp32 SW128: 32-element (128 B) rows, starting 80 B in; every dimension crosses an
   // edge, one at a negative coordinate.
-  const std::vector<int32_t> at = {20, -1, 2, 2, 2};
-  const uint64_t seed = warpspec::test::fresh_seed();
-  SCOPED_TRACE(describe("5-D load", DType::kFP32, TmaSwizzle::k128B, at, seed));
-  std::mt19937_64 rng(seed);
-  Tensor t(DType::kFP32, {40, 5, 3, 4, 3});
-  t.fill_random(rng);
-  check_load(t, {32, 3, 2, 3, 2}, at, TmaSwizzle::k128B, TmaOobFill::kZero);
+  check_random_load("5-D load", DType::kFP32, TmaSwizzle::k128B, {40, 5, 3, 4, 3}, {32, 3, 2, 3, 2}, {20, -1, 2, 2, 2});
 }
 
 TEST_F(TmaLoad, LargeBoxNeedsSmemOptIn) {
   // 128 × 256 bf16 = 64 KB: above the 48 KB default, so launch_load's
   // cudaFuncSetAttribute must take effect or the launch fails.
-  const std::vector<int32_t> at = {104, 60};
-  const uint64_t seed = warpspec::test::fresh_seed();
-  SCOPED_TRACE(describe("64 KB load", DType::kBF16, TmaSwizzle::kNone, at, seed));
-  std::mt19937_64 rng(seed);
-  Tensor t(DType::kBF16, {300, 300});
-  t.fill_random(rng);
-  check_load(t, {128, 256}, at, TmaSwizzle::kNone, TmaOobFill::kZero);
+  check_random_load("64 KB load", DType::kBF16, TmaSwizzle::kNone, {300, 300}, {128, 256}, {104, 60});
 }
 
 TEST_F(TmaLoad, BoxLargerThanTensor) {
   // The encoder does not refuse box > dim; this checks the driver and hardware agree:
   // a 32 × 16 box over a 20 × 5 tensor, starting above and left of it.
-  const std::vector<int32_t> at = {-8, -2};
-  const uint64_t seed = warpspec::test::fresh_seed();
-  SCOPED_TRACE(describe("box > tensor load", DType::kBF16, TmaSwizzle::kNone, at, seed));
-  std::mt19937_64 rng(seed);
-  Tensor t(DType::kBF16, {20, 5});
-  t.fill_random(rng);
-  check_load(t, {32, 16}, at, TmaSwizzle::kNone, TmaOobFill::kZero);
+  check_random_load("box > tensor load", DType::kBF16, TmaSwizzle::kNone, {20, 5}, {32, 16}, {-8, -2});
 }
 
 // ------------------------------------------------------------------ stores
