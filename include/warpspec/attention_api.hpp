@@ -74,7 +74,8 @@ struct AttentionArgs {
   //   seqused_q, seqused_k (batch,): only the first seqused[b] rows of sequence b (dense
   //     or packed) take part; output rows past seqused_q[b] are not written.
   //   max_seqlen_q: with cu_seqlens_q, at least the longest query sequence (as
-  //     FlashAttention's): rows past it are not computed. Must be >= 0.
+  //     FlashAttention's): rows past it are not computed. At least 1 where q has rows
+  //     (0 would compute nothing; it is what a zero-filled struct holds), else 0.
   // Masks (causal, window) use each sequence's own lengths. The array contents are
   // the caller's contract: a value out of range (not increasing, past the tensor) is
   // clamped into the packed tensor on the device, so it gives wrong rows but never a

@@ -280,7 +280,7 @@ typedef struct warpspec_attention_args {
   warpspec_tensor sink; /* fp32 (heads_q,) learnable sink logits; data NULL: none */
   /* Variable length: int32 vectors, data NULL when not given. With cu_seqlens_q, q and
    * o are (total_q, heads_q, head_dim), lse (heads_q, total_q), and max_seqlen_q is
-   * needed; with cu_seqlens_k, k and v are (total_k, heads_kv, head_dim). */
+   * needed (>= 1 where q has rows); with cu_seqlens_k, k and v are (total_k, heads_kv, head_dim). */
   warpspec_tensor cu_seqlens_q, cu_seqlens_k, seqused_q, seqused_k;
   int64_t max_seqlen_q;
   /* int32 (2,), zero before the first call: the dynamic tile schedule of variable-length

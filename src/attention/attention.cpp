@@ -498,6 +498,12 @@ Status make_plan(const AttentionArgs& a, Plan* plan, int sm_count) {
     p.batch = cu.shape[0] - 1;
     if (a.max_seqlen_q < 0)
       return invalid_argument(fmt("max_seqlen_q: must be >= 0 with cu_seqlens_q, got %" PRId64, a.max_seqlen_q));
+    // 0 over rows that exist computes nothing and writes nothing: a zero-filled argument
+    // struct, not a request (every sequence empty over a padded q takes 1 as well).
+    if (a.max_seqlen_q == 0 && p.batch > 0 && a.q.shape[0] > 0)
+      return invalid_argument(fmt("max_seqlen_q: required with cu_seqlens_q (at least the longest query sequence), got 0 "
+                                  "over %" PRId64 " packed rows",
+                                  a.q.shape[0]));
   } else {
     p.batch = a.q.shape[0];
   }

@@ -14,6 +14,15 @@ namespace {
 constexpr int64_t kMaxExtent = int64_t(1) << 30;
 const char* const kNames[4] = {"batch", "seqlen", "heads", "head_dim"};
 
+// The kernel reads and writes whole elements: each view starts on one (an odd address
+// would fault the context, not refuse the call).
+Status check_element_aligned(const TensorView& v, const char* name) {
+  const size_t e = dtype_size(v.dtype);
+  if (reinterpret_cast<uintptr_t>(v.data) % e != 0)
+    return misaligned(fmt("%s.data: must be %zu-byte aligned (%s), got %p", name, e, dtype_name(v.dtype), v.data));
+  return Status::Ok();
+}
+
 // Rank 4 of `dtype`, extents < 2^30 matching `want` (-1: any), non-negative strides,
 // the last dim contiguous.
 Status check4(const TensorView& v, const char* name, DType dtype, const int64_t (&want)[4]) {
@@ -31,7 +40,7 @@ Status check4(const TensorView& v, const char* name, DType dtype, const int64_t 
   }
   if (v.shape[3] > 1 && v.stride[3] != 1)
     return invalid_argument(fmt("%s.stride[3] (head_dim): must be 1 (contiguous), got %" PRId64, name, v.stride[3]));
-  return Status::Ok();
+  return check_element_aligned(v, name);
 }
 
 Status check_i32(const TensorView& v, const char* name, int64_t length) {
@@ -91,10 +100,14 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
       return invalid_argument(fmt("page_table: must be int32 (batch = %" PRId64 ", max_pages >= 1), last dim contiguous",
                                   batch));
     if (reinterpret_cast<uintptr_t>(t.data) % 4 != 0) return misaligned("page_table.data: must be 4-byte aligned");
-    // The kernel divides cache rows by the page size.
+    // The kernel divides cache rows by the page size, and counts a sequence's rows in 32 bits
+    // (attention's rule for a paged cache).
     if (a.k_cache.shape[1] < 1)
       return invalid_argument(fmt("k_cache.shape[1] (page_size): must be at least 1 with page_table, got %" PRId64,
                                   a.k_cache.shape[1]));
+    if (__int128(t.shape[1]) * a.k_cache.shape[1] >= kMaxExtent)
+      return invalid_argument(fmt("page_table.shape[1] (max_pages): max_pages * page_size must be < 2^30, got %" PRId64
+                                  " * %" PRId64, t.shape[1], a.k_cache.shape[1]));
   }
   const bool rotary = !a.rotary_cos.empty() || !a.rotary_sin.empty();
   int64_t rotary_dim = 0;
@@ -115,6 +128,8 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
                                   "head_dim (%" PRId64 ")", c.shape[0], c.shape[1], d));
     if ((c.shape[1] > 1 && c.stride[1] != 1) || (s.shape[1] > 1 && s.stride[1] != 1) || c.stride[0] < 0 || s.stride[0] < 0)
       return invalid_argument("rotary_cos, rotary_sin: the last dim must be contiguous, the first stride >= 0");
+    WARPSPEC_RETURN_IF_ERROR(check_element_aligned(c, "rotary_cos"));
+    WARPSPEC_RETURN_IF_ERROR(check_element_aligned(s, "rotary_sin"));
     // Positions are cache rows (cache_seqlens + t, counting a left pad as FlashAttention-3
     // does), so the table covers every row a sequence can hold, as FlashAttention-3 asks.
     const int64_t rows = paged ? a.page_table.shape[1] * a.k_cache.shape[1] : a.k_cache.shape[1];
@@ -123,6 +138,7 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
                                   "), got %" PRId64, rows, c.shape[0]));
   }
   int64_t seqlen_q = 0, heads_q = 0;
+  if (a.q.empty() && !a.q_out.empty()) return invalid_argument("q_out: given without q (q is what is rotated into it)");
   if (!a.q.empty()) {
     if (!rotary) return invalid_argument("q: only with rotary_cos / rotary_sin (q is only rotated)");
     WARPSPEC_RETURN_IF_ERROR(check4(a.q, "q", dt, {batch, -1, -1, d}));

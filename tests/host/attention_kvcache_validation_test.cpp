@@ -634,6 +634,26 @@ TEST(KvCacheValidation, AppendRefusals) {
   b.v_cache = bshd(8, 0, 2, 128, DType::kBF16, fake(0x1000000));
   b.page_table = table(2, 4, fake(0x2600000));
   refused(b, StatusCode::kInvalidArgument, "page_size");
+  // A sequence's rows (max_pages * page_size) count in 32 bits, as attention's: 2^31 pages
+  // of 256 rows once cast to INT32_MIN pages and appended nothing.
+  b = a;
+  b.k_cache = bshd(8, 256, 2, 128, DType::kBF16, fake());
+  b.v_cache = bshd(8, 256, 2, 128, DType::kBF16, fake(0x1000000));
+  b.page_table = table(2, 4, fake(0x2600000));
+  EXPECT_TRUE(accepted(warpspec::kvcache_append(b, nullptr)));
+  b.page_table.shape[1] = int64_t(1) << 22, b.page_table.stride[0] = 0;  // 2^22 x 256 = 2^30 rows
+  refused(b, StatusCode::kInvalidArgument, "max_pages * page_size must be < 2^30");
+  // Element loads and stores: a 16-bit view at an odd address is refused, not launched.
+  for (TensorView warpspec::KvAppendArgs::*m : {&warpspec::KvAppendArgs::k_cache, &warpspec::KvAppendArgs::v_cache,
+                                                &warpspec::KvAppendArgs::k_new, &warpspec::KvAppendArgs::v_new}) {
+    b = a;
+    b.*m = (a.*m);
+    (b.*m).data = static_cast<char*>((a.*m).data) + 1;
+    refused(b, StatusCode::kMisaligned, "-byte aligned (bf16)");
+  }
+  // q_out without q: nothing would be rotated into it.
+  b = a, b.q_out = bshd(2, 3, 8, 128, DType::kBF16, fake(0x2500000));
+  refused(b, StatusCode::kInvalidArgument, "q_out: given without q");
 }
 
 TEST(SplitKv, SharesCoverTheRangeOnceInOrder) {

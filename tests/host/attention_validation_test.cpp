@@ -309,6 +309,11 @@ TEST(AttentionValidation, Varlen) {
   a.max_seqlen_q = -1;
   expect_refused(a, StatusCode::kInvalidArgument, "max_seqlen_q: must be >= 0");
   a = valid_varlen();
+  a.max_seqlen_q = 0;  // a zero-filled struct: would compute and write nothing
+  expect_refused(a, StatusCode::kInvalidArgument, "max_seqlen_q: required with cu_seqlens_q");
+  a.q.shape[0] = a.o.shape[0] = 0, a.lse.shape[1] = 0;  // no rows: 0 is the longest sequence
+  EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
+  a = valid_varlen();
   a.lse.rank = 3;
   expect_refused(a, StatusCode::kInvalidArgument, "lse.rank: must be 2 (heads_q, total_q) with cu_seqlens_q");
   a = valid_varlen();
