@@ -856,7 +856,14 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
     // (splits, batch, rows, heads), 256-byte aligned; rows the tensor's (total_q packed).
     const int64_t bq = p.packed_q ? 1 : p.batch;
     const int64_t rows = p.seqlen_q;
-    const int64_t lse_n = int64_t(sa.splits) * bq * rows * p.heads_q;
+    // Counted in 128 bits: extents below 2^30 each can multiply past 2^64 (a packed q's
+    // total rows, not a tile's, set the partials' rows).
+    const __int128 lse_n128 = __int128(sa.splits) * bq * rows * p.heads_q;
+    if (lse_n128 * (p.head_dim + 1) * 4 >= (__int128(1) << 62))
+      return invalid_argument(fmt("num_splits: the split-KV workspace (%d splits x %" PRId64 " rows x %" PRId64
+                                  " heads x (head_dim + 1) fp32) does not fit in 2^62 bytes; use fewer splits",
+                                  sa.splits, bq * rows, p.heads_q));
+    const int64_t lse_n = int64_t(lse_n128);
     const size_t o_bytes = size_t(lse_n) * size_t(p.head_dim) * 4;
     out->plan.lse_offset = (o_bytes + 255) / 256 * 256;
     out->plan.workspace_bytes = out->plan.lse_offset + (size_t(lse_n) * 4 + 255) / 256 * 256;

@@ -13,10 +13,11 @@ namespace {
 
 bool present(const TensorView& v) { return v.data != nullptr || v.rank != 0; }
 
-int64_t numel(const TensorView& v) {
-  int64_t n = 1;
-  for (int i = 0; i < v.rank; ++i) n *= v.shape[i];
-  return n;
+// One element: every extent 1 (a product of extents could wrap to 1).
+bool one_element(const TensorView& v) {
+  for (int i = 0; i < v.rank; ++i)
+    if (v.shape[i] != 1) return false;
+  return true;
 }
 
 // A scale: fp32, rank 0..2, either one element (tensor-wise) or `extent` elements along
@@ -44,7 +45,7 @@ Status read_scale(const TensorView& v, const char* name, int64_t extent, int vec
   *out = ScaleVector{};
   if (!present(v)) return Status::Ok();
   WARPSPEC_RETURN_IF_ERROR(check_fp32_small(v, name, "scales are fp32", false));
-  if (numel(v) == 1) {  // tensor-wise (also a row-wise vector of one element)
+  if (one_element(v)) {  // tensor-wise (also a row-wise vector of one element)
     out->data = static_cast<const float*>(v.data);
     out->stride = 0;
     return Status::Ok();

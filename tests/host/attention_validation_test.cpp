@@ -495,4 +495,25 @@ TEST(AttentionValidation, WorkspaceOfUnboundedSizeIsCheckedOnWhatThePlanWrites) 
   expect_refused(a, StatusCode::kInvalidArgument, "workspace: overlaps o");
 }
 
+// The split-KV workspace counts a packed q's total rows: 128 splits x 66076420 rows x 2^23
+// heads x 65 fp32 is past 2^64 bytes, which once wrapped to a 16 GiB size and a workspace
+// of that size was accepted. Refused after planning (so only where a device answers).
+TEST(AttentionValidation, SplitWorkspaceThatWouldWrapIsRefused) {
+  AttentionArgs a;
+  const int64_t rows = 66076420, heads = int64_t(1) << 23;
+  char* far = static_cast<char*>(fake()) + (int64_t(1) << 58);  // past q's ~2^56 bytes
+  a.q = packed(rows, heads, 64, fake());
+  a.o = a.q;  // in place
+  a.k = bshd(1, 1024, 1, 64, DType::kBF16, far);
+  a.v = bshd(1, 1024, 1, 64, DType::kBF16, far + (1 << 30));
+  a.cu_seqlens_q = vec(2, DType::kI32, far + (int64_t(2) << 30));
+  a.max_seqlen_q = 1;
+  a.num_splits = 128;
+  size_t bytes = 0;
+  const warpspec::Status s = warpspec::attention_workspace_size(a, &bytes);
+  if (s.code() == StatusCode::kNoDevice) GTEST_SKIP() << "the plan needs a device: " << s.to_string();
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string() << " (size " << bytes << ")";
+  EXPECT_NE(s.message().find("num_splits: the split-KV workspace"), std::string::npos) << s.message();
+}
+
 }  // namespace attention_validation_test

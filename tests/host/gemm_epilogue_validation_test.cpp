@@ -172,6 +172,9 @@ TEST(GemmEpilogueValidation, BadScalesAreRefusedByName) {
   expect_refused(g, StatusCode::kInvalidArgument, "scale_a.shape: must be one element (tensor-wise) or (M, 1) or (M,) with 64");
   g.scale_a = matrix2(0x40000, 1, kM);  // the transpose of the row-wise shape
   expect_refused(g, StatusCode::kInvalidArgument, "scale_a.shape");
+  g.scale_a = matrix2(0x40000, 7, 0x6DB6DB6DB6DB6DB7);  // 7 x that wraps to 1 in 64 bits: not one element
+  g.scale_a.stride[0] = g.scale_a.stride[1] = 0;
+  expect_refused(g, StatusCode::kInvalidArgument, "scale_a.shape: must be one element (tensor-wise)");
   g.scale_a = {};
   g.scale_b = matrix2(0x40000, kN, 1);
   expect_refused(g, StatusCode::kInvalidArgument, "scale_b.shape: must be one element (tensor-wise) or (1, N) or (N,) with 48");
