@@ -461,14 +461,23 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
   return Status::Ok();
 }
 
+// The batch stride of a matrix's map in bytes. One batch is never stepped over: a dense
+// stride (past the matrix), or the row stride where that would pass TMA's 2^40-byte bound,
+// so a large unbatched matrix is not refused for a stride the caller never gave.
+uint64_t batch_stride_bytes(const Mat& x, uint64_t outer) {
+  const uint64_t e = dtype_size(x.dtype);
+  if (x.batch > 1) return uint64_t(x.batch_stride) * e;
+  const unsigned __int128 dense = static_cast<unsigned __int128>(uint64_t(x.ld) * e) * outer;
+  return dense < (static_cast<unsigned __int128>(1) << 40) ? uint64_t(dense) : uint64_t(x.ld) * e;
+}
+
 // Tensor map of a mainloop operand: the contiguous dimension first.
 Status operand_map(CUtensorMap* map, const Mat& x, bool k_major, int64_t mn_extent, int64_t k_extent,
                    uint32_t box_mn, uint32_t box_k, const char* name) {
   const uint64_t e = dtype_size(x.dtype);
   const uint64_t inner = k_major ? k_extent : mn_extent, outer = k_major ? mn_extent : k_extent;
   const uint64_t dims[3] = {inner, outer, uint64_t(x.batch)};
-  const uint64_t batch_bytes = x.batch > 1 ? uint64_t(x.batch_stride) * e : uint64_t(x.ld) * e * outer;
-  const uint64_t strides[2] = {uint64_t(x.ld) * e, batch_bytes};
+  const uint64_t strides[2] = {uint64_t(x.ld) * e, batch_stride_bytes(x, outer)};
   const uint32_t box[3] = {k_major ? box_k : box_mn, k_major ? box_mn : box_k, 1};
   Status s = hopper::make_tma_map(map, x.dtype, x.data, dims, strides, box, hopper::TmaSwizzle::k128B);
   if (!s.ok()) return Status(s.code(), std::string(name) + ": " + s.message());
@@ -479,8 +488,7 @@ Status operand_map(CUtensorMap* map, const Mat& x, bool k_major, int64_t mn_exte
 Status output_map(CUtensorMap* map, const Mat& x, int64_t m, int64_t n, uint32_t box_rows, const char* name) {
   const uint64_t e = dtype_size(x.dtype);
   const uint64_t dims[3] = {uint64_t(n), uint64_t(m), uint64_t(x.batch)};
-  const uint64_t batch_bytes = x.batch > 1 ? uint64_t(x.batch_stride) * e : uint64_t(x.ld) * e * uint64_t(m);
-  const uint64_t strides[2] = {uint64_t(x.ld) * e, batch_bytes};
+  const uint64_t strides[2] = {uint64_t(x.ld) * e, batch_stride_bytes(x, uint64_t(m))};
   const uint32_t box[3] = {uint32_t(gemm_impl::kEpiRowBytes / e), box_rows, 1};
   Status s = hopper::make_tma_map(map, x.dtype, x.data, dims, strides, box, hopper::TmaSwizzle::k128B);
   if (!s.ok()) return Status(s.code(), std::string(name) + ": " + s.message());
