@@ -243,8 +243,8 @@ void register_attention(CLI::App& app, int& exit_code) {
   cmd->add_option("--seqlen-q", o->p.seqlen_q, "query length")->check(positive());
   cmd->add_option("--seqlen-k", o->p.seqlen_k, "key/value length")->check(positive());
   cmd->add_option("--heads", o->p.heads, "query heads")->check(positive());
-  cmd->add_option("--heads-kv", o->p.heads_kv, "key/value heads (default: --heads; GQA when fewer)");
-  cmd->add_option("--head-dim", o->p.head_dim, kHeadDimHelp);
+  cmd->add_option("--heads-kv", o->p.heads_kv, "key/value heads (default: --heads; GQA when fewer)")->check(positive());
+  cmd->add_option("--head-dim", o->p.head_dim, kHeadDimHelp)->check(positive());
   cmd->add_flag("--causal", o->p.causal, "causal mask, aligned to the bottom-right corner");
   cmd->add_option("--window-left", o->p.window_left, "sliding window: keys this far left of the diagonal (-1: all)");
   cmd->add_option("--window-right", o->p.window_right, "sliding window: keys this far right of the diagonal (-1: all)");

@@ -9,6 +9,7 @@
 #include "../testing/attention_reference.hpp"
 #include "../testing/fill.hpp"
 #include "../testing/views.hpp"
+#include "shapes.hpp"
 
 namespace warpspec::tools {
 namespace {
@@ -46,6 +47,16 @@ AttentionRunner::AttentionRunner(const AttentionProblem& p) : p_(p) {
   if (!p.varlen.empty()) {  // one packed batch of all tokens: rows = total, batch 1
     p_.batch = 1;
     p_.seqlen_q = p_.seqlen_k = p.total_tokens();
+  }
+  if (!fits_in_memory({p_.batch, p_.seqlen_q, p.heads, p.head_dim}, 2) ||
+      !fits_in_memory({p_.batch, p_.seqlen_k, p.heads_kv, p.head_dim}, 2)) {
+    char why[320];
+    std::snprintf(why, sizeof why, "--batch x --seqlen-q/--seqlen-k x --heads/--heads-kv x --head-dim: %lld x %lld/%lld x "
+                                   "%lld/%lld x %lld elements pass 2^48 bytes, more than any GPU holds",
+                                   (long long)p_.batch, (long long)p_.seqlen_q, (long long)p_.seqlen_k,
+                                   (long long)p.heads, (long long)p.heads_kv, (long long)p.head_dim);
+    status_ = invalid_argument(why);
+    return;
   }
   const size_t nq = size_t(p_.batch * p_.seqlen_q * p.heads * p.head_dim);
   const size_t nk = size_t(p_.batch * p_.seqlen_k * p.heads_kv * p.head_dim);
@@ -167,9 +178,11 @@ Status AttentionRunner::check(AttentionCheck* out) {
   if (e == cudaSuccess) e = testbed::poison(lse_, rows * 4);
   Status s = e == cudaSuccess ? Status::Ok() : cuda_error("reference buffers", e);
   if (s.ok()) s = run(0, nullptr);
+  // A window past every distance is unbounded (the reference counts in int).
+  const auto window = [&](int64_t w) { return w < 0 || w > p.seqlen_q + p.seqlen_k ? -1 : int(w); };
   const testbed::RefProblem rp{int(p.batch), int(p.seqlen_q), int(p.seqlen_k), int(p.heads), int(p.heads_kv),
                                int(p.head_dim), p.causal, float(1.0 / std::sqrt(double(p.head_dim))), p.dtype,
-                               int(p.window_left), int(p.window_right), p.softcap};
+                               window(p.window_left), window(p.window_right), p.softcap};
   const testbed::RefTensor rq{q_[0], p.seqlen_q * p.heads * p.head_dim, p.heads * p.head_dim, p.head_dim};
   const testbed::RefTensor rk{k_[0], p.seqlen_k * p.heads_kv * p.head_dim, p.heads_kv * p.head_dim, p.head_dim};
   const testbed::RefTensor rv{v_[0], p.seqlen_k * p.heads_kv * p.head_dim, p.heads_kv * p.head_dim, p.head_dim};

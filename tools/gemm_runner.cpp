@@ -11,6 +11,7 @@
 #include "../testing/dequant.hpp"
 #include "../testing/fill.hpp"
 #include "../testing/gemm_check.hpp"
+#include "shapes.hpp"
 #include "../testing/gemm_cublas.hpp"
 #include "cublaslt_fp8.hpp"
 
@@ -98,6 +99,15 @@ bool parse_dtype(const std::string& s, DType* out) {
 }
 
 GemmRunner::GemmRunner(const GemmProblem& p, bool rotate) : p_(p) {
+  if (!fits_in_memory({p.batch, p.m, p.k}, 4) || !fits_in_memory({p.batch, p.k, p.n}, 4) ||
+      !fits_in_memory({p.batch, p.m, p.n}, 4)) {  // fp32 references of each
+    char why[320];
+    std::snprintf(why, sizeof why, "--batch x --m x --n x --k: %lld x %lld x %lld x %lld pass 2^48 bytes in a matrix, more "
+                                   "than any GPU holds",
+                                   (long long)p.batch, (long long)p.m, (long long)p.n, (long long)p.k);
+    status_ = invalid_argument(why);
+    return;
+  }
   const size_t e_in = dtype_size(p.in), e_out = dtype_size(p.out);
   const size_t a_bytes = size_t(p.batch * p.m * p.k) * e_in, b_bytes = size_t(p.batch * p.k * p.n) * e_in;
   const size_t c_bytes = size_t(p.batch * p.m * p.n) * e_out;

@@ -3,9 +3,23 @@
 // `--cluster MxN`. Header-only
 // (no CLI11) so the host tests check the rules directly.
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 namespace warpspec::tools {
+
+// Whether a buffer of `extents` (their product, counted in 128 bits) of `element_bytes`
+// each is below 2^48 bytes, past any GPU's memory: the runners refuse a larger problem by
+// its options before they allocate (a product of extents would wrap 64 bits first).
+inline bool fits_in_memory(std::initializer_list<int64_t> extents, int64_t element_bytes) {
+  unsigned __int128 n = static_cast<unsigned __int128>(element_bytes);
+  for (int64_t e : extents) {
+    if (e < 0) return false;
+    n *= static_cast<uint64_t>(e);
+    if (n >= (static_cast<unsigned __int128>(1) << 48)) return false;
+  }
+  return true;
+}
 
 struct GemmShape {
   int64_t m = 0, n = 0, k = 0;
