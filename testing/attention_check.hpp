@@ -53,9 +53,10 @@ inline bool lse_matches(float got, float want) {
 
 struct AttentionErrors {
   double o = 0;        // max |O - ref| over the finite elements of O
-  // max |plain - ref|, never below max |round_t(ref) - ref|: the yardstick is never below
-  // what rounding the exact answer to O's dtype costs (on a handful of outputs the plain
-  // computation can land nearer by chance; tests/python/test_attention.py, the same rule).
+  // max |plain - ref|, never below u * max |ref| (u the unit roundoff of O's dtype): the
+  // yardstick is never below what rounding the exact answer to O's dtype can cost. On a
+  // handful of outputs the plain computation, and the rounding itself, can land nearer by
+  // chance (a fuzz case of 8 outputs); tests/python/test_attention.py has the same rule.
   double o_plain = 0;
   double max_ref = 0;  // max |ref|
   int64_t nan = 0;     // elements of O that are NaN (unwritten or computed)
@@ -85,11 +86,8 @@ inline AttentionErrors compare_attention_o(DType t, const void* o, int64_t sb, i
           }
           e.o = std::max(e.o, double(std::fabs(got - ref[r])));
           e.o_plain = std::max(e.o_plain, double(std::fabs(plain[r] - ref[r])));
-          if (t == DType::kBF16 || t == DType::kFP16) {
-            float rounded = 0;
-            store_float(t, &rounded, 0, ref[r]);
-            e.o_plain = std::max(e.o_plain, double(std::fabs(load_float(t, &rounded, 0) - ref[r])));
-          }
+          if (t == DType::kBF16 || t == DType::kFP16)  // rounding's bound, not what it cost here
+            e.o_plain = std::max(e.o_plain, unit_roundoff(t) * double(std::fabs(ref[r])));
           e.max_ref = std::max(e.max_ref, double(std::fabs(ref[r])));
         }
   return e;

@@ -477,7 +477,7 @@ TEST(AttentionValidation, WorkspaceOfUnboundedSizeIsCheckedOnWhatThePlanWrites) 
   AttentionArgs a = valid();
   a.num_splits = 3;
   a.workspace = fake(0x5000000);
-  a.workspace_bytes = 1 << 20;
+  a.workspace_bytes = 8 << 20;  // past what 3 splits need (2.4 MB on 132 SMs), inside test_pointer's 96 MiB
   EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
   a.workspace_bytes = SIZE_MAX;
   EXPECT_TRUE(accepted(warpspec::check(a))) << warpspec::check(a).to_string();
@@ -501,12 +501,13 @@ TEST(AttentionValidation, WorkspaceOfUnboundedSizeIsCheckedOnWhatThePlanWrites) 
 TEST(AttentionValidation, SplitWorkspaceThatWouldWrapIsRefused) {
   AttentionArgs a;
   const int64_t rows = 66076420, heads = int64_t(1) << 23;
-  char* far = static_cast<char*>(fake()) + (int64_t(1) << 58);  // past q's ~2^56 bytes
-  a.q = packed(rows, heads, 64, fake());
+  // k, v and cu_seqlens below q, whose ~2^56 bytes reach far past them (on a GPU each data
+  // pointer is device memory: test_pointer's allocation).
+  a.q = packed(rows, heads, 64, fake(0x3000000));
   a.o = a.q;  // in place
-  a.k = bshd(1, 1024, 1, 64, DType::kBF16, far);
-  a.v = bshd(1, 1024, 1, 64, DType::kBF16, far + (1 << 30));
-  a.cu_seqlens_q = vec(2, DType::kI32, far + (int64_t(2) << 30));
+  a.k = bshd(1, 1024, 1, 64, DType::kBF16, fake());
+  a.v = bshd(1, 1024, 1, 64, DType::kBF16, fake(0x1000000));
+  a.cu_seqlens_q = vec(2, DType::kI32, fake(0x2000000));
   a.max_seqlen_q = 1;
   a.num_splits = 128;
   size_t bytes = 0;

@@ -258,10 +258,10 @@ TEST(GemmValidation, StridesPastTmaLimitsAreRefusedWithoutOverflow) {
   expect_refused(g, StatusCode::kInvalidArgument, "d.stride[0]");
   // One batch is never stepped over: a matrix whose own span passes 2^40 bytes (2^19 rows
   // 2 MiB apart) was refused for a batch stride of rows x ld the caller never gave.
+  // A last, above B and D (each data pointer is device memory on a GPU: test_pointer's).
   g = valid_args();
-  g.a = TensorView::matrix(fake(), DType::kBF16, int64_t(1) << 19, 32, int64_t(1) << 20);
-  g.d = TensorView::matrix(static_cast<char*>(fake()) + (int64_t(1) << 42), DType::kBF16, int64_t(1) << 19, 48, 48);
-  g.b.data = static_cast<char*>(fake()) + (int64_t(1) << 43);
+  g.d = TensorView::matrix(fake(0x20000), DType::kBF16, int64_t(1) << 19, 48, 48);  // 48 MiB
+  g.a = TensorView::matrix(fake(0x4000000), DType::kBF16, int64_t(1) << 19, 32, int64_t(1) << 20);
   const warpspec::Status s = warpspec::check(g);
   EXPECT_TRUE(accepted(s)) << s.to_string();
 }
