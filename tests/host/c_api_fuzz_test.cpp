@@ -38,6 +38,15 @@ warpspec_tensor matrix(uintptr_t offset, int32_t dtype, int64_t rows, int64_t co
   return t;
 }
 
+// A caller's struct with room after it: a corrupted struct_size (up to the 4096 bytes the
+// library accepts from a newer caller, whose tail it reads and requires zero) then reads
+// zeros inside this object, not past the caller's stack.
+template <class S>
+struct Padded {
+  S s;
+  unsigned char tail[4096];
+};
+
 // 1 to 4 random bytes of `s` overwritten (the struct size only now and then).
 template <class S>
 void corrupt(Gen& g, S& s) {
@@ -64,7 +73,9 @@ TEST(CApiFuzz, CorruptedAttentionStructsAreAnsweredByName) {
   const int kCalls = warpspec::test::fuzz_calls(20000);
   for (int i = 0; i < kCalls; ++i) {
     Gen g(0xcab1000u + uint64_t(i));
-    warpspec_attention_args a = warpspec_attention_args_default();
+    Padded<warpspec_attention_args> padded{};
+    warpspec_attention_args& a = padded.s;
+    a = warpspec_attention_args_default();
     const int64_t b = 2, s = g.pick({1, 100, 1000}), h = 8, hkv = g.pick({2, 8}), d = g.pick({64, 128});
     a.q = bshd(uintptr_t(1) << 30, WARPSPEC_DTYPE_BF16, b, s, h, d);
     a.k = bshd(uintptr_t(2) << 30, WARPSPEC_DTYPE_BF16, b, 700, hkv, d);
@@ -84,7 +95,9 @@ TEST(CApiFuzz, CorruptedGemmStructsAreAnsweredByName) {
   const int kCalls = warpspec::test::fuzz_calls(20000);
   for (int i = 0; i < kCalls; ++i) {
     Gen g(0xcab2000u + uint64_t(i));
-    warpspec_gemm_args a = warpspec_gemm_args_default();
+    Padded<warpspec_gemm_args> padded{};
+    warpspec_gemm_args& a = padded.s;
+    a = warpspec_gemm_args_default();
     const int64_t m = g.pick({1, 64, 1000}), n = g.pick({64, 520}), k = g.pick({32, 4096});
     a.a = matrix(uintptr_t(1) << 30, WARPSPEC_DTYPE_BF16, m, k, true);
     a.b = matrix(uintptr_t(2) << 30, WARPSPEC_DTYPE_BF16, k, n, false);
