@@ -48,9 +48,10 @@ const char* const kPackedNames[3] = {"total", "heads", "head_dim"};
 Status workspace_shares_nothing(const AttentionArgs& a, size_t bytes) {
   const TensorView* views[] = {&a.q, &a.k, &a.v, &a.o, &a.lse, &a.sink, &a.tile_counter, &a.cu_seqlens_q,
                                &a.cu_seqlens_k, &a.seqused_q, &a.seqused_k, &a.cache_batch_idx, &a.cache_leftpad,
-                               &a.page_table};
+                               &a.page_table, &a.q_descale, &a.k_descale, &a.v_descale};
   const char* names[] = {"q", "k", "v", "o", "lse", "sink", "tile_counter", "cu_seqlens_q", "cu_seqlens_k",
-                         "seqused_q", "seqused_k", "cache_batch_idx", "cache_leftpad", "page_table"};
+                         "seqused_q", "seqused_k", "cache_batch_idx", "cache_leftpad", "page_table",
+                         "q_descale", "k_descale", "v_descale"};
   static_assert(std::size(views) == std::size(names));
   return check_workspace_disjoint(a.workspace, bytes, views, names, int(std::size(views)));
 }
@@ -507,7 +508,9 @@ Status make_plan(const AttentionArgs& a, Plan* plan, int sm_count) {
   } else {
     p.batch = a.q.shape[0];
   }
-  if (p.batch >= kMaxExtent) return invalid_argument(fmt("batch: must be < 2^30, got %" PRId64, p.batch));
+  if (p.batch >= kMaxExtent)
+    return invalid_argument(fmt("%s: batch must be < 2^30, got %" PRId64,
+                                p.packed_q ? "cu_seqlens_q.shape[0]" : "q.shape[0]", p.batch));
   if (p.packed_q) WARPSPEC_RETURN_IF_ERROR(check_vector(a.cu_seqlens_q, "cu_seqlens_q", DType::kI32, p.batch + 1, "batch + 1"));
   if (p.packed_k) WARPSPEC_RETURN_IF_ERROR(check_vector(a.cu_seqlens_k, "cu_seqlens_k", DType::kI32, p.batch + 1, "batch + 1"));
   if (!a.seqused_q.empty()) WARPSPEC_RETURN_IF_ERROR(check_vector(a.seqused_q, "seqused_q", DType::kI32, p.batch, "batch"));
@@ -815,7 +818,8 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   const int64_t tiles_m = (p.tile_rows * pack + block_m - 1) / block_m;
   const int64_t work_heads = p.heads_q / pack;
   if (tiles_m * work_heads * p.batch >= (int64_t(1) << 30))
-    return invalid_argument(fmt("shape: %" PRId64 " query tiles is too many for one launch", tiles_m * work_heads * p.batch));
+    return invalid_argument(fmt("q.shape: %" PRId64 " query tiles of %d rows is too many for one launch (2^30)",
+                                tiles_m * work_heads * p.batch, block_m));
   sa.tiles_m = int(tiles_m);
   sa.heads = int(work_heads);
   sa.batch = int(p.batch);
@@ -825,6 +829,11 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
   const bool unequal = a.causal || ragged;
   sa.order = unequal ? schedule::AttentionOrder::kLongestFirst : schedule::AttentionOrder::kMFastest;
   sa.splits = p.splits;
+  // Work items (query tiles x splits) are indexed in 32 bits.
+  if (tiles_m * work_heads * p.batch * p.splits >= (int64_t(1) << 30))
+    return invalid_argument(fmt("num_splits: %d splits x %" PRId64 " query tiles is too many work items for one launch "
+                                "(2^30); use fewer splits",
+                                p.splits, tiles_m * work_heads * p.batch));
   // L2 sections for dense causal calls whose heads' K/V outgrow half of L2: each section
   // the work heads (whole GQA groups) whose K/V fit there, on the dynamic schedule.
   // (FP8 not yet: its kernels' dynamic schedule is untested on the GPU.)

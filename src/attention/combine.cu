@@ -27,7 +27,8 @@ Status launch_combine(const CombineParams& p, cudaStream_t stream, bool pdl) {
   const int64_t items = int64_t(p.batch) * p.rows * p.heads;
   if (items == 0) return Status::Ok();
   const int64_t blocks = (items + kCombineWarps - 1) / kCombineWarps;
-  if (blocks > INT32_MAX) return invalid_argument("combine: too many rows for one launch");
+  if (blocks > INT32_MAX)
+    return invalid_argument("out.shape: batch x seqlen x heads is too many rows for one launch (4 x (2^31 - 1))");
   cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr.val.programmaticStreamSerializationAllowed = 1;

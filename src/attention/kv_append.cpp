@@ -119,6 +119,9 @@ Status kvcache_append(const KvAppendArgs& a, cudaStream_t stream) {
       return invalid_argument(fmt("rotary_cos, rotary_sin: must be rank 2 (seqlen_ro, rotary_dim / 2) of %s", dtype_name(dt)));
     if (c.shape[0] != s.shape[0] || c.shape[1] != s.shape[1])
       return invalid_argument("rotary_sin.shape: must equal rotary_cos.shape");
+    if (c.shape[1] < 1 || c.shape[1] > d / 2)  // before 2 * shape[1], which could overflow
+      return invalid_argument(fmt("rotary_cos.shape[1] (rotary_dim / 2): must be from 1 to head_dim / 2 (%" PRId64
+                                  "), got %" PRId64, d / 2, c.shape[1]));
     rotary_dim = 2 * c.shape[1];
     if (c.shape[0] >= (int64_t(1) << 31))
       return invalid_argument(fmt("rotary_cos.shape[0] (seqlen_ro): must be below 2^31 (positions are 32-bit), got %" PRId64,

@@ -9,7 +9,8 @@ Status launch_kv_append(const KvAppendParams& p, DType dtype, cudaStream_t strea
                         (p.q != nullptr ? int64_t(p.batch) * p.seqlen_q * p.heads_q : 0);
   if (items == 0) return Status::Ok();
   const int64_t blocks = (items + kAppendWarps - 1) / kAppendWarps;
-  if (blocks > INT32_MAX) return invalid_argument("kvcache_append: too many rows for one launch");
+  if (blocks > INT32_MAX)
+    return invalid_argument("k_new.shape: batch x seqlen_new x heads_kv is too many rows for one launch");
   if (dtype == DType::kBF16)
     kv_append_kernel<__nv_bfloat16><<<unsigned(blocks), 32 * kAppendWarps, 0, stream>>>(p);
   else

@@ -15,6 +15,11 @@ Status view_span(const TensorView& v, const char* name, ByteSpan* out) {
     return invalid_argument(fmt("%s.rank: must be 0 to %d, got %d", name, kMaxTensorRank, v.rank));
   const uint64_t base = reinterpret_cast<uintptr_t>(v.data);
   unsigned __int128 last = 0;  // byte offset of the last element
+  for (int i = 0; i < v.rank; ++i) {  // callers' precondition, enforced: this may run before their own checks
+    if (v.shape[i] < 0) return invalid_argument(fmt("%s.shape[%d]: must be >= 0, got %" PRId64, name, i, v.shape[i]));
+    if (v.shape[i] > 1 && v.stride[i] < 0)
+      return invalid_argument(fmt("%s.stride[%d]: must be >= 0, got %" PRId64, name, i, v.stride[i]));
+  }
   for (int i = 0; i < v.rank; ++i) {
     if (v.shape[i] == 0) {
       *out = ByteSpan{base, base};

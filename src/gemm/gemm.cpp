@@ -413,8 +413,16 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     p.a = a, p.b = b, p.c = c, p.d = d;
   }
   p.m = p.a.rows, p.k = p.a.cols, p.n = p.b.cols, p.l = L;
+  // Tiles are counted (and priced by the tile and K heuristics) in 64 bits: bounded here, at
+  // the smallest tile (64 x 16), before any of that. Past it lie 2^41 outputs, 4 TB of D.
+  if (__int128((p.m + 63) / 64) * ((p.n + 15) / 16) * L >= (__int128(1) << 31))
+    return invalid_argument(fmt("d.shape: M x N x L = %" PRId64 " x %" PRId64 " x %" PRId64
+                                " is more output tiles than one launch takes (2^31 of 64 x 16)",
+                                M, N, L));
   p.alpha = args.alpha, p.beta = args.beta;
   WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_epilogue_args(args, M, N, d.dtype, p.swapped, &p.epilogue));
+  // Block scales before the overlap checks below, which take their spans (validated first).
+  if (block_scaled) WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_block_scales(args, M, N, K, &p.block_scale));
   // amax is written (atomically, by every tile) while the other arguments are read or written.
   if (!args.amax.empty()) {
     const std::pair<const TensorView*, const char*> others[] = {{&args.a, "a"}, {&args.b, "b"}, {&args.d, "d"},
@@ -423,7 +431,6 @@ Status make_plan(const GemmArgs& args, Plan* plan) {
     for (const auto& [v, name] : others)
       if (!v->empty()) WARPSPEC_RETURN_IF_ERROR(check_disjoint(args.amax, "amax", *v, name, false));
   }
-  if (block_scaled) WARPSPEC_RETURN_IF_ERROR(gemm_impl::read_block_scales(args, M, N, K, &p.block_scale));
   // D is written while every tile's epilogue reads its scales and bias: they share no memory.
   {
     const std::pair<const TensorView*, const char*> read[] = {
@@ -618,7 +625,8 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
   const int bm = plan->config.tile.block_m, bn = plan->config.tile.block_n, bk = plan->config.tile.block_k;
   const int64_t tiles_m = (plan->m + bm - 1) / bm, tiles_n = (plan->n + bn - 1) / bn;
   if (tiles_m * tiles_n * plan->l >= (int64_t(1) << 30))
-    return invalid_argument(fmt("shape: %" PRId64 " output tiles is too many for one launch", tiles_m * tiles_n * plan->l));
+    return invalid_argument(fmt("d.shape: %" PRId64 " output tiles of %d x %d is too many for one launch (2^30)",
+                                tiles_m * tiles_n * plan->l, bm, bn));
   const int64_t k_iters = (plan->k + bk - 1) / bk;
   const int64_t tiles = tiles_m * tiles_n * plan->l;
   // A requested cluster runs data-parallel (split-K and stream-K were refused with it).
@@ -710,7 +718,15 @@ static Status prepare(const GemmArgs& args, Prepared* out) {
     // Explicit requests the scheduler cannot index are the caller's to change.
     if (args.decomposition == GemmDecomposition::kSplitK || args.decomposition == GemmDecomposition::kStreamK)
       return invalid_argument(fmt("decomposition: %s", why));
-    return internal_error(fmt("scheduler: %s", why));
+    // The heuristic's split or streamed choice past what the scheduler indexes (tiles x
+    // k-iterations near 2^31): data-parallel, which has no such bound.
+    if (cluster.size() > 1 || ka.decomposition == schedule::KDecomposition::kDataParallel)
+      return internal_error(fmt("scheduler: %s", why));
+    ka.decomposition = schedule::KDecomposition::kDataParallel;
+    ka.splits = 1;
+    ka.tiles.grid_size = sa.grid_size = schedule::k_split_grid_size(int(tiles), int(k_iters), ka.decomposition, 1,
+                                                                    device.sm_count);
+    if (const char* still = schedule::KSplitScheduler::check(ka)) return internal_error(fmt("scheduler: %s", still));
   }
   q.sched = schedule::KSplitScheduler(ka);
   plan->workspace_bytes = gemm_impl::fixup_workspace_bytes(q.sched.workspace_slots(), bm, bn);

@@ -495,12 +495,13 @@ TEST(AttentionValidation, WorkspaceOfUnboundedSizeIsCheckedOnWhatThePlanWrites) 
   expect_refused(a, StatusCode::kInvalidArgument, "workspace: overlaps o");
 }
 
-// The split-KV workspace counts a packed q's total rows: 128 splits x 66076420 rows x 2^23
-// heads x 65 fp32 is past 2^64 bytes, which once wrapped to a 16 GiB size and a workspace
-// of that size was accepted. Refused after planning (so only where a device answers).
+// The split-KV workspace counts a packed q's total rows: 128 splits x 132152840 rows x 2^22
+// heads x 65 fp32 is past 2^64 bytes (while 128 x 2^22 work items stay below 2^30), which once
+// wrapped to a 16 GiB size and a workspace of that size was accepted. Refused after planning
+// (so only where a device answers, or host.fake_hopper's stand-in).
 TEST(AttentionValidation, SplitWorkspaceThatWouldWrapIsRefused) {
   AttentionArgs a;
-  const int64_t rows = 66076420, heads = int64_t(1) << 23;
+  const int64_t rows = 132152840, heads = int64_t(1) << 22;
   // k, v and cu_seqlens below q, whose ~2^56 bytes reach far past them (on a GPU each data
   // pointer is device memory: test_pointer's allocation).
   a.q = packed(rows, heads, 64, fake(0x3000000));

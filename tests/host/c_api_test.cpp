@@ -874,7 +874,7 @@ const AppendRefusal kAppendRefusals[] = {
     {"rotary too wide", [](warpspec_kvcache_append_args& a) {
        a.rotary_cos = matrix(0x60000000, WARPSPEC_DTYPE_BF16, 1024, 72);
        a.rotary_sin = matrix(0x61000000, WARPSPEC_DTYPE_BF16, 1024, 72);
-     }, WARPSPEC_INVALID_ARGUMENT, "rotary_dim <= head_dim"},
+     }, WARPSPEC_INVALID_ARGUMENT, "rotary_cos.shape[1] (rotary_dim / 2): must be from 1 to head_dim / 2 (64), got 72"},
     {"rotary dtype", [](warpspec_kvcache_append_args& a) {
        a.rotary_cos = matrix(0x60000000, WARPSPEC_DTYPE_FP32, 1024, 64);
        a.rotary_sin = matrix(0x61000000, WARPSPEC_DTYPE_FP32, 1024, 64);
