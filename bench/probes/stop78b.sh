@@ -13,7 +13,7 @@ T=build/tests/warpspec_gpu_tests
 timeout 120 $T --gtest_filter='AttentionFp8.VTransposedBeforeTheKernelGivesTheSameBits' 2>&1 | grep -E "Failure|Expected|Which is|error|differs|FAILED|PASSED|OK \]" | head -30
 timeout 120 $T --gtest_filter='AttentionFp8.*:Fp8VTranspose*:Fp8PV*' 2>&1 | tail -3
 timeout 60 build/tests/warpspec_host_tests --gtest_filter='KvCache*:Describe*' 2>&1 | tail -2
-B="bench attention --dtype e4m3 --head-dims 128,256 --seqlens 8192,16384 --rounds 3"
+B="bench attention --dtype e4m3 --head-dims 128 256 --seqlens 8192 16384 --rounds 3"
 for m in kernel before before kernel; do
   echo "== WARPSPEC_FP8_V_TRANSPOSE=$m"
   WARPSPEC_FP8_V_TRANSPOSE=$m timeout 100 build/warpspec $B 2>&1 | grep -vE "^#" | tail -9
