@@ -927,7 +927,7 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
                                       p.v.shape[0]};
     const __int128 vt_bytes = __int128(vt.keys_padded) * vt.head_dim * vt.heads_kv * vt.batch;
     const size_t bytes = vt_bytes < (__int128(1) << 48) ? (size_t(vt_bytes) + 255) / 256 * 256 : 0;
-    bool fits = bytes > 0;
+    bool fits = bytes > 0 && vt.heads_kv <= 65535 && vt.batch <= 65535;  // the pass's grid (y, z)
     if (fits && a.workspace != nullptr) {
       fits = a.workspace_bytes >= bytes;
       if (fits) {
