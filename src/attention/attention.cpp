@@ -1050,12 +1050,21 @@ Status launch_kernel(const Plan& plan, const AttentionParams& params, const Laun
 
 // Split-KV: the attention kernel writes partials to the workspace, the combine merges
 // them into O and LSE (the sink joins there).
+// The workspace a launch uses: the caller's (prepare checked it), else the library's for
+// the stream (which a capture cannot grow: *capturing says so).
+Status launch_workspace(const Plan& plan, WorkspaceKind kind, cudaStream_t stream, void** ws, bool* capturing) {
+  *ws = plan.workspace;
+  *capturing = false;
+  if (*ws != nullptr) return Status::Ok();
+  return cached_workspace(kind, plan.device, stream, plan.workspace_bytes, ws, capturing);
+}
+
 Status launch_split(const Prepared& p, cudaStream_t stream) {
   const Plan& plan = p.plan;
-  void* ws = plan.workspace;
-  if (ws == nullptr) {
-    bool capturing = false;
-    const Status s = cached_workspace(WorkspaceKind::kSplitKv, plan.device, stream, plan.workspace_bytes, &ws, &capturing);
+  void* ws = nullptr;
+  bool capturing = false;
+  {
+    const Status s = launch_workspace(plan, WorkspaceKind::kSplitKv, stream, &ws, &capturing);
     if (!s.ok()) {
       if (!capturing) return s;
       if (plan.heuristic_splits) {  // the heuristic's choice: run unsplit rather than refuse
@@ -1122,10 +1131,10 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
 // the library's workspace runs the in-kernel transpose instead.
 Status launch_v_before(const Prepared& p, cudaStream_t stream) {
   const Plan& plan = p.plan;
-  void* ws = plan.workspace;
-  if (ws == nullptr) {
-    bool capturing = false;
-    const Status s = cached_workspace(WorkspaceKind::kFp8Vt, plan.device, stream, plan.workspace_bytes, &ws, &capturing);
+  void* ws = nullptr;
+  bool capturing = false;
+  {
+    const Status s = launch_workspace(plan, WorkspaceKind::kFp8Vt, stream, &ws, &capturing);
     if (!s.ok()) {
       if (!capturing) return s;
       Prepared run = p;
