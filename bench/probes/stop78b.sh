@@ -26,3 +26,12 @@ for tool in memcheck racecheck synccheck; do
 done
 (cd tests/python && WARPSPEC_LIBRARY=$PWD/../../build/libwarpspec.so PYTHONPATH=$PWD/../../python timeout 120 python3 -m pytest -q -x test_attention_fp8.py 2>&1 | tail -3)
 clk
+# 4. v101 on an H200 only (stop77.sh's rows): the library's small-M choice against --tile-n 64, both orders.
+name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+S="--shape 128x8192x8192 --shape 96x8192x8192 --shape 64x8192x8192 --shape 128x28672x8192"
+case "$name" in
+  *H200*)
+    timeout 60 build/warpspec bench gemm $S --tile-n 0 --tile-n 64 --rounds 3 2>&1 | grep -E "^[0-9]|geometric"
+    timeout 60 build/warpspec bench gemm $S --tile-n 64 --tile-n 0 --rounds 3 2>&1 | grep -E "^[0-9]|geometric"; clk ;;
+  *) echo "not an H200 ($name): v101's rows skipped" ;;
+esac
