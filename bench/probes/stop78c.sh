@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Stop 78, v102's short call (~250 s; the budget left after failed starts): carry
+# .dev/xz/v102.tar.xz. The same-bits test, the FP8 GPU tests, the 16k rows with the
+# transpose in the kernel and before it (processes kernel before before kernel), then the
+# sanitizers on the same-bits test.
+export PATH=/usr/local/cuda/bin:$PATH
+clk() { nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv,noheader; }
+clk
+rm -rf build && tar xJf .dev/xz/v102.tar.xz
+T=build/tests/warpspec_gpu_tests
+F='--gtest_filter=AttentionFp8.VTransposedBeforeTheKernelGivesTheSameBits'
+timeout 60 $T $F 2>&1 | grep -E "Failure|Expected|Which is|error|differs|FAILED|PASSED|OK \]" | head -30
+timeout 60 $T --gtest_filter='AttentionFp8.*:Fp8VTranspose*:Fp8PV*' 2>&1 | tail -2
+B="bench attention --dtype e4m3 --head-dims 128 256 --seqlens 16384 --rounds 3"
+for m in kernel before before kernel; do
+  echo "== WARPSPEC_FP8_V_TRANSPOSE=$m"
+  WARPSPEC_FP8_V_TRANSPOSE=$m timeout 45 build/warpspec $B 2>&1 | grep -vE "^#" | tail -5
+done
+clk
+for tool in racecheck synccheck memcheck; do
+  timeout 60 compute-sanitizer --tool $tool $T $F 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" | tr '\n' ' '; echo " [$tool]"
+done
