@@ -10,16 +10,15 @@ rm -rf build && tar xJf .dev/xz/v102.tar.xz
 T=build/tests/warpspec_gpu_tests
 F='--gtest_filter=AttentionFp8.VTransposedBeforeTheKernelGivesTheSameBits'
 timeout 60 $T $F 2>&1 | grep -E "Failure|Expected|Which is|error|differs|FAILED|PASSED|OK \]" | head -30
-timeout 60 $T --gtest_filter='AttentionFp8.*:Fp8VTranspose*:Fp8PV*' 2>&1 | tail -2
 echo "== the FP8 reference tests with V transposed before the kernel on every call"
 WARPSPEC_FP8_V_TRANSPOSE=before timeout 60 $T --gtest_filter='AttentionFp8.*' 2>&1 | tail -2
 B="bench attention --dtype e4m3 --head-dims 128 256 --seqlens 16384 --rounds 3"
 for m in kernel before before kernel; do
   echo "== WARPSPEC_FP8_V_TRANSPOSE=$m"
-  WARPSPEC_FP8_V_TRANSPOSE=$m timeout 45 build/warpspec $B 2>&1 | grep -vE "^#" | tail -5
+  WARPSPEC_FP8_V_TRANSPOSE=$m timeout 40 build/warpspec $B 2>&1 | grep -vE "^#" | tail -5
 done
 clk
 R='--gtest_filter=AttentionFp8.MatchesTheReferenceOfTheStoredValues'
-for tool in racecheck synccheck memcheck; do
-  WARPSPEC_FP8_V_TRANSPOSE=before timeout 60 compute-sanitizer --tool $tool $T $R 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" | tr '\n' ' '; echo " [$tool]"
+for tool in racecheck synccheck; do
+  WARPSPEC_FP8_V_TRANSPOSE=before timeout 45 compute-sanitizer --tool $tool $T $R 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" | tr '\n' ' '; echo " [$tool]"
 done
