@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Stop 78's second call: v102 (FP8 attention's V transposed before the kernel). Carry
-# .dev/xz/v102.tar.xz (the build of the commit that adds it). In order of value:
+# v102 (FP8 attention's V transposed before the kernel), the full call. Build it first:
+# `git apply bench/probes/v102-vt-before.patch && scripts/build && scripts/pack-build
+# .dev/xz/v102.tar.xz` (branch v102-vt-before here), then carry .dev/xz/v102.tar.xz. In order of value:
 #  1. the FP8 attention GPU tests (the new same-bits test first) and the host plan tests;
 #  2. bench attention --dtype e4m3 at 8k and 16k, hd128/256, with the transpose forced
 #     in the kernel and before it, in separate processes, order kernel before before kernel;

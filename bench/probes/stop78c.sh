@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Stop 78, v102's short call (~250 s; the budget left after failed starts): carry
-# .dev/xz/v102.tar.xz. The same-bits test, the FP8 GPU tests, the 16k rows with the
+# v102's short call (~200 s): built as stop78b.sh says (bench/probes/v102-vt-before.patch),
+# carry .dev/xz/v102.tar.xz. The same-bits test, the FP8 GPU tests, the 16k rows with the
 # transpose in the kernel and before it (processes kernel before before kernel), then the
 # sanitizers on the reference test with V transposed before every call.
 export PATH=/usr/local/cuda/bin:$PATH

@@ -106,13 +106,11 @@ struct AttentionArgs {
   // num_splits gives the same bits every run (a different count may differ in the last
   // bits). Works with every option above (the sink joins in the combine).
   int num_splits = 1;
-  // The workspace: split-KV's partials, or an FP8 call's V transposed before the kernel
-  // (see q_descale below). Device memory of the current device, 16-byte aligned, at least
+  // The split-KV workspace: device memory of the current device, 16-byte aligned, at least
   // attention_workspace_size() bytes; need not be zeroed; must not serve two calls that
   // may run at the same time. Null: the library's cached workspace for the stream (as
   // GemmArgs::workspace: allocated on first use, graph capture cannot allocate; with
-  // num_splits = 0 a capture that would need to grow it runs without splitting instead,
-  // and an FP8 call transposes V in the kernel instead).
+  // num_splits = 0 a capture that would need to grow it runs without splitting instead).
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
   // Pack-GQA: the g = heads_q / heads_kv query heads of one KV head share one query tile
@@ -151,12 +149,6 @@ struct AttentionArgs {
   // memory; the inputs hold x / descale, so the kernel computes with q·q_descale etc.
   // (q_descale is per KV head, as FlashAttention-3's). Values must be positive and
   // finite (read on the device, not checked). Left empty: 1. Only with e4m3 inputs.
-  // 8-bit wgmma reads V transposed. Calls with long query sides (where it pays: dense
-  // MHA from about 8k query rows) transpose V once into the workspace before the kernel,
-  // (batch x heads_kv x head_dim x seqlen_k rounded up to 16) bytes; others, and calls
-  // whose caller's workspace is smaller than that, transpose each block in the kernel.
-  // The results are the same bits either way. (WARPSPEC_FP8_V_TRANSPOSE=kernel or
-  // =before in the environment overrides the choice: a measurement knob.)
   TensorView q_descale, k_descale, v_descale;
 };
 
@@ -164,15 +156,13 @@ struct AttentionArgs {
 Status check(const AttentionArgs& args);
 
 // Run on `stream` (graph-capturable; no synchronisation; the only allocations are, with
-// num_splits != 1 or FP8's V transposed before the kernel, the cached workspace's first
-// growth (AttentionArgs::workspace), and for
+// num_splits != 1, the cached workspace's first growth (AttentionArgs::workspace), and for
 // a dense causal call in L2 sections without tile_counter, an 8-byte counter once per
 // stream; neither while the stream is being captured).
 // Refusals are check()'s; nothing is launched or written when refused.
 Status attention_forward(const AttentionArgs& args, cudaStream_t stream = nullptr);
 
-// The workspace bytes the call would use (0 without splitting or FP8's V transposed
-// before the kernel): checks the
+// The split-KV workspace bytes the call would use (0 without splitting): checks the
 // arguments as check() does, except the workspace's own size.
 Status attention_workspace_size(const AttentionArgs& args, size_t* bytes);
 

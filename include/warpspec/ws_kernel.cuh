@@ -26,7 +26,7 @@
 // A kernel plugs in as a type deriving from WsRoles (its warpgroups, register split and
 // cluster size) with: Params (passed as __grid_constant__), SharedStorage, Context
 // (constructed from (const Params&, SharedStorage&): the one value the roles
-// receive), static init_barriers(SharedStorage&) (or (SharedStorage&, const Params&)), static prefetch(const Params&),
+// receive), static init_barriers(SharedStorage&), static prefetch(const Params&),
 // static producer(Context&, int warp), static consumer(Context&, int consumer).
 #include <cstdint>
 
@@ -63,10 +63,7 @@ struct WsSkeleton {
                                                                  ~uintptr_t(1023));
     const int wg = hopper::warpgroup_index();
     if (threadIdx.x == 0) {
-      if constexpr (requires { Kernel::init_barriers(s, p); })
-        Kernel::init_barriers(s, p);  // counts that depend on the launch's parameters
-      else
-        Kernel::init_barriers(s);
+      Kernel::init_barriers(s);
       hopper::fence_barrier_init();
     }
     if (hopper::warp_index() == 0 && hopper::elect_one()) Kernel::prefetch(p);

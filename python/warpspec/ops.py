@@ -857,9 +857,7 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     tail.append(int(max_seqlen_q))
     ragged = cu_seqlens_q is not None or cu_seqlens_k is not None or seqused_q is not None or seqused_k is not None
     # Whether the launch stream is being captured: asked once (~0.4 µs), when it matters.
-    # FP8 calls may transpose V into the workspace before the kernel (long query sides).
-    fp8 = _E4M3 is not None and q.dtype == _E4M3
-    capturing = (ragged or num_splits != 1 or fp8) and _capturing(index)
+    capturing = (ragged or num_splits != 1) and _capturing(index)
     if ragged:
         # The dynamic tile schedule of ragged batches: a zeroed counter pair, which the
         # kernel leaves zeroed when it ends (tile_stream.cuh). Eager calls reuse one per
@@ -890,13 +888,12 @@ def _attention_impl(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, softmax_s
     def run(q, k, v, o=None):
         return _call(lib._attention_packed, pack(q, k, v, o), index)
 
-    capturing = capturing and (num_splits != 1 or fp8)
+    capturing = capturing and num_splits != 1
     keep = []  # this call's graph-owned workspace, alive until the launch is recorded
 
     def own_workspace(q, k, v, o):
-        """Under CUDA graph capture: this call's workspace (split-KV's partials, FP8's
-        transposed V) from the caching allocator (the graph's pool). A refusal here is
-        reported by the launch."""
+        """Under CUDA graph capture: this call's split-KV workspace from the caching
+        allocator (the graph's pool). A refusal here is reported by the launch."""
         if not capturing:
             return
         if lib._attention_workspace_size_packed is None:

@@ -7,8 +7,6 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <numeric>
 #include <string>
@@ -27,7 +25,6 @@
 #include "warpspec/attention/combine_params.hpp"
 #include "warpspec/attention/config.hpp"
 #include "warpspec/attention/operands.hpp"
-#include "warpspec/attention/vt_layout.hpp"
 #include "warpspec/attention_api.hpp"
 #include "warpspec/describe.hpp"
 #include "warpspec/device.hpp"
@@ -277,10 +274,6 @@ struct Plan {
   size_t counters_bytes = 0;
   int device = 0, sm_count = 1;
   schedule::AttentionSchedulerArguments sched_args;
-  // FP8: V transposed before the kernel into the workspace (v_pretransposed.cuh), in
-  // this layout; the call's workspace bytes are then Vᵀ's.
-  bool v_before = false;
-  attention_impl::VtLayout vt{};
 };
 
 // Pack-GQA for the plan's kernel: the caller's choice (refused where it cannot run) or
@@ -463,23 +456,6 @@ Status plan_config(const AttentionArgs& a, Plan* plan, int sm_count) {
     WARPSPEC_RETURN_IF_ERROR(plan_pack_gqa(a, &p));
   }
   return Status::Ok();
-}
-
-// FP8: whether V's pass before the kernel (v_pretransposed.cuh) pays for itself. The
-// in-kernel pump costs the kernel ~4% at long rows (stop 52's diagnostic: 3.6-7.5%, most at
-// head dim 256); the pass reads and writes V once (~3 TB/s together) after a launch
-// (~4 us). Taken where the kernel's estimated saving is 1.5x the pass's estimated time:
-// long query sides (dense MHA from ~8k rows a sequence; GQA earlier, its V smaller).
-// WARPSPEC_FP8_V_TRANSPOSE=kernel or =before overrides the estimate (a measurement knob).
-bool v_before_pays(const Plan& p, const AttentionArgs& a) {
-  if (const char* e = std::getenv("WARPSPEC_FP8_V_TRANSPOSE")) {
-    if (std::strcmp(e, "kernel") == 0) return false;
-    if (std::strcmp(e, "before") == 0) return true;
-  }
-  const double pairs = double(p.batch) * double(p.heads_q) * double(p.seqlen_q) * double(mean_visible_keys(p, a));
-  const double kernel_s = 4.0 * double(p.head_dim) * pairs / 800e12;
-  const double pass_s = 2.0 * double(p.batch) * double(p.heads_kv) * double(p.seqlen_k) * double(p.head_dim) / 3e12 + 4e-6;
-  return 0.04 * kernel_s > 1.5 * pass_s;
 }
 
 // On a GPU of `sm_count` SMs (0: unknown; plan_config).
@@ -920,28 +896,6 @@ Status prepare(const AttentionArgs& a, Prepared* out) {
     c.lp_stride_b = rows * p.heads_q;
     c.lp_stride_split = bq * c.lp_stride_b;
   }
-  if (attention_impl::is_fp8(p.dtype) && p.seqlen_k > 0 && p.k.shape[0] > 0 && v_before_pays(p, a)) {
-    // V transposed before the kernel, into the workspace: the caller's where it holds Vᵀ
-    // (else the pump runs: FP8 needs no workspace), or the library's at launch.
-    const attention_impl::VtLayout vt{attention_impl::VtLayout::pad_keys(p.seqlen_k), p.head_dim, p.heads_kv,
-                                      p.v.shape[0]};
-    const __int128 vt_bytes = __int128(vt.keys_padded) * vt.head_dim * vt.heads_kv * vt.batch;
-    const size_t bytes = vt_bytes < (__int128(1) << 48) ? (size_t(vt_bytes) + 255) / 256 * 256 : 0;
-    bool fits = bytes > 0 && vt.heads_kv <= 65535 && vt.batch <= 65535;  // the pass's grid (y, z)
-    if (fits && a.workspace != nullptr) {
-      fits = a.workspace_bytes >= bytes;
-      if (fits) {
-        WARPSPEC_RETURN_IF_ERROR(workspace_shares_nothing(a, bytes));
-        WARPSPEC_RETURN_IF_ERROR(check_device_memory(a.workspace, "workspace", device.ordinal));
-        out->plan.workspace = a.workspace;
-      }
-    }
-    if (fits) {
-      out->plan.v_before = true;
-      out->plan.vt = vt;
-      out->plan.workspace_bytes = bytes;
-    }
-  }
   if (p.paged) {
     q.page_table = static_cast<const int32_t*>(a.page_table.data);
     q.page_table_stride = a.page_table.stride[0];
@@ -1012,7 +966,6 @@ std::string describe_plan(const Prepared& p) {
   c.dynamic = p.params.tile_counter != nullptr || l.l2_dynamic;
   c.page_size = int(l.page_size);
   c.pack_gqa = 1 << l.pack_shift;
-  c.v_before = l.v_before;
   c.kernel = l.cfg;
   c.sched = p.params.sched;
   c.shape = p.shape;
@@ -1050,21 +1003,12 @@ Status launch_kernel(const Plan& plan, const AttentionParams& params, const Laun
 
 // Split-KV: the attention kernel writes partials to the workspace, the combine merges
 // them into O and LSE (the sink joins there).
-// The workspace a launch uses: the caller's (prepare checked it), else the library's for
-// the stream (which a capture cannot grow: *capturing says so).
-Status launch_workspace(const Plan& plan, WorkspaceKind kind, cudaStream_t stream, void** ws, bool* capturing) {
-  *ws = plan.workspace;
-  *capturing = false;
-  if (*ws != nullptr) return Status::Ok();
-  return cached_workspace(kind, plan.device, stream, plan.workspace_bytes, ws, capturing);
-}
-
 Status launch_split(const Prepared& p, cudaStream_t stream) {
   const Plan& plan = p.plan;
-  void* ws = nullptr;
-  bool capturing = false;
-  {
-    const Status s = launch_workspace(plan, WorkspaceKind::kSplitKv, stream, &ws, &capturing);
+  void* ws = plan.workspace;
+  if (ws == nullptr) {
+    bool capturing = false;
+    const Status s = cached_workspace(WorkspaceKind::kSplitKv, plan.device, stream, plan.workspace_bytes, &ws, &capturing);
     if (!s.ok()) {
       if (!capturing) return s;
       if (plan.heuristic_splits) {  // the heuristic's choice: run unsplit rather than refuse
@@ -1126,52 +1070,6 @@ Status launch_split(const Prepared& p, cudaStream_t stream) {
   return attention_impl::launch_combine(c, stream, /*pdl=*/true);
 }
 
-// FP8 with V transposed before the kernel: the pass into the workspace (the caller's, or
-// the library's for the stream), then the kernel reading Vᵀ. A capture that cannot grow
-// the library's workspace runs the in-kernel transpose instead.
-Status launch_v_before(const Prepared& p, cudaStream_t stream) {
-  const Plan& plan = p.plan;
-  void* ws = nullptr;
-  bool capturing = false;
-  {
-    const Status s = launch_workspace(plan, WorkspaceKind::kFp8Vt, stream, &ws, &capturing);
-    if (!s.ok()) {
-      if (!capturing) return s;
-      Prepared run = p;
-      run.plan.v_before = false;
-      log_config_if_enabled([&] { return describe_plan(run); });
-      return launch_kernel(run.plan, run.params, run.shape, stream);
-    }
-  }
-  const attention_impl::VtLayout& vt = plan.vt;
-  AttentionParams params = p.params;
-  // Vᵀ: (S_pad keys, head_dim rows, heads_kv, batch), boxes of one swizzle span of keys
-  // by all head-dim rows (v_pretransposed.cuh: VtBoxes).
-  const hopper::WgmmaSwizzle sw = attention_impl::fp8_vt_layout(uint32_t(plan.cfg.block_n), uint32_t(vt.head_dim)).swizzle;
-  const uint64_t dims[4] = {uint64_t(vt.keys_padded), uint64_t(vt.head_dim), uint64_t(vt.heads_kv), uint64_t(vt.batch)};
-  const uint64_t strides[3] = {uint64_t(vt.keys_padded), uint64_t(vt.keys_padded * vt.head_dim),
-                               uint64_t(vt.keys_padded * vt.head_dim * vt.heads_kv)};
-  const uint32_t box[4] = {hopper::wgmma_row_bytes(sw), uint32_t(vt.head_dim), 1, 1};
-  const hopper::TmaSwizzle tsw = sw == hopper::WgmmaSwizzle::k128B  ? hopper::TmaSwizzle::k128B
-                                 : sw == hopper::WgmmaSwizzle::k64B ? hopper::TmaSwizzle::k64B
-                                                                    : hopper::TmaSwizzle::k32B;
-  const Status m = hopper::make_tma_map(&params.map_v, DType::kE4M3, ws, dims, strides, box, tsw);
-  if (!m.ok()) return internal_error("attention: V's transposed map: " + m.message());
-  params.v_pretransposed = 1;
-  attention_impl::VPretransposeParams t{};
-  t.v = static_cast<const uint8_t*>(plan.v.data);
-  t.v_stride_b = plan.v.stride[0];  // e4m3: elements are bytes
-  t.v_stride_s = plan.v.stride[1];
-  t.v_stride_h = plan.v.stride[2];
-  t.vt = static_cast<uint8_t*>(ws);
-  t.seqlen_k = int32_t(plan.seqlen_k);
-  t.head_dim = int32_t(plan.head_dim);
-  t.layout = vt;
-  log_config_if_enabled([&] { return describe_plan(p); });
-  WARPSPEC_RETURN_IF_ERROR(attention_impl::launch_v_pretranspose(t, stream));
-  return launch_kernel(plan, params, p.shape, stream);
-}
-
 // The library's tile counter for a sectioned call on `stream`, where one may be used: not
 // while the stream is being captured (a graph would share it with eager calls and other
 // graphs), not when it cannot be allocated. Else null: the call runs the static schedule.
@@ -1205,7 +1103,6 @@ Status launch(const Prepared& p, cudaStream_t stream) {
     return launch_kernel(run.plan, run.params, run.shape, stream);
   }
   if (p.shape.grid != 0 && p.plan.splits > 1) return launch_split(p, stream);  // logs what it runs
-  if (p.shape.grid != 0 && p.plan.v_before) return launch_v_before(p, stream);  // logs what it runs
   log_config_if_enabled([&] { return describe_plan(p); });
   if (p.shape.grid == 0) return Status::Ok();  // an empty output
   return launch_kernel(p.plan, p.params, p.shape, stream);
@@ -1225,7 +1122,6 @@ Status plan_summary(const AttentionArgs& args, int sm_count, PlanSummary* out) {
                      p.cfg.block_m(), p.pack_shift,
                      p.splits,       attention_impl::packs_gqa(p.cfg),
                      attention_impl::chunks(p.cfg), p.cfg.split_kv};
-  out->v_before = attention_impl::is_fp8(p.dtype) && p.seqlen_k > 0 && v_before_pays(p, args);
   return Status::Ok();
 }
 

@@ -22,7 +22,6 @@ std::string describe(const AttentionChoice& c) {
   if (c.sched.splits() > 1) line += fmt(" splits=%d", c.sched.splits());
   if (c.page_size > 0) line += fmt(" page_size=%d", c.page_size);
   if (c.pack_gqa > 1) line += fmt(" pack_gqa=%d", c.pack_gqa);
-  if (is_fp8(c.dtype)) line += c.v_before ? " v_transpose=before" : " v_transpose=kernel";
   line += fmt(" kernel_head_dim=%d block_m=%d block_n=%d stages=%d", c.kernel.head_dim, c.kernel.block_m(), c.kernel.block_n,
               c.kernel.stages);
   if (c.kernel.v_stages > 0) line += fmt(" v_stages=%d", c.kernel.v_stages);  // a V ring deeper than K's

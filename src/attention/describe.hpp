@@ -24,7 +24,6 @@ struct AttentionChoice {
   HeadDimConfig kernel{};                // the head-dim kernel that runs (head_dim padded up to it)
   int page_size = 0;  // paged KV: the cache's page size; 0: contiguous
   int pack_gqa = 1;   // query heads per tile row group (pack-GQA); 1: unpacked
-  bool v_before = false;  // FP8: V transposed before the kernel (v_pretransposed.cuh)
   schedule::AttentionScheduler sched;   // tile order, tiles, grid
   LaunchShape shape;                     // grid 0: nothing to launch (an empty output)
 };

@@ -27,8 +27,5 @@ Status launch_attention_e4m3_hd128(const AttentionConfig& cfg, const AttentionPa
                                    cudaStream_t stream);
 Status launch_attention_e4m3_hd256(const AttentionConfig& cfg, const AttentionParams& p, const LaunchShape& shape,
                                    cudaStream_t stream);
-// FP8: V transposed before the kernel into the workspace (v_pretransposed.cuh).
-struct VPretransposeParams;
-Status launch_v_pretranspose(const VPretransposeParams& p, cudaStream_t stream);
 
 }  // namespace warpspec::attention_impl

@@ -18,9 +18,6 @@ struct PlanSummary {
   bool pack_gqa = true;  // its kernel has pack-GQA's rows, the chunk mask and split-KV's
   bool chunk = true;     // partial epilogue (config.hpp: packs_gqa, chunks, split_kv; none:
   bool split_kv = true;  // a lean configuration)
-  // FP8: V transposed before the kernel (v_pretransposed.cuh; attention.cpp v_before_pays),
-  // where a workspace for it can be had; else in the kernel.
-  bool v_before = false;
 };
 
 // The call's refusal, as attention_forward would give it, or its plan on `sm_count` SMs.

@@ -22,8 +22,7 @@ namespace warpspec {
 // call leaves zero, kept apart from the partials, which a later call overwrites.
 // kAttentionTileCounter: the {next, done} pair of the attention kernel's dynamic schedule
 // (attention/tile_stream.cuh), which every call leaves zero.
-// kFp8Vt: FP8 attention's V transposed before the kernel (attention/v_pretransposed.cuh).
-enum class WorkspaceKind { kGemmFixup, kSplitKv, kSplitKvCounters, kAttentionTileCounter, kFp8Vt };
+enum class WorkspaceKind { kGemmFixup, kSplitKv, kSplitKvCounters, kAttentionTileCounter };
 Status cached_workspace(WorkspaceKind kind, int device, cudaStream_t stream, size_t bytes, void** out, bool* capturing);
 
 }  // namespace warpspec

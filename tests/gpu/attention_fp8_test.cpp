@@ -11,8 +11,6 @@
 #include <cuda_fp8.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <utility>
 #include <random>
 #include <string>
 #include <vector>
@@ -203,76 +201,6 @@ TEST(AttentionFp8, DescalesAreExactIdentitiesWithPowersOfTwo) {
         }
   EXPECT_EQ(bad, 0) << "O with descales is not v_descale * O without";
   EXPECT_EQ(l1, l0) << "LSE changed although q_descale * k_descale = 1";
-}
-
-// V transposed before the kernel (v_pretransposed.cuh) and in it give the same bits: the
-// consumers read the same Vᵀ tile either way. WARPSPEC_FP8_V_TRANSPOSE forces each; V's
-// heads strided apart (a view into a wider tensor), lengths off 16, 64 and the key block,
-// GQA, causal, sq > sk. The caller's workspace: one that holds Vᵀ is used, one byte short
-// runs the in-kernel transpose (describe says which), and the bits stay the same.
-struct EnvGuard {
-  ~EnvGuard() { unsetenv("WARPSPEC_FP8_V_TRANSPOSE"); }
-};
-
-TEST(AttentionFp8, VTransposedBeforeTheKernelGivesTheSameBits) {
-  WARPSPEC_REQUIRE_HOPPER();
-  const EnvGuard guard;
-  const uint64_t seed = test::fresh_seed();
-  SCOPED_TRACE(test::seed_note(seed));
-  std::mt19937_64 rng(seed);
-  const Case cases[] = {
-      {.d = 128, .causal = false, .batch = 2, .sq = 113, .sk = 1031, .hq = 4, .hkv = 2},
-      {.d = 256, .causal = true, .batch = 2, .sq = 300, .sk = 77, .hq = 2, .hkv = 2},
-      {.d = 64, .causal = false, .batch = 3, .sq = 200, .sk = 4100, .hq = 8, .hkv = 1},
-      {.d = 128, .causal = true, .batch = 1, .sq = 3000, .sk = 3001, .hq = 3, .hkv = 3},
-      {.d = 256, .causal = false, .batch = 1, .sq = 129, .sk = 16, .hq = 2, .hkv = 1},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(describe(c));
-    Problem p(c, rng);
-    // V's heads two head widths apart: V is every other head of a (b, s, 2 hkv, d) tensor.
-    const std::vector<uint8_t> wide_host = random_e4m3(rng, 2 * k_elems(c));
-    test::DeviceBuffer wide = test::to_device(wide_host);
-    AttentionArgs a = p.args();
-    a.v.data = wide.get();
-    a.v.stride[2] = 2 * int64_t(c.d), a.v.stride[1] = 2 * int64_t(c.hkv) * c.d, a.v.stride[0] = a.v.stride[1] * c.sk;
-    REQUIRE_FP8_ATTENTION(a);
-    const size_t on = q_elems(c) * 2, ln = size_t(c.batch) * c.hq * c.sq * 4;
-    const auto run = [&](const char* mode, const char* want_describe) {
-      setenv("WARPSPEC_FP8_V_TRANSPOSE", mode, 1);
-      std::string line;
-      EXPECT_TRUE(warpspec::describe(a, &line).ok());
-      EXPECT_NE(line.find(want_describe), std::string::npos) << line;
-      EXPECT_EQ(test::poison(p.o), cudaSuccess);
-      EXPECT_EQ(test::poison(p.lse), cudaSuccess);
-      const warpspec::Status s = warpspec::attention_forward(a, nullptr);
-      EXPECT_TRUE(s.ok()) << mode << ": " << s.to_string();
-      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      return std::make_pair(test::to_host<uint8_t>(p.o, on), test::to_host<uint8_t>(p.lse, ln));
-    };
-    const auto in_kernel = run("kernel", "v_transpose=kernel");
-    const auto before = run("before", "v_transpose=before");
-    EXPECT_TRUE(in_kernel.first == before.first) << "O differs between the two transposes";
-    EXPECT_TRUE(in_kernel.second == before.second) << "LSE differs between the two transposes";
-    // Not the poison: O was written.
-    const auto o = test::to_host<uint16_t>(p.o, q_elems(c));
-    size_t nan = 0;
-    for (uint16_t u : o) nan += (u & 0x7fffu) > 0x7f80u;
-    EXPECT_EQ(nan, 0u) << "NaN (the poison) left in O";
-
-    // The caller's workspace: its size is Vᵀ's, 256-byte rounded.
-    size_t bytes = 0;
-    ASSERT_TRUE(warpspec::attention_workspace_size(a, &bytes).ok());
-    const size_t vt = size_t((c.sk + 15) / 16 * 16) * c.d * c.hkv * c.batch;
-    EXPECT_EQ(bytes, (vt + 255) / 256 * 256);
-    test::DeviceBuffer ws(bytes);
-    a.workspace = ws.get(), a.workspace_bytes = bytes;
-    EXPECT_TRUE(run("before", "v_transpose=before") == before) << "with the caller's workspace";
-    a.workspace_bytes = vt - 1;
-    EXPECT_TRUE(run("before", "v_transpose=kernel") == before) << "with a workspace too small for Vᵀ";
-    a.workspace = nullptr, a.workspace_bytes = 0;
-    if (HasFailure()) return;
-  }
 }
 
 TEST(AttentionFp8, RefusalsNameTheArgument) {

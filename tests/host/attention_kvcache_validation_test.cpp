@@ -4,7 +4,6 @@
 // scheduler's split coordinate, on the CPU.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <set>
 #include <string>
 #include <tuple>
@@ -367,39 +366,6 @@ TEST(KvCacheValidation, KeyBlockChoiceFp8HeadDim128) {
   EXPECT_EQ(p.block_n, 96) << "an unknown GPU: the padding alone";
   ASSERT_TRUE(ai::plan_summary(dense_call(16384, 16384, 128, false, 8, DType::kE4M3, 1), 86, &p).ok());
   EXPECT_EQ(p.block_n, 96) << "86 SMs: 688 tiles fill 8 whole rounds";
-}
-
-// FP8's V transposed before the kernel (v_pretransposed.cuh; attention.cpp v_before_pays):
-// where the kernel's estimated saving (4% of its time) is 1.5x the pass over V, i.e. on
-// long query sides; WARPSPEC_FP8_V_TRANSPOSE overrides the estimate either way.
-TEST(KvCacheValidation, Fp8VTransposedBeforeTheKernelOnLongQuerySides) {
-  namespace ai = warpspec::attention_impl;
-  unsetenv("WARPSPEC_FP8_V_TRANSPOSE");
-  const auto before = [](const AttentionArgs& a) {
-    ai::PlanSummary p;
-    const warpspec::Status st = ai::plan_summary(a, 132, &p);
-    EXPECT_TRUE(st.ok()) << st.to_string();
-    return p.v_before;
-  };
-  const auto call = [](int64_t sq, int64_t sk, int64_t d, bool causal, int64_t batch, DType t = DType::kE4M3) {
-    return dense_call(sq, sk, d, causal, 8, t, batch);
-  };
-  // FlashAttention-3's sweep shapes at 8 heads: 16k tokens as batch x seqlen.
-  EXPECT_TRUE(before(call(16384, 16384, 256, false, 1))) << "2.75 ms of kernel against a 26 us pass";
-  EXPECT_TRUE(before(call(16384, 16384, 128, true, 1)));
-  EXPECT_TRUE(before(call(8192, 8192, 256, false, 2)));
-  EXPECT_FALSE(before(call(8192, 8192, 256, true, 2))) << "half the pairs: 27 us saved against 39";
-  EXPECT_FALSE(before(call(2048, 2048, 256, false, 8)));
-  EXPECT_FALSE(before(call(512, 512, 128, false, 32)));
-  EXPECT_FALSE(before(call(1, 16384, 128, false, 4))) << "decoding reads V once: a pass would triple it";
-  EXPECT_FALSE(before(call(16384, 16384, 128, false, 1, DType::kBF16))) << "16-bit V needs no transpose";
-  EXPECT_FALSE(before(dense_call(16384, 0, 128, false, 8, DType::kE4M3, 1))) << "no key: nothing to read";
-  setenv("WARPSPEC_FP8_V_TRANSPOSE", "kernel", 1);
-  EXPECT_FALSE(before(call(16384, 16384, 256, false, 1)));
-  setenv("WARPSPEC_FP8_V_TRANSPOSE", "before", 1);
-  EXPECT_TRUE(before(call(512, 512, 128, false, 32)));
-  EXPECT_FALSE(before(call(512, 512, 128, false, 32, DType::kBF16)));
-  unsetenv("WARPSPEC_FP8_V_TRANSPOSE");
 }
 
 // Head dim 128 under 3072 keys a row has a lean sibling (config.hpp: no pack-GQA, chunks

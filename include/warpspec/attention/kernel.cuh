@@ -63,10 +63,10 @@ struct AttentionKernel : WsRoles<kCfg.shape.consumers, AttentionOperands<kCfg>::
         : p(params), s(storage), kpipe(storage.k_barriers), vpipe(storage.v_barriers) {}
   };
 
-  __device__ __forceinline__ static void init_barriers(SharedStorage& s, const Params& p) {
+  __device__ __forceinline__ static void init_barriers(SharedStorage& s) {
     // 1 expect_tx arrival per stage; released by one lane of each consumer warp.
     Pipeline<kStages>(s.k_barriers).init(1, 4 * kConsumers);
-    Pipeline<kVStages>(s.v_barriers).init(VPath::v_full_arrivals(p), 4 * kConsumers);
+    Pipeline<kVStages>(s.v_barriers).init(VPath::kVFullArrivals, 4 * kConsumers);
     VPath::init(s.vpath);
     for (int i = 0; i < MainloopT::QRel::kCount; ++i) {
       hopper::mbarrier_init(&s.q_full[i], 1);
@@ -82,12 +82,10 @@ struct AttentionKernel : WsRoles<kCfg.shape.consumers, AttentionOperands<kCfg>::
     hopper::tma_prefetch_descriptor(&p.map_o);
   }
 
-  // What the V path's pump warps see: the storage, the V pipeline, and whether V came
-  // transposed (FP8: then there is nothing to pump).
+  // What the V path's pump warps see: the storage and the V pipeline.
   struct PumpContext {
     SharedStorage& s;
     Pipeline<kVStages> vpipe;
-    bool pretransposed;
   };
 
   // The pump warps' loop in a frame of its own (one call per warp and kernel). Inlined
@@ -95,14 +93,14 @@ struct AttentionKernel : WsRoles<kCfg.shape.consumers, AttentionOperands<kCfg>::
   // loader's (68 B at head dim 64 and 128; SASS line info on the H200); apart, neither
   // spills. Only the storage reference crosses the call (a Context would be built on
   // the stack to be passed).
-  __device__ __noinline__ static void pump(SharedStorage& s, int warp, bool pretransposed) {
-    PumpContext c{s, Pipeline<kVStages>(s.v_barriers), pretransposed};
+  __device__ __noinline__ static void pump(SharedStorage& s, int warp) {
+    PumpContext c{s, Pipeline<kVStages>(s.v_barriers)};
     VPath::pump(c, warp);
   }
 
   __device__ __forceinline__ static void producer(Context& c, int warp) {
     if (warp != 0) {
-      pump(c.s, warp, c.p.v_pretransposed != 0);  // until the loader's end marker
+      pump(c.s, warp);  // until the loader's end marker
       return;
     }
     if (!hopper::elect_one()) return;

@@ -40,7 +40,6 @@
 #include "warpspec/attention/softcap.cuh"
 #include "warpspec/attention/softmax.cuh"
 #include "warpspec/attention/v_direct.cuh"
-#include "warpspec/attention/v_pretransposed.cuh"
 #include "warpspec/attention/v_transpose.cuh"
 #include "warpspec/attention/warpgroup_rows.cuh"
 #include "warpspec/hopper/convert.cuh"
@@ -99,8 +98,7 @@ struct Mainloop {
 
   // V's way into the consumers' ring (v_direct.cuh / v_transpose.cuh): the loader's
   // TMA straight into it, or into the pump's vload ring and through the transpose.
-  // FP8: the pump, or Vᵀ loaded as the host wrote it before the launch (v_pretransposed.cuh).
-  using VPath = std::conditional_t<Ops::kFp8, Fp8VPath<VTransposePump<kBlockN, kHeadDim, kStages, kVStages>, kVStages>,
+  using VPath = std::conditional_t<Ops::kFp8, VTransposePump<kBlockN, kHeadDim, kStages, kVStages>,
                                    VDirect<kVStages, kKVBytes>>;
   // The softmax (FP8: the 2^7 offset and the lazy max) and the descales (16-bit: none).
   using Softmax = OnlineSoftmax<kBlockN, Ops::kSoftmaxOffset, Ops::kRescaleThresholdTenths>;
@@ -157,19 +155,13 @@ struct Mainloop {
     ++cur.q_iter;
   }
 
-  // One V block through the V path (its stage, its barrier; the boxes as K's, or FP8's
-  // Vᵀ boxes where the host transposed V before the launch: dense calls only).
+  // One V block through the V path (its stage, its barrier; the boxes as K's).
   template <class Ctx>
   __device__ __forceinline__ static void load_v(Ctx& c, Cursor& cur, const SeqInfo& sq, int n, int head_kv, int b) {
-    VPath::load(
-        c, cur.vload,
-        [&](void* dst, uint64_t* bar) {
-          Source::load(c.p, &c.p.map_v, bar, static_cast<T*>(dst), sq.k_offset + n * kBlockN, n * kBlockN,
-                       sq.seqlen_k, head_kv, sq.k_batch, b);
-        },
-        [&](void* dst, uint64_t* bar) {
-          VtBoxes<kBlockN, kHeadDim>::load(&c.p.map_v, bar, dst, sq.k_offset + n * kBlockN, head_kv, sq.k_batch);
-        });
+    VPath::load(c, cur.vload, [&](void* dst, uint64_t* bar) {
+      Source::load(c.p, &c.p.map_v, bar, static_cast<T*>(dst), sq.k_offset + n * kBlockN, n * kBlockN, sq.seqlen_k,
+                   head_kv, sq.k_batch, b);
+    });
   }
 
   // The loader thread, after its last tile: the V path's end of stream.

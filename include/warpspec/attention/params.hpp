@@ -97,11 +97,6 @@ struct AttentionParams {
   // score scale by q·k descales per tile and O's row scale by the v descale
   // (design note §4). Indexed by (batch, KV head) also for Q, as FlashAttention-3.
   DescaleView q_descale, k_descale, v_descale;
-  // FP8 only: 1 when the host transposed V before the launch (v_pretransposed.cuh):
-  // map_v is then over that Vᵀ, (S_pad keys, head_dim rows, heads_kv, batch) with boxes
-  // of one swizzle span of keys by head_dim rows, and the loader TMAs each block straight
-  // into the consumers' Vᵀ ring; 0: V as the caller's, transposed in the kernel.
-  int32_t v_pretransposed;
 };
 
 }  // namespace warpspec::attention_impl

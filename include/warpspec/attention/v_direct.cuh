@@ -29,16 +29,6 @@ struct VDirect {
     st.advance();
   }
 
-  // The attention mainloop's form: V's boxes only (16-bit V needs no transpose).
-  template <class Ctx, class Issue, class IssueVt>
-  __device__ __forceinline__ static void load(Ctx& c, LoadState& st, Issue&& issue, IssueVt&&) {
-    load(c, st, issue);
-  }
-  template <class Params>
-  __device__ __forceinline__ static uint32_t v_full_arrivals(const Params&) {
-    return kVFullArrivals;
-  }
-
   template <class Ctx>
   __device__ __forceinline__ static void finish(Ctx&, LoadState&) {}
 
