@@ -10,6 +10,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 clk() { nvidia-smi --query-gpu=name,clocks.sm,power.draw,temperature.gpu --format=csv,noheader; }
 clk
 rm -rf build && tar xJf .dev/xz/v102.tar.xz
+export LD_LIBRARY_PATH=$PWD/build  # a build packed from another tree keeps that tree's rpath
 T=build/tests/warpspec_gpu_tests
 timeout 120 $T --gtest_filter='AttentionFp8.VTransposedBeforeTheKernelGivesTheSameBits' 2>&1 | grep -E "Failure|Expected|Which is|error|differs|FAILED|PASSED|OK \]" | head -30
 timeout 120 $T --gtest_filter='AttentionFp8.*:Fp8VTranspose*:Fp8PV*' 2>&1 | tail -3
